@@ -1,0 +1,39 @@
+/** Errors are values: rules never throw on bad input, they return one of these. */
+export type GameErrorCode =
+  | "illegal_decision" // well-formed, but not among legal(state)
+  | "malformed_decision" // not a decision of this game at all
+  | "game_over" // a decision sent to a terminal state
+  | "invalid_config"
+  | "invalid_record"
+  | "unknown_game"
+  | "hash_mismatch";
+
+export interface GameError {
+  readonly code: GameErrorCode;
+  readonly message: string;
+  /** JSON path of the offending field, where there is one ("config.seats", "decisions[12]"). */
+  readonly path?: string;
+}
+
+export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: GameError };
+
+export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+export const fail = (code: GameErrorCode, message: string, path?: string): { ok: false; error: GameError } => ({
+  ok: false,
+  error: path === undefined ? { code, message } : { code, message, path },
+});
+
+/** Thrown only at program boundaries (CLI, server) to carry a GameError through `catch`. */
+export class GameFailure extends Error {
+  readonly error: GameError;
+  constructor(error: GameError) {
+    super(error.message);
+    this.name = "GameFailure";
+    this.error = error;
+  }
+}
+
+export function unwrap<T>(result: Result<T>): T {
+  if (!result.ok) throw new GameFailure(result.error);
+  return result.value;
+}

@@ -1,0 +1,76 @@
+import type { GameError, Result } from "./errors.ts";
+import type { Rng } from "./rng.ts";
+
+/** A seat index, 0-based. */
+export type Seat = number;
+/** Whose decision it is. Chance is never an actor: it is resolved inside apply with the state's RNG. */
+export type Actor = Seat | "terminal";
+export type Viewer = Seat | "spectator";
+
+export interface GameInfo {
+  readonly id: string;
+  /** Bumped on any rules change that alters a playthrough; records carry it. */
+  readonly version: string;
+  readonly title: string;
+  readonly minSeats: number;
+  readonly maxSeats: number;
+  readonly defaultSeats: number;
+  /** Returns sum to zero at every terminal state. */
+  readonly zeroSum: boolean;
+}
+
+export type Outcome<S> = { readonly ok: true; readonly state: S } | { readonly ok: false; readonly error: GameError };
+
+/**
+ * What the game expects next (def-game's nextTaskExpectation): who must decide, how long they have
+ * (a duration; the engine has no clock, runners measure time), and the decision applied when time
+ * runs out. Killing Sevens' forced pass is one.
+ */
+export interface Expectation<D> {
+  readonly seat: Seat;
+  readonly timeoutMs?: number;
+  readonly defaultDecision?: D;
+}
+
+/** Every config carries its seat count; games add their own fields. */
+export interface BaseConfig {
+  readonly seats: number;
+}
+
+/**
+ * The kernel contract every game implements. All functions are pure: they never mutate their
+ * arguments, read no clock and no global RNG. State is plain JSON data.
+ */
+export interface Game<S = unknown, D = unknown, V = unknown, C extends BaseConfig = BaseConfig> {
+  readonly info: GameInfo;
+  /** Validate untrusted config (defaults filled in); errors name the field. */
+  parseConfig(raw: unknown): Result<C>;
+  setup(config: C, seed: number): S;
+  /** The config a state was set up with (records and views need it). */
+  config(state: S): C;
+  actor(state: S): Actor;
+  /** THE single source of legality, in a stable order. Empty exactly when actor is terminal. */
+  legal(state: S): readonly D[];
+  /**
+   * Checked apply: terminal or illegal input gives an error value and no new state. Accepts every
+   * element of legal(state) and, where there is one, expectation(state).defaultDecision.
+   */
+  apply(state: S, decision: unknown): Outcome<S>;
+  /** Unchecked apply for hot paths; `decision` MUST be legal (or the expectation's default). */
+  applyTrusted(state: S, decision: D): S;
+  /** Cumulative returns per seat; final at a terminal state. */
+  returns(state: S): readonly number[];
+  view(state: S, viewer: Viewer): V;
+  expectation(state: S): Expectation<D> | null;
+  /** Upper bound on decisions in one game under this config (conformance checks it holds). */
+  maxDecisions(config: C): number;
+  /** Sample a full state consistent with what `seat` sees (ISMCTS, leak tests). Fresh RNG from rng. */
+  determinize(view: V, seat: Seat, rng: Rng): S;
+  /** One readable line for a decision, for logs and action labels. */
+  describe(state: S, decision: D): string;
+  /** A readable multi-line picture of the state, for the play CLI. */
+  render(state: S): string;
+}
+
+/** Type-erased game, as stored in the registry. */
+export type AnyGame = Game<any, any, any, any>;

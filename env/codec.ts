@@ -1,0 +1,49 @@
+import type { AnyGame } from "../engine/core/index.ts";
+
+/**
+ * The RL face of one game: decision <-> integer codec and a versioned observation encoder.
+ *
+ * Legality stays in the engine: the mask is derived from `game.legal(state)` by encoding each legal
+ * decision; decoding an integer means finding the legal decision that encodes to it. The codec
+ * only needs the acting seat's view (never hidden state), so an ONNX agent can use it too.
+ */
+export interface ActionCodec<D = any, V = any> {
+  /** Number of action ids; every id is in [0, size). */
+  readonly size: number;
+  /** The id of a legal decision, computed from the actor's view. Distinct legal decisions get distinct ids. */
+  encode(view: V, decision: D): number;
+  /** Documentation of the id ranges, e.g. "0..51 play card (suit*13+rank-1); 52 pass". */
+  readonly layout: string;
+}
+
+export interface ObservationField {
+  readonly name: string;
+  readonly offset: number;
+  readonly length: number;
+  readonly description: string;
+}
+
+export interface ObservationEncoder<V = any> {
+  /** Bumped whenever the layout or meaning of any float changes. */
+  readonly version: string;
+  readonly size: number;
+  readonly layout: readonly ObservationField[];
+  /** Writes exactly `size` floats into out (from offset 0); uses only the view. */
+  encode(view: V, out: Float32Array): void;
+}
+
+export interface GameAdapter<D = any, V = any> {
+  readonly game: AnyGame;
+  readonly actions: ActionCodec<D, V>;
+  readonly observation: ObservationEncoder<V>;
+}
+
+/** Checks that fields tile [0, size) with no gap or overlap; call it when defining an encoder. */
+export function checkLayout(size: number, layout: readonly ObservationField[]): void {
+  let at = 0;
+  for (const f of layout) {
+    if (f.offset !== at) throw new Error(`observation layout: field ${f.name} starts at ${f.offset}, expected ${at}`);
+    at += f.length;
+  }
+  if (at !== size) throw new Error(`observation layout covers ${at} floats, size is ${size}`);
+}

@@ -1,0 +1,4 @@
+import type { GameAdapter } from "../codec.ts";
+
+/** The RL adapter (action codec + observation encoder) of every registered game, by game id. */
+export const adapters: ReadonlyMap<string, GameAdapter> = new Map<string, GameAdapter>([]);
