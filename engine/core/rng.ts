@@ -35,12 +35,13 @@ export class Rng {
   /** A fresh generator from an integer seed (any safe integer; only its low 53 bits matter). */
   static seeded(seed: number): Rng {
     if (!Number.isSafeInteger(seed)) throw new RangeError(`seed must be a safe integer, got ${seed}`);
-    let s = (seed % 0x100000000) | 0;
+    // Split the safe integer into two 32-bit halves and run both through splitmix32, so that
+    // seeds differing in either half (or in sign) start unrelated streams.
+    const lo = ((seed % 0x100000000) + 0x100000000) % 0x100000000 | 0;
     const hi = Math.floor(seed / 0x100000000) | 0;
-    const out: number[] = [];
-    let v: number;
-    [s, v] = splitmix32(s ^ Math.imul(hi, 0x27d4eb2d));
-    out.push(v);
+    let [s, v] = splitmix32(hi);
+    [s, v] = splitmix32(s ^ v ^ lo);
+    const out: number[] = [v];
     for (let i = 0; i < 3; i++) {
       [s, v] = splitmix32(s);
       out.push(v);

@@ -1,0 +1,45 @@
+/** Shared CLI plumbing: argument parsing with one-line errors, and a main() wrapper. */
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { GameFailure } from "../engine/core/index.ts";
+
+export class UsageError extends Error {}
+
+export function parseCli<T extends NonNullable<ParseArgsConfig["options"]>>(usage: string, options: T, argv = process.argv.slice(2)) {
+  try {
+    return parseArgs({ args: argv, options: { ...options, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError(`${(e as Error).message.split("\n")[0]}\nusage: ${usage}`);
+  }
+}
+
+export function intArg(value: string | undefined, name: string, def: number, min = -Number.MAX_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): number {
+  if (value === undefined) return def;
+  if (!/^-?\d+$/.test(value)) throw new UsageError(`--${name} must be an integer, got "${value}"`);
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be between ${min} and ${max}, got ${value}`);
+  return n;
+}
+
+export function jsonArg(value: string | undefined, name: string): unknown {
+  if (value === undefined) return {};
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw new UsageError(`--${name} must be JSON, e.g. --${name} '{"seats":4}'`);
+  }
+}
+
+/** Runs a CLI body; any failure becomes one line on stderr and a non-zero exit, never a stack trace. */
+export function main(body: () => Promise<number | void> | number | void): void {
+  Promise.resolve()
+    .then(body)
+    .then((code) => {
+      process.exitCode = code ?? 0;
+    })
+    .catch((e: unknown) => {
+      const message = e instanceof GameFailure ? `${e.error.code}: ${e.error.message}` : e instanceof Error ? e.message : String(e);
+      console.error(`error: ${message}`);
+      if (process.env.CARDGYM_DEBUG) console.error(e);
+      process.exitCode = e instanceof UsageError ? 2 : 1;
+    });
+}

@@ -1,0 +1,74 @@
+/**
+ * npm run play -- <game> [--seed N] [--seats N] [--agents a,b,...] [--config JSON] [--record out.json] [--board turn|every|end]
+ * Plays one whole game between agents and prints every decision, the board and the result.
+ */
+import { writeFileSync } from "node:fs";
+import { deriveSeed, unwrap } from "../engine/core/index.ts";
+import { registry } from "../engine/games.ts";
+import { runMatch } from "../agents/match.ts";
+import { createAgent } from "../agents/spec.ts";
+import { intArg, jsonArg, main, parseCli, UsageError } from "./cli.ts";
+
+const USAGE = "npm run play -- <game> [--seed N] [--seats N] [--agents spec,spec,...] [--config JSON] [--record out.json] [--board turn|every|end]";
+
+main(async () => {
+  const { values, positionals } = parseCli(USAGE, {
+    seed: { type: "string" },
+    seats: { type: "string" },
+    agents: { type: "string" },
+    config: { type: "string" },
+    record: { type: "string" },
+    board: { type: "string" },
+    quiet: { type: "boolean", short: "q" },
+  });
+  if (values.help) {
+    console.log(`${USAGE}\ngames: ${registry.ids().join(", ")}`);
+    return 0;
+  }
+  if (positionals.length !== 1) throw new UsageError(`name exactly one game (${registry.ids().join(", ")})\nusage: ${USAGE}`);
+  const game = unwrap(registry.get(positionals[0]!));
+  const seed = intArg(values.seed, "seed", 1);
+  const rawConfig = jsonArg(values.config, "config") as Record<string, unknown>;
+  if (rawConfig === null || typeof rawConfig !== "object" || Array.isArray(rawConfig)) throw new UsageError("--config must be a JSON object");
+  const config = values.seats === undefined ? rawConfig : { ...rawConfig, seats: intArg(values.seats, "seats", 0) };
+  const parsed = game.parseConfig(config);
+  if (!parsed.ok) throw new UsageError(`${game.info.id}: ${parsed.error.message}`);
+  const seats = parsed.value.seats as number;
+  const specs = (values.agents ?? "random").split(",").map((s) => s.trim());
+  if (specs.length !== 1 && specs.length !== seats) throw new UsageError(`--agents names ${specs.length} agents; give one (for every seat) or ${seats}`);
+  const agents = Array.from({ length: seats }, (_, seat) => {
+    const made = createAgent(specs.length === 1 ? specs[0]! : specs[seat]!, { seed: deriveSeed(seed, "play-agents"), seat, game: game.info.id });
+    if (!made.ok) throw new UsageError(made.error.message);
+    return made.value;
+  });
+  const board = values.board ?? "turn";
+  if (!["turn", "every", "end"].includes(board)) throw new UsageError(`--board must be turn, every or end, got "${board}"`);
+  const quiet = values.quiet ?? false;
+
+  console.log(`${game.info.title} (${game.info.id} v${game.info.version}), seed ${seed}, ${seats} seat${seats === 1 ? "" : "s"}: ${agents.map((a, i) => `${i}=${a.name}`).join(" ")}`);
+  if (!quiet) console.log(game.render(game.setup(parsed.value, seed)));
+  const result = await runMatch({
+    game,
+    config: parsed.value,
+    seed,
+    agents,
+    onDecision: (e) => {
+      if (quiet) return;
+      console.log(`#${String(e.step + 1).padStart(4)}  seat ${e.seat}: ${e.label}${e.timedOut ? " (timed out: default applied)" : ""}`);
+      const next = game.actor(e.after);
+      const show = board === "every" || (board === "turn" && (next === "terminal" || next !== e.seat || seats === 1));
+      if (show && next !== "terminal") console.log(game.render(e.after));
+    },
+  });
+  console.log(game.render(result.finalState));
+  console.log(`result after ${result.decisions} decisions: ${result.returns.map((r, i) => `seat ${i}: ${fmt(r)}`).join(", ")}`);
+  console.log(`final state hash ${result.finalHash}`);
+  if (values.record) {
+    writeFileSync(values.record, JSON.stringify(result.record, null, 1) + "\n");
+    console.log(`record written to ${values.record} (npm run replay -- ${values.record})`);
+  }
+});
+
+function fmt(x: number): string {
+  return Number.isInteger(x) ? (x > 0 ? `+${x}` : String(x)) : x.toFixed(3);
+}

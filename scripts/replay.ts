@@ -1,0 +1,45 @@
+/**
+ * npm run replay -- <record.json> [--expect HASH]
+ * Re-runs a GameRecord in this process and prints its final state hash. Exits non-zero on an
+ * illegal decision, a hash mismatch (against the record's own hashes, or --expect), or a bad file.
+ */
+import { readFileSync, statSync } from "node:fs";
+import { parseRecord, replay, unwrap } from "../engine/core/index.ts";
+import { registry } from "../engine/games.ts";
+import { main, parseCli, UsageError } from "./cli.ts";
+
+const USAGE = "npm run replay -- <record.json> [--expect HASH]";
+const MAX_BYTES = 256 * 1024 * 1024;
+
+main(() => {
+  const { values, positionals } = parseCli(USAGE, { expect: { type: "string" } });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (positionals.length !== 1) throw new UsageError(`name one record file\nusage: ${USAGE}`);
+  const path = positionals[0]!;
+  let text: string;
+  try {
+    if (statSync(path).size > MAX_BYTES) throw new Error(`${path} is larger than ${MAX_BYTES} bytes`);
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    throw new Error(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`${path} is not valid JSON: ${(e as Error).message}`);
+  }
+  const record = parseRecord(doc);
+  if (!record.ok) throw new Error(`${path}: ${record.error.message}`);
+  const out = unwrap(replay(registry, record.value));
+  console.log(`${record.value.game} v${record.value.version}, seed ${record.value.seed}: ${record.value.decisions.length} decisions replayed`);
+  console.log(`final state hash ${out.finalHash}`);
+  if (values.expect !== undefined && values.expect !== out.finalHash) {
+    console.error(`error: hash_mismatch: expected ${values.expect}`);
+    return 1;
+  }
+  return 0;
+});

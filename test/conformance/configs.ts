@@ -1,0 +1,8 @@
+/**
+ * Configs each game runs the conformance suite under, beyond its defaults. A game missing here
+ * runs with `{}` only. Variants get a smaller share of the seeds than the default config.
+ */
+export const variantConfigs: Record<string, readonly Record<string, unknown>[]> = {
+  sevens: [{ seats: 3 }, { seats: 6, passLimit: 3, voluntaryPass: true }, { seats: 4, startPlayer: "diamond7" }],
+  shephy: [{ mode: "challenge" }],
+};

@@ -1,0 +1,267 @@
+/**
+ * The conformance suite (quality.md items 1-10), written once against the Game contract and the RL
+ * adapter, and run for every registered game. Golden playthroughs (item 11) are in golden.test.ts.
+ */
+import { describe, expect, it } from "vitest";
+import { canonicalJson, deriveSeed, replay, Rng, stateHash, type AnyGame } from "../../engine/core/index.ts";
+import { registry } from "../../engine/games.ts";
+import { adapters } from "../../env/games/index.ts";
+import { variantConfigs } from "./configs.ts";
+import { legalIds, maskOf, observe, playthrough, seeds } from "./harness.ts";
+
+const games = registry.all();
+
+describe("registry", () => {
+  it("has at least one game, and every game has an RL adapter", () => {
+    expect(games.length).toBeGreaterThan(0);
+    for (const g of games) expect(adapters.has(g.info.id), `${g.info.id} has no adapter`).toBe(true);
+  });
+});
+
+for (const game of games) {
+  const adapter = adapters.get(game.info.id);
+  const configs: Record<string, unknown>[] = [{}, ...(variantConfigs[game.info.id] ?? [])];
+
+  describe(`conformance: ${game.info.id}`, () => {
+    it("1. same seed, same everything: hashes, observations, masks and returns at every step (1000 seeds)", () => {
+      for (const seed of seeds(1000)) {
+        const config = configs[seed % configs.length]!;
+        const a = playthrough(game, adapter, config, seed);
+        const b = playthrough(game, adapter, config, seed);
+        expect(b.steps.length).toBe(a.steps.length);
+        for (let i = 0; i < a.steps.length; i++) {
+          if (canonicalJson(a.steps[i]) !== canonicalJson(b.steps[i])) {
+            expect.fail(`seed ${seed} config ${canonicalJson(config)}: step ${i} differs between two runs`);
+          }
+        }
+      }
+    });
+
+    it("different seeds give different games", () => {
+      const finals = new Set(seeds(20).map((s) => playthrough(game, undefined, {}, s).steps[0]!.hash));
+      expect(finals.size).toBeGreaterThan(1);
+    });
+
+    it("2. replay: the GameRecord reproduces every per-step hash and the final hash", () => {
+      for (const seed of seeds(100)) {
+        const config = configs[seed % configs.length]!;
+        const run = playthrough(game, undefined, config, seed);
+        const hashes = run.steps.map((s) => s.hash);
+        const record = JSON.parse(
+          JSON.stringify({ game: game.info.id, version: game.info.version, config: run.config, seed, decisions: run.decisions }),
+        );
+        const out = replay(registry, { ...record, hashes, finalHash: hashes[hashes.length - 1] });
+        if (!out.ok) expect.fail(`seed ${seed}: ${out.error.message}`);
+        expect(out.value.hashes).toEqual(hashes);
+      }
+    });
+
+    it("2b. a record with a tampered decision or hash is refused, naming the step", () => {
+      const run = playthrough(game, undefined, {}, 7);
+      const hashes = run.steps.map((s) => s.hash);
+      const base = { game: game.info.id, version: game.info.version, config: run.config, seed: 7, decisions: run.decisions };
+      const badHash = replay(registry, { ...base, hashes: hashes.map((h, i) => (i === 3 ? "0".repeat(16) : h)) });
+      expect(badHash.ok).toBe(false);
+      if (!badHash.ok) expect(badHash.error.path).toBe("hashes[3]");
+      const bogus = run.decisions.slice();
+      bogus[2] = { kind: "no-such-decision" };
+      const badDecision = replay(registry, { ...base, decisions: bogus });
+      expect(badDecision.ok).toBe(false);
+      if (!badDecision.ok) expect(badDecision.error.path).toBe("decisions[2]");
+    });
+
+    it("3. serialisation round trip at every step: continuing from JSON gives the same hashes", () => {
+      for (const seed of seeds(50)) {
+        const config = configs[seed % configs.length]!;
+        const run = playthrough(game, undefined, config, seed);
+        for (let i = 0; i < run.decisions.length; i++) {
+          const revived = JSON.parse(JSON.stringify(run.states[i]));
+          expect(stateHash(revived)).toBe(run.steps[i]!.hash);
+          const next = game.apply(revived, JSON.parse(JSON.stringify(run.decisions[i])));
+          if (!next.ok) expect.fail(`seed ${seed} step ${i}: ${next.error.message}`);
+          if (stateHash(next.state) !== run.steps[i + 1]!.hash) expect.fail(`seed ${seed} step ${i}: hash differs after a JSON round trip`);
+        }
+      }
+    });
+
+    it("4. clone independence: applying decisions never changes the state they were applied to", () => {
+      for (const seed of seeds(30)) {
+        const run = playthrough(game, undefined, configs[seed % configs.length]!, seed);
+        const rng = Rng.seeded(seed);
+        for (let i = 0; i < run.decisions.length; i++) {
+          const s = run.states[i];
+          const before = stateHash(s);
+          const legal = game.legal(s);
+          for (const d of rng.sample(legal, 4)) {
+            const out = game.apply(s, d);
+            expect(out.ok).toBe(true);
+            game.applyTrusted(s, d);
+          }
+          if (stateHash(s) !== before) expect.fail(`seed ${seed} step ${i}: apply mutated its input state`);
+        }
+      }
+    });
+
+    it("5. pure observers: view, legal, mask, returns, expectation leave the state unchanged and agree with themselves", () => {
+      for (const seed of seeds(30)) {
+        const run = playthrough(game, adapter, configs[seed % configs.length]!, seed);
+        for (const s of run.states) {
+          const before = stateHash(s);
+          const seats = game.config(s).seats as number;
+          const first = observers(game, s, seats);
+          const second = observers(game, s, seats);
+          if (adapter) {
+            maskOf(adapter, s);
+            for (let k = 0; k < seats; k++) observe(adapter, s, k);
+          }
+          expect(second).toBe(first);
+          if (stateHash(s) !== before) expect.fail(`seed ${seed}: an observer mutated the state`);
+        }
+      }
+    });
+
+    if (adapter) {
+      it("6. mask == legal list: every masked id applies, unmasked and out-of-range ids are refused with no change", () => {
+        const size = adapter.actions.size;
+        expect(Number.isInteger(size) && size > 0).toBe(true);
+        for (const seed of seeds(40)) {
+          const run = playthrough(game, adapter, configs[seed % configs.length]!, seed);
+          const rng = Rng.seeded(deriveSeed(seed, "mask"));
+          for (const s of run.states) {
+            const ids = legalIds(adapter, s);
+            const legal = game.legal(s);
+            const mask = maskOf(adapter, s);
+            expect(mask.length).toBe(size);
+            for (const id of ids) if (!(Number.isInteger(id) && id >= 0 && id < size)) expect.fail(`id ${id} out of [0, ${size})`);
+            expect(new Set(ids).size, "codec must give distinct ids to distinct legal decisions").toBe(legal.length);
+            expect(mask.reduce((a, b) => a + b, 0)).toBe(legal.length);
+            // every masked id decodes (to the legal decision encoding to it) and applies
+            for (let j = 0; j < ids.length; j++) expect(game.apply(s, legal[j]).ok).toBe(true);
+            // unmasked ids decode to nothing; a sample of them
+            const unmasked: number[] = [];
+            for (let id = 0; id < size; id++) if (!mask[id]) unmasked.push(id);
+            for (const id of rng.sample(unmasked, 8)) expect(ids.includes(id)).toBe(false);
+          }
+        }
+      });
+    }
+
+    it("6b. illegal and malformed decisions are refused as error values and change nothing", () => {
+      const run = playthrough(game, undefined, {}, 11);
+      const junk: unknown[] = [null, 7, "pass", [], { kind: "no-such-decision" }, { kind: 42 }, { __proto__: { kind: "x" } }];
+      for (const s of run.states.slice(0, 20)) {
+        const before = stateHash(s);
+        for (const d of junk) {
+          const out = game.apply(s, d);
+          expect(out.ok).toBe(false);
+          if (!out.ok) expect(["illegal_decision", "malformed_decision"]).toContain(out.error.code);
+        }
+        expect(stateHash(s)).toBe(before);
+      }
+      const end = game.apply(run.final, run.decisions[0]);
+      expect(end.ok).toBe(false);
+      if (!end.ok) expect(end.error.code).toBe("game_over");
+    });
+
+    it("7. terminal: no legal decisions, empty mask, finite returns, zero-sum where declared", () => {
+      for (const seed of seeds(200)) {
+        const run = playthrough(game, adapter, configs[seed % configs.length]!, seed);
+        const s = run.final;
+        expect(game.actor(s)).toBe("terminal");
+        expect(game.legal(s).length).toBe(0);
+        if (adapter) expect(maskOf(adapter, s).reduce((a, b) => a + b, 0)).toBe(0);
+        const r = game.returns(s);
+        expect(r.length).toBe(game.config(s).seats);
+        for (const x of r) expect(Number.isFinite(x)).toBe(true);
+        if (game.info.zeroSum) expect(Math.abs(r.reduce((a, b) => a + b, 0))).toBeLessThan(1e-9);
+        expect(game.expectation(s)).toBeNull();
+      }
+    });
+
+    it("8. bounded length: every game ends within maxDecisions (checked in every playthrough above)", () => {
+      let longest = 0;
+      for (const seed of seeds(300)) {
+        const run = playthrough(game, undefined, configs[seed % configs.length]!, seed);
+        longest = Math.max(longest, run.decisions.length);
+        expect(run.decisions.length).toBeLessThanOrEqual(game.maxDecisions(run.config));
+      }
+      expect(longest).toBeGreaterThan(0);
+    });
+
+    it("9. no leaks: re-dealing hidden information consistently with a seat's view leaves its view and observation identical", () => {
+      let differed = 0;
+      for (const seed of seeds(60)) {
+        const run = playthrough(game, adapter, configs[seed % configs.length]!, seed);
+        const rng = Rng.seeded(deriveSeed(seed, "leak"));
+        for (let i = 0; i < run.states.length; i += 3) {
+          const s = run.states[i];
+          const seats = game.config(s).seats as number;
+          for (let seat = 0; seat < seats; seat++) {
+            const view = game.view(s, seat);
+            const text = canonicalJson(view);
+            expect(text).not.toMatch(/"rng"|"seed"/);
+            const resampled = game.determinize(view, seat, rng);
+            if (stateHash(resampled) !== stateHash(s)) differed++;
+            if (canonicalJson(game.view(resampled, seat)) !== text) {
+              expect.fail(`seed ${seed} step ${i} seat ${seat}: the view changed when hidden information was re-dealt`);
+            }
+            expect(game.actor(resampled)).toEqual(game.actor(s));
+            if (game.actor(s) === seat) expect(canonicalJson(game.legal(resampled))).toBe(canonicalJson(game.legal(s)));
+            if (adapter) {
+              const a = observe(adapter, s, seat);
+              const b = observe(adapter, resampled, seat);
+              expect(Buffer.from(b.buffer).equals(Buffer.from(a.buffer))).toBe(true);
+            }
+          }
+          const spectator = canonicalJson(game.view(s, "spectator"));
+          expect(spectator).not.toMatch(/"rng"|"seed"/);
+        }
+      }
+      // determinize must really re-deal something (every shipped game hides information)
+      expect(differed).toBeGreaterThan(0);
+    });
+
+    it("10. global RNG and clock isolation: full games with Math.random and Date.now patched to throw", () => {
+      const random = Math.random;
+      const now = Date.now;
+      Math.random = () => {
+        throw new Error("engine used Math.random");
+      };
+      Date.now = () => {
+        throw new Error("engine used Date.now");
+      };
+      try {
+        for (const seed of seeds(20)) playthrough(game, adapter, configs[seed % configs.length]!, seed);
+      } finally {
+        Math.random = random;
+        Date.now = now;
+      }
+    });
+
+    it("config validation: unknown fields and out-of-range seats are refused with a message naming the field", () => {
+      const unknown = game.parseConfig({ noSuchField: 1 });
+      expect(unknown.ok).toBe(false);
+      if (!unknown.ok) expect(unknown.error.message).toContain("noSuchField");
+      const seatsBad = game.parseConfig({ seats: game.info.maxSeats + 1 });
+      expect(seatsBad.ok).toBe(false);
+      if (!seatsBad.ok) expect(seatsBad.error.path).toBe("seats");
+      expect(game.parseConfig("nonsense").ok).toBe(false);
+      const def = game.parseConfig({});
+      expect(def.ok).toBe(true);
+      if (def.ok) expect(def.value.seats).toBe(game.info.defaultSeats);
+    });
+  });
+}
+
+function observers(game: AnyGame, s: unknown, seats: number): string {
+  const views = [];
+  for (let k = 0; k < seats; k++) views.push(game.view(s, k));
+  return canonicalJson({
+    actor: game.actor(s),
+    legal: game.legal(s),
+    returns: game.returns(s),
+    views,
+    spectator: game.view(s, "spectator"),
+    expectation: game.expectation(s),
+  });
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { deriveSeed, Rng } from "../../engine/core/index.ts";
+
+describe("Rng (sfc32 with state in the game state)", () => {
+  it("gives the same stream for the same seed and pinned values across processes and versions", () => {
+    const a = Rng.seeded(42);
+    const b = Rng.seeded(42);
+    const xs = Array.from({ length: 5 }, () => a.nextU32());
+    expect(Array.from({ length: 5 }, () => b.nextU32())).toEqual(xs);
+    // Pinned: a change here breaks every recorded game; do it only with a version bump.
+    expect(xs).toMatchInlineSnapshot(`
+      [
+        2681378931,
+        3584579759,
+        3563533088,
+        3285962864,
+        3117700864,
+      ]
+    `);
+  });
+
+  it("continues exactly from a saved state", () => {
+    const a = Rng.seeded(7);
+    a.nextU32();
+    const saved = a.save();
+    const rest = Array.from({ length: 10 }, () => a.nextU32());
+    const b = Rng.load(JSON.parse(JSON.stringify(saved)));
+    expect(Array.from({ length: 10 }, () => b.nextU32())).toEqual(rest);
+  });
+
+  it("distinguishes nearby and large seeds", () => {
+    const first = new Set([0, 1, 2, 3, 2 ** 32, 2 ** 32 + 1, -1, Number.MAX_SAFE_INTEGER].map((s) => Rng.seeded(s).nextU32()));
+    expect(first.size).toBe(8);
+    expect(() => Rng.seeded(1.5)).toThrow(RangeError);
+  });
+
+  it("int(n) stays in range and is roughly uniform", () => {
+    const rng = Rng.seeded(1);
+    const counts = new Array(6).fill(0);
+    for (let i = 0; i < 60000; i++) counts[rng.int(6)]++;
+    for (const c of counts) expect(Math.abs(c - 10000)).toBeLessThan(500);
+    expect(() => rng.int(0)).toThrow(RangeError);
+  });
+
+  it("shuffle is a permutation and sample gives distinct items", () => {
+    const rng = Rng.seeded(3);
+    const xs = Array.from({ length: 52 }, (_, i) => i);
+    const shuffled = rng.shuffle(xs.slice());
+    expect(shuffled.slice().sort((a, b) => a - b)).toEqual(xs);
+    expect(shuffled).not.toEqual(xs);
+    const picked = rng.sample(xs, 10);
+    expect(new Set(picked).size).toBe(10);
+    expect(rng.sample(xs, 100).length).toBe(52);
+  });
+
+  it("deriveSeed gives separate streams per label", () => {
+    const s = new Set(["agent:0", "agent:1", "env:0", "search"].map((l) => deriveSeed(5, l)));
+    expect(s.size).toBe(4);
+    expect(deriveSeed(5, "x")).toBe(deriveSeed(5, "x"));
+    expect(deriveSeed(5, "x")).not.toBe(deriveSeed(6, "x"));
+  });
+});
