@@ -1,4 +1,5 @@
 import { createRegistry } from "./core/index.ts";
+import { shephy } from "./shephy/index.ts";
 
 /** Every game this engine ships, by id. */
-export const registry = createRegistry([]);
+export const registry = createRegistry([shephy]);

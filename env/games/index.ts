@@ -1,4 +1,5 @@
 import type { GameAdapter } from "../codec.ts";
+import { shephyAdapter } from "./shephy.ts";
 
 /** The RL adapter (action codec + observation encoder) of every registered game, by game id. */
-export const adapters: ReadonlyMap<string, GameAdapter> = new Map<string, GameAdapter>([]);
+export const adapters: ReadonlyMap<string, GameAdapter> = new Map<string, GameAdapter>([["shephy", shephyAdapter]]);

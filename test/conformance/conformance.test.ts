@@ -149,7 +149,7 @@ for (const game of games) {
     it("6b. illegal and malformed decisions are refused as error values and change nothing", () => {
       const run = playthrough(game, undefined, {}, 11);
       const junk: unknown[] = [null, 7, "pass", [], { kind: "no-such-decision" }, { kind: 42 }, { __proto__: { kind: "x" } }];
-      for (const s of run.states.slice(0, 20)) {
+      for (const s of run.states.slice(0, -1).slice(0, 20)) {
         const before = stateHash(s);
         for (const d of junk) {
           const out = game.apply(s, d);
