@@ -1,5 +1,6 @@
 import { createRegistry } from "./core/index.ts";
+import { sevens } from "./sevens/index.ts";
 import { shephy } from "./shephy/index.ts";
 
 /** Every game this engine ships, by id. */
-export const registry = createRegistry([shephy]);
+export const registry = createRegistry([sevens, shephy]);

@@ -1,5 +1,9 @@
 import type { GameAdapter } from "../codec.ts";
+import { sevensAdapter } from "./sevens.ts";
 import { shephyAdapter } from "./shephy.ts";
 
 /** The RL adapter (action codec + observation encoder) of every registered game, by game id. */
-export const adapters: ReadonlyMap<string, GameAdapter> = new Map<string, GameAdapter>([["shephy", shephyAdapter]]);
+export const adapters: ReadonlyMap<string, GameAdapter> = new Map<string, GameAdapter>([
+  ["sevens", sevensAdapter],
+  ["shephy", shephyAdapter],
+]);

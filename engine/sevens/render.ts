@@ -1,0 +1,70 @@
+import { CARD_COUNT, RANK_LABELS, RANKS, SUITS, SUIT_SYMBOLS, cardLabel } from "./cards.ts";
+import { DEAD, OPENING, PLACED } from "./board.ts";
+import { applySevens } from "./apply.ts";
+import { standings } from "./ranking.ts";
+import type { SevensDecision, SevensState } from "./state.ts";
+
+/** "seat 2 plays 8♥", with what the play or pass causes (kills, going out, elimination). */
+export function describeSevens(s: SevensState, d: SevensDecision): string {
+  const seat = s.current;
+  const head = d.kind === "play" ? `seat ${seat} plays ${cardLabel(d.card)}` : `seat ${seat} passes`;
+  if (seat < 0) return head;
+  const after = applySevens(s, d);
+  const notes: string[] = [];
+  if (d.kind === "pass") {
+    const limit = s.config.passLimit;
+    notes.push(limit === null ? `pass ${after.passes[seat]}` : `pass ${after.passes[seat]} of ${limit}`);
+    if (after.eliminated.length > s.eliminated.length) notes.push("eliminated");
+  }
+  const killed: string[] = [];
+  for (let card = 0; card < CARD_COUNT; card++) {
+    const v = after.cells[card]!;
+    if (v >= DEAD && s.cells[card]! < DEAD) killed.push(`${cardLabel(card)} of seat ${v - DEAD}`);
+  }
+  if (killed.length > 0) notes.push(`kills ${killed.join(", ")}`);
+  for (let i = s.finishOrder.length; i < after.finishOrder.length; i++) notes.push(`seat ${after.finishOrder[i]} goes out`);
+  return notes.length > 0 ? `${head} (${notes.join("; ")})` : head;
+}
+
+/**
+ * The 4x13 table (rows ♠ ♥ ♦ ♣, columns A..K): a placed card shows its rank, a dead cell shows
+ * x and its holder's seat, an empty cell a dot. Then one line per seat (hand size, killed, passes,
+ * status) and whose turn it is, or the final standings.
+ */
+export function renderSevens(s: SevensState): string {
+  const lines: string[] = [];
+  const cell = (text: string) => text.padStart(4);
+  lines.push(`   ${RANK_LABELS.map(cell).join("")}`);
+  for (let suit = 0; suit < SUITS; suit++) {
+    let row = ` ${SUIT_SYMBOLS[suit]} `;
+    for (let rank = 1; rank <= RANKS; rank++) {
+      const v = s.cells[suit * RANKS + rank - 1]!;
+      if (v >= DEAD) row += cell(`x${v - DEAD}`);
+      else if (v >= PLACED) row += cell(RANK_LABELS[rank - 1]!);
+      else row += cell("·");
+    }
+    lines.push(row);
+  }
+  lines.push("");
+  const n = s.config.seats;
+  for (let seat = 0; seat < n; seat++) {
+    const status: string[] = [];
+    const fin = s.finishOrder.indexOf(seat);
+    if (fin >= 0) status.push(`out #${fin + 1}`);
+    if (s.eliminated.includes(seat)) status.push("eliminated");
+    if (seat === s.current) status.push("to move");
+    const limit = s.config.passLimit === null ? "" : `/${s.config.passLimit}`;
+    lines.push(
+      `seat ${seat}: ${String(s.handSize[seat]).padStart(2)} cards, killed ${s.killed[seat]}, passes ${s.passes[seat]}${limit}` +
+        (status.length > 0 ? `  [${status.join(", ")}]` : ""),
+    );
+  }
+  if (s.current < 0) lines.push(`game over; standings: ${standings(s).map((t) => `seat ${t}`).join(" > ")}`);
+  return lines.join("\n");
+}
+
+/** Who put a Placed cell there (for tools): a seat, or "opening" for the setup sevens. */
+export function placedBy(v: number): number | "opening" | null {
+  if (v === OPENING) return "opening";
+  return v >= PLACED && v < DEAD ? v - PLACED : null;
+}

@@ -1,0 +1,51 @@
+import { Rng } from "../core/index.ts";
+import { CARD_COUNT, DIAMOND_SEVEN, SEVEN_RANK, rankOf } from "./cards.ts";
+import { OPENING, PLACED } from "./board.ts";
+import type { SevensConfig } from "./config.ts";
+import type { SevensState } from "./state.ts";
+
+/**
+ * 'seat0' (lets-csharp): the four 7s start on the table, the other 48 cards are shuffled and dealt
+ * round-robin from seat 0, and seat 0 moves first.
+ * 'diamond7' (traditional 七並べ): all 52 are dealt round-robin from seat 0, every holder of a 7
+ * puts it out (Placed by that holder), and the holder of ♦7 moves first.
+ */
+export function setupSevens(config: SevensConfig, seed: number): SevensState {
+  const rng = Rng.seeded(seed);
+  const n = config.seats;
+  const cells = new Array<number>(CARD_COUNT);
+  const handSize = new Array<number>(n).fill(0);
+  const deck: number[] = [];
+  for (let card = 0; card < CARD_COUNT; card++) {
+    if (config.startPlayer === "seat0" && rankOf(card) === SEVEN_RANK) cells[card] = OPENING;
+    else deck.push(card);
+  }
+  rng.shuffle(deck);
+  for (let i = 0; i < deck.length; i++) {
+    const seat = i % n;
+    cells[deck[i]!] = seat;
+    handSize[seat]!++;
+  }
+  let current = 0;
+  if (config.startPlayer === "diamond7") {
+    current = cells[DIAMOND_SEVEN]!;
+    for (let card = 0; card < CARD_COUNT; card++) {
+      if (rankOf(card) !== SEVEN_RANK) continue;
+      const holder = cells[card]!;
+      cells[card] = PLACED + holder;
+      handSize[holder]!--;
+    }
+  }
+  return {
+    config,
+    cells,
+    handSize,
+    killed: new Array<number>(n).fill(0),
+    kills: new Array<number>(n).fill(0),
+    passes: new Array<number>(n).fill(0),
+    finishOrder: [],
+    eliminated: [],
+    current,
+    rng: rng.save(),
+  };
+}

@@ -1,0 +1,105 @@
+import { sevens, type SevensDecision, type SevensView } from "../../engine/sevens/index.ts";
+import { DEAD, PLACED } from "../../engine/sevens/index.ts";
+import { checkLayout, type ActionCodec, type GameAdapter, type ObservationEncoder, type ObservationField } from "../codec.ts";
+
+const CARDS = 52;
+const MAX_SEATS = 6;
+const PASS_ID = 52;
+
+/** 0..51 play card (suit*13 + rank-1, suits ♠♥♦♣); 52 pass (also the forced pass on timeout). */
+const actions: ActionCodec<SevensDecision, SevensView> = {
+  size: 53,
+  layout: "0..51 play card id = suit*13 + rank-1 (suits ♠=0 ♥=1 ♦=2 ♣=3, rank A=1..K=13); 52 pass",
+  encode: (_view, d) => (d.kind === "play" ? d.card : PASS_ID),
+};
+
+// Per-seat blocks are relative to the viewer: slot i is seat (viewer + i) % seats; unused slots stay 0.
+const fields: [string, number, string][] = [
+  ["cellInHand", CARDS, "1 where the card is still in some hand (its cell is Empty)"],
+  ["cellMine", CARDS, "1 where the card is in the viewer's hand"],
+  ["cellPlayable", CARDS, "1 where the viewer's card may be played (8-adjacent to a filled cell)"],
+  ["cellPlaced", CARDS, "1 where the cell holds a Placed card (opening sevens included)"],
+  ["cellPlacedByMe", CARDS, "1 where the viewer placed the card"],
+  ["cellDead", CARDS, "1 where the cell is Dead (killed)"],
+  ["cellDeadMine", CARDS, "1 where the Dead card was held by the viewer"],
+  ["seatPresent", MAX_SEATS, "1 for slots that are seats in this game"],
+  ["handSize", MAX_SEATS, "hand size / 13"],
+  ["killed", MAX_SEATS, "killed cards / 13"],
+  ["kills", MAX_SEATS, "opponent cards killed by the seat's moves / 13"],
+  ["passes", MAX_SEATS, "passes / (passLimit+1), or min(passes,10)/10 without a limit"],
+  ["finished", MAX_SEATS, "1 if the seat went out"],
+  ["finishPosition", MAX_SEATS, "(position in finish order + 1) / seats, 0 if not out"],
+  ["eliminated", MAX_SEATS, "1 if the seat was eliminated"],
+  ["turn", MAX_SEATS, "one-hot: the seat to move"],
+  ["myTurn", 1, "1 when the viewer is to move (pending decision: play a card or pass)"],
+  ["canPass", 1, "1 when the viewer may pass now"],
+  ["gameOver", 1, "1 at the end"],
+  ["passLimitSet", 1, "1 if config.passLimit is an integer"],
+  ["passLimit", 1, "config.passLimit / 20 (0 if unlimited)"],
+  ["voluntaryPass", 1, "config.voluntaryPass"],
+  ["diamond7", 1, "1 if config.startPlayer is 'diamond7'"],
+  ["seatCount", 1, "seats / 6"],
+];
+const layout: ObservationField[] = [];
+let size = 0;
+for (const [name, length, description] of fields) {
+  layout.push({ name, offset: size, length, description });
+  size += length;
+}
+checkLayout(size, layout);
+const at = Object.fromEntries(layout.map((f) => [f.name, f.offset])) as Record<string, number>;
+
+const observation: ObservationEncoder<SevensView> = {
+  version: "sevens-obs-v1",
+  size,
+  layout,
+  encode(view, out) {
+    out.fill(0, 0, size);
+    const n = view.config.seats;
+    const me = view.viewer === "spectator" ? -1 : view.viewer;
+    const base = me < 0 ? 0 : me;
+    for (let card = 0; card < CARDS; card++) {
+      const v = view.cells[card]!;
+      if (v < PLACED) {
+        out[at.cellInHand! + card] = 1;
+        if (v === me) out[at.cellMine! + card] = 1;
+      } else if (v < DEAD) {
+        out[at.cellPlaced! + card] = 1;
+        if (v === PLACED + me) out[at.cellPlacedByMe! + card] = 1;
+      } else {
+        out[at.cellDead! + card] = 1;
+        if (v === DEAD + me) out[at.cellDeadMine! + card] = 1;
+      }
+    }
+    for (const card of view.playable) out[at.cellPlayable! + card] = 1;
+    const limit = view.config.passLimit;
+    for (let i = 0; i < n; i++) {
+      const seat = (base + i) % n;
+      out[at.seatPresent! + i] = 1;
+      out[at.handSize! + i] = view.handSize[seat]! / 13;
+      out[at.killed! + i] = view.killed[seat]! / 13;
+      out[at.kills! + i] = view.kills[seat]! / 13;
+      const p = view.passes[seat]!;
+      out[at.passes! + i] = limit === null ? Math.min(p, 10) / 10 : p / (limit + 1);
+      const fin = view.finishOrder.indexOf(seat);
+      if (fin >= 0) {
+        out[at.finished! + i] = 1;
+        out[at.finishPosition! + i] = (fin + 1) / n;
+      }
+      if (view.eliminated.includes(seat)) out[at.eliminated! + i] = 1;
+      if (view.turn === seat) out[at.turn! + i] = 1;
+    }
+    if (me >= 0 && view.turn === me) out[at.myTurn!] = 1;
+    if (view.canPass) out[at.canPass!] = 1;
+    if (view.turn === null) out[at.gameOver!] = 1;
+    if (limit !== null) {
+      out[at.passLimitSet!] = 1;
+      out[at.passLimit!] = limit / 20;
+    }
+    if (view.config.voluntaryPass) out[at.voluntaryPass!] = 1;
+    if (view.config.startPlayer === "diamond7") out[at.diamond7!] = 1;
+    out[at.seatCount!] = n / MAX_SEATS;
+  },
+};
+
+export const sevensAdapter: GameAdapter<SevensDecision, SevensView> = { game: sevens, actions, observation };
