@@ -1,6 +1,7 @@
 import { createRegistry } from "./core/index.ts";
+import { blackpoker } from "./blackpoker/index.ts";
 import { sevens } from "./sevens/index.ts";
 import { shephy } from "./shephy/index.ts";
 
 /** Every game this engine ships, by id. */
-export const registry = createRegistry([sevens, shephy]);
+export const registry = createRegistry([sevens, shephy, blackpoker]);

@@ -1,4 +1,5 @@
 import type { GameAdapter } from "../codec.ts";
+import { blackpokerAdapter } from "./blackpoker.ts";
 import { sevensAdapter } from "./sevens.ts";
 import { shephyAdapter } from "./shephy.ts";
 
@@ -6,4 +7,5 @@ import { shephyAdapter } from "./shephy.ts";
 export const adapters: ReadonlyMap<string, GameAdapter> = new Map<string, GameAdapter>([
   ["sevens", sevensAdapter],
   ["shephy", shephyAdapter],
+  ["blackpoker", blackpokerAdapter],
 ]);

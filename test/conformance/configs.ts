@@ -5,4 +5,5 @@
 export const variantConfigs: Record<string, readonly Record<string, unknown>[]> = {
   sevens: [{ seats: 3 }, { seats: 6, passLimit: 3, voluntaryPass: true }, { seats: 4, startPlayer: "diamond7", passLimit: 3 }],
   shephy: [{ mode: "challenge" }],
+  blackpoker: [{ chanceAfterRequest: "requester" }, { drawRule: "sixth", bothLivesZero: "draw" }],
 };

@@ -1,0 +1,111 @@
+import type { CoreRequest } from "../core/interrupt/index.ts";
+import { SPECS, type ActionName } from "./actions.ts";
+import { isJoker, isNextGenerationCard, valueOf, type Card } from "./cards.ts";
+import type { BlackpokerState, BpPayload, PlayerZones, Unit } from "./state.ts";
+
+/** Copy-on-write of one player's zones (the input state is never mutated). */
+export function withPlayer(s: BlackpokerState, p: number, patch: Partial<PlayerZones>): BlackpokerState {
+  const players = s.players.slice();
+  players[p] = { ...players[p]!, ...patch };
+  return { ...s, players };
+}
+
+export const opponentOf = (p: number): number => 1 - p;
+
+/** Soldier size: summed card values plus Up/Down modifiers. */
+export function sizeOf(u: Unit): number {
+  let v = u.mod;
+  for (const c of u.cards) v += valueOf(c);
+  return v;
+}
+
+/** <速攻>: an エース, or an 装備兵 that includes an A. */
+export const hasHaste = (u: Unit): boolean => !u.bulwark && u.cards.some((c) => valueOf(c) === 1);
+
+export function findUnit(s: BlackpokerState, uid: number): { owner: number; unit: Unit } | null {
+  for (let p = 0; p < s.players.length; p++) {
+    for (const unit of s.players[p]!.field) if (unit.uid === uid) return { owner: p, unit };
+  }
+  return null;
+}
+
+export function updateUnit(s: BlackpokerState, owner: number, uid: number, patch: Partial<Unit>): BlackpokerState {
+  const field = s.players[owner]!.field.map((u) => (u.uid === uid ? { ...u, ...patch } : u));
+  return withPlayer(s, owner, { field });
+}
+
+/** A new character from `cards`, charged, entering this turn. */
+export function addUnit(s: BlackpokerState, owner: number, cards: readonly Card[], bulwark: boolean): BlackpokerState {
+  const unit: Unit = { uid: s.nextUid, bulwark, cards, charged: true, mod: 0, entered: s.turn };
+  return withPlayer({ ...s, nextUid: s.nextUid + 1 }, owner, { field: s.players[owner]!.field.concat(unit) });
+}
+
+/** Removes the units to the owner's Grave; returns how many Joker/A/J/Q/K cards moved (NextGeneration count). */
+export function destroyUnits(s: BlackpokerState, owner: number, uids: readonly number[]): { state: BlackpokerState; faces: number } {
+  if (uids.length === 0) return { state: s, faces: 0 };
+  const z = s.players[owner]!;
+  const moved: Card[] = [];
+  const field = z.field.filter((u) => {
+    if (!uids.includes(u.uid)) return true;
+    moved.push(...u.cards);
+    return false;
+  });
+  let faces = 0;
+  for (const c of moved) if (isNextGenerationCard(c)) faces++;
+  return { state: withPlayer(s, owner, { field, grave: z.grave.concat(moved) }), faces };
+}
+
+/** 1 damage = the top of Life to the Grave; applied as far as possible. */
+export function damage(s: BlackpokerState, p: number, amount: number): BlackpokerState {
+  const z = s.players[p]!;
+  const n = Math.min(Math.max(amount, 0), z.life.length);
+  if (n === 0) return s;
+  const moved = z.life.slice(z.life.length - n).reverse();
+  return withPlayer(s, p, { life: z.life.slice(0, z.life.length - n), grave: z.grave.concat(moved) });
+}
+
+/** Draw: the top of Life into the hand, as far as possible. */
+export function draw(s: BlackpokerState, p: number, count: number): BlackpokerState {
+  const z = s.players[p]!;
+  const n = Math.min(count, z.life.length);
+  if (n === 0) return s;
+  const drawn = z.life.slice(z.life.length - n).reverse();
+  return withPlayer(s, p, { life: z.life.slice(0, z.life.length - n), hand: z.hand.concat(drawn) });
+}
+
+export function toGrave(s: BlackpokerState, p: number, cards: readonly Card[]): BlackpokerState {
+  if (cards.length === 0) return s;
+  return withPlayer(s, p, { grave: s.players[p]!.grave.concat(cards) });
+}
+
+export function removeFromHand(hand: readonly Card[], cards: readonly Card[]): Card[] {
+  return hand.filter((c) => !cards.includes(c));
+}
+
+/** A new request of `action` with a fresh request id. */
+export function newRequest(
+  s: BlackpokerState,
+  controller: number,
+  action: ActionName,
+  keys: readonly Card[] = [],
+  target = -1,
+): { state: BlackpokerState; request: CoreRequest<BpPayload> } {
+  const spec = SPECS[action];
+  const request: CoreRequest<BpPayload> = { controller, speed: spec.speed, timing: spec.timing, payload: { rid: s.nextRid, action, keys, target } };
+  return { state: { ...s, nextRid: s.nextRid + 1 }, request };
+}
+
+/** `count` NextGeneration triggers for `owner` (one per Joker/A/J/Q/K card that left its field for the Grave). */
+export function nextGenerationTriggers(s: BlackpokerState, owner: number, count: number, out: CoreRequest<BpPayload>[]): BlackpokerState {
+  let state = s;
+  for (let i = 0; i < count; i++) {
+    const made = newRequest(state, owner, "NextGeneration");
+    state = made.state;
+    out.push(made.request);
+  }
+  return state;
+}
+
+/** A soldier whose base card is not a Joker, of the given suit: a Mount target. */
+export const isMountTarget = (u: Unit, suit: number): boolean =>
+  !u.bulwark && !isJoker(u.cards[0]!) && Math.floor(u.cards[0]! / 13) === suit;
