@@ -22,7 +22,18 @@ describe("canonical JSON and state hash", () => {
 
   it("pins the hash function (records and golden files depend on it)", () => {
     expect(hashString("")).toMatchInlineSnapshot(`"ab3e7c0bebb6c228"`);
-    expect(stateHash({ game: "sevens", turn: 3 })).toMatchInlineSnapshot(`"9e56b42f5287abac"`);
+    expect(stateHash({ game: "sevens", turn: 3 })).toMatchInlineSnapshot(`"564faf58ff18526e"`);
+  });
+
+  it("stateHash agrees with canonical JSON equality", () => {
+    const a = { z: [1, 2.5, "x", null, true, { q: -3 }], a: { b: 2 ** 40, c: -0 } };
+    const b = JSON.parse('{"a":{"c":0,"b":1099511627776},"z":[1,2.5,"x",null,true,{"q":-3}]}');
+    expect(canonicalJson(a)).toBe(canonicalJson(b));
+    expect(stateHash(a)).toBe(stateHash(b));
+    expect(stateHash([1, 2])).not.toBe(stateHash(["1", "2"]));
+    expect(stateHash({ a: [] })).not.toBe(stateHash({ a: {} }));
+    expect(stateHash(["ab"])).not.toBe(stateHash(["a", "b"]));
+    expect(() => stateHash({ a: NaN })).toThrow(/non-finite/);
   });
 
   it("refuses absurd nesting instead of overflowing the stack", () => {

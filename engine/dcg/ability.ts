@@ -1,0 +1,129 @@
+import { isCalculatorMode, type Calculator } from "./calculator.ts";
+import type { Effect } from "./effect.ts";
+import { checkTargeting, triggerKindsOf, type Targeting } from "./targeting.ts";
+import type { TriggerKind } from "./trigger.ts";
+import type { Parameter } from "./params.ts";
+
+/**
+ * The four Ability types of seed 000 §2.5, as compiled from JSON (ids index the pool's ability
+ * table, which state refers to by number).
+ * - TriggerAbility: when every condition holds for a trigger, run the effect.
+ * - ParameterAbility: a Calculator on a parameter while attached; detached when every lifetime
+ *   condition holds for a trigger (an empty lifetime is forever).
+ * - AreaAbility: attaches `ability` to every card its reach yields, recomputed after every command;
+ *   removed when out of reach, sealed, or when its producer leaves the Field.
+ * - NightmareAbility: while its conditions do not hold, the card's other abilities are sealed.
+ */
+export type Ability =
+  | {
+      readonly type: "TriggerAbility";
+      readonly id: number;
+      readonly conditions: readonly Targeting[];
+      readonly effect: Effect;
+      /** Trigger kinds it can match (null = any), derived from its conditions. */
+      readonly kinds: readonly TriggerKind[] | null;
+    }
+  | {
+      readonly type: "ParameterAbility";
+      readonly id: number;
+      readonly parameter: Parameter;
+      readonly calc: Calculator;
+      readonly lifetime: readonly Targeting[];
+      readonly kinds: readonly TriggerKind[] | null;
+    }
+  | { readonly type: "AreaAbility"; readonly id: number; readonly reach: Targeting; readonly ability: number }
+  | {
+      readonly type: "NightmareAbility";
+      readonly id: number;
+      readonly conditions: readonly Targeting[];
+      /** Its conditions read only player data: re-evaluated only when a player or the board changed. */
+      readonly playersOnly: boolean;
+    };
+
+export type AbilityType = Ability["type"];
+
+/** What an ability compiler may ask of the pool compiler. Errors are thrown as messages with a JSON path. */
+export interface AbilityCompiler {
+  ability(raw: unknown, path: string): number;
+  effect(raw: unknown, path: string): Effect;
+}
+
+type Raw = Record<string, unknown>;
+type Compiled<K extends AbilityType> = Omit<Extract<Ability, { type: K }>, "id">;
+
+interface AbilityHandler<K extends AbilityType> {
+  readonly fields: readonly string[];
+  readonly compile: (raw: Raw, c: AbilityCompiler, path: string) => Compiled<K>;
+}
+
+const PLAYER_ONLY: readonly string[] = ["Any", "MapPlayer", "FilterCardOwner", "FilterPlayerHp", "FilterPlayerDirectDamageInThisTurn", "FilterTurnPlayer", "Count"];
+
+export class CardDataError extends Error {}
+
+function conditions(raw: unknown, path: string): Targeting[] {
+  if (!Array.isArray(raw)) throw new CardDataError(`${path}: expected an array of targetings`);
+  raw.forEach((t, i) => {
+    const err = checkTargeting(t, `${path}[${i}]`);
+    if (err) throw new CardDataError(err);
+  });
+  return raw as Targeting[];
+}
+
+export const abilityHandlers = {
+  TriggerAbility: {
+    fields: ["conditions", "effect"],
+    compile: (raw, c, path) => {
+      const conds = conditions(raw.conditions, `${path}.conditions`);
+      return { type: "TriggerAbility", conditions: conds, effect: c.effect(raw.effect, `${path}.effect`), kinds: triggerKindsOf(conds) };
+    },
+  },
+  ParameterAbility: {
+    fields: ["parameter", "calc", "lifetime"],
+    compile: (raw, _c, path) => {
+      if (raw.parameter !== "Attack" && raw.parameter !== "MoveCost") throw new CardDataError(`${path}.parameter: expected "Attack" or "MoveCost"`);
+      const calc = raw.calc as Raw | undefined;
+      if (!calc || typeof calc !== "object" || !isCalculatorMode(calc.mode) || !Number.isInteger(calc.amount)) {
+        throw new CardDataError(`${path}.calc: expected {"mode": Add|Subtract|Multiply|Equalizer|Max|Min, "amount": integer}`);
+      }
+      const lifetime = conditions(raw.lifetime ?? [], `${path}.lifetime`);
+      return {
+        type: "ParameterAbility",
+        parameter: raw.parameter,
+        calc: { mode: calc.mode, amount: calc.amount as number },
+        lifetime,
+        kinds: lifetime.length === 0 ? [] : triggerKindsOf(lifetime),
+      };
+    },
+  },
+  AreaAbility: {
+    fields: ["reach", "ability"],
+    compile: (raw, c, path) => {
+      const err = checkTargeting(raw.reach, `${path}.reach`);
+      if (err) throw new CardDataError(err);
+      const inner = raw.ability as Raw | undefined;
+      if (!inner || inner.type !== "ParameterAbility") throw new CardDataError(`${path}.ability: an AreaAbility attaches a ParameterAbility`);
+      return { type: "AreaAbility", reach: raw.reach as Targeting, ability: c.ability(inner, `${path}.ability`) };
+    },
+  },
+  NightmareAbility: {
+    fields: ["conditions"],
+    compile: (raw, _c, path) => {
+      const conds = conditions(raw.conditions, `${path}.conditions`);
+      return { type: "NightmareAbility", conditions: conds, playersOnly: conds.every((t) => t.every((p) => PLAYER_ONLY.includes(p.kind))) };
+    },
+  },
+} satisfies { [K in AbilityType]: AbilityHandler<K> };
+
+export function compileAbility(raw: unknown, c: AbilityCompiler, path: string): Omit<Ability, "id"> {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new CardDataError(`${path}: an ability must be an object`);
+  const r = raw as Raw;
+  const type = r.type;
+  if (typeof type !== "string" || !Object.hasOwn(abilityHandlers, type)) {
+    throw new CardDataError(`${path}.type: unknown ability type ${JSON.stringify(type)} (${Object.keys(abilityHandlers).join(", ")})`);
+  }
+  const h = abilityHandlers[type as AbilityType];
+  for (const k of Object.keys(r)) {
+    if (k !== "type" && !h.fields.includes(k)) throw new CardDataError(`${path}.${k}: unknown field for ${type}`);
+  }
+  return (h.compile as (raw: Raw, c: AbilityCompiler, path: string) => Omit<Ability, "id">)(r, c, path);
+}

@@ -1,0 +1,173 @@
+import { Rng, type Seat } from "../core/index.ts";
+import type { BattleData, Card, Mutable, Player } from "./battle-data.ts";
+import type { Command } from "./command.ts";
+import type { Pool } from "./pool.ts";
+import type { Trigger, TriggerKind, TriggerType } from "./trigger.ts";
+
+/** Optional observer of what one apply did (tests, the play CLI); null in hot paths. */
+export interface Trace {
+  readonly commands: Command[];
+  readonly triggers: Trigger[];
+}
+
+// Ownership bits: which parts of the input state this draft has already copied.
+const CARDS = 1 << 0;
+const CELLS = 1 << 1;
+const FEINTS = 1 << 2;
+const PLAYERS = 1 << 3;
+const PLAYER0 = 1 << 4; // PLAYER0 << seat
+const HANDS = 1 << 6;
+const HAND0 = 1 << 7; // HAND0 << seat
+const BOOKS = 1 << 9;
+const BOOK0 = 1 << 10;
+const GRAVES = 1 << 12;
+const GRAVE0 = 1 << 13;
+
+/**
+ * The working copy of BattleData during one apply. Copy-on-write: the input state is never
+ * mutated; each array or record is shallow-copied the first time it is written, and only once.
+ */
+export class Draft {
+  readonly s: Mutable<BattleData>;
+  readonly pool: Pool;
+  trace: Trace | null;
+  /** Where the running command's triggers go (allocated on the first one). */
+  sink: Trigger[] | null = null;
+  /** Ability resolutions in this apply (chain budget). */
+  resolutions = 0;
+  /** Set by every write; refresh (resolve.ts) skips its work when nothing changed. */
+  dirty = false;
+  /** Set when what stands where changed (cells, feints, seals): AreaAbility reach must be recomputed. */
+  boardDirty = false;
+  /** Set when a player record changed (HP, MP, turn...): player-only NightmareAbility conditions. */
+  playersDirty = false;
+  /** Set when a unit lost life: the destroy sweep has work. */
+  maybeDead = false;
+  /** Cache of resolve.ts's aura unit list, rebuilt after board changes. */
+  auraUnits: number[] | null = null;
+  private rngObj: Rng | null = null;
+  private own = 0;
+  private ownedCards: number[] = [];
+
+  constructor(base: BattleData, pool: Pool, trace: Trace | null = null) {
+    // A hand-written copy keeps one hidden class for every draft (faster than a spread here).
+    this.s = {
+      cfg: base.cfg,
+      rng: base.rng,
+      state: base.state,
+      cards: base.cards,
+      cells: base.cells,
+      feints: base.feints,
+      players: base.players,
+      hands: base.hands,
+      books: base.books,
+      graves: base.graves,
+      turn: base.turn,
+      turnPlayer: base.turnPlayer,
+      first: base.first,
+      finished: base.finished,
+      winner: base.winner,
+    };
+    this.pool = pool;
+    this.trace = trace;
+  }
+
+  get rng(): Rng {
+    if (this.rngObj === null) this.rngObj = Rng.load(this.s.rng);
+    return this.rngObj;
+  }
+
+  /** Emits a trigger; one no ability could match is not even built (unless traced). */
+  emit(kind: TriggerKind, type: TriggerType, actor: number, target: number, player: Seat | -1, amount: number): void {
+    if (this.trace === null && !this.pool.listens[kind]) return;
+    this.emitTrigger({ kind, type, actor, target, player, amount });
+  }
+
+  emitTrigger(t: Trigger): void {
+    (this.sink ??= []).push(t);
+    if (this.trace) this.trace.triggers.push(t);
+  }
+
+  /** A writable copy of card `id`. */
+  card(id: number): Mutable<Card> {
+    this.dirty = true;
+    if (!(this.own & CARDS)) {
+      this.s.cards = this.s.cards.slice();
+      this.own |= CARDS;
+    }
+    const cards = this.s.cards as Card[];
+    if (!this.ownedCards.includes(id)) {
+      cards[id] = { ...cards[id]! };
+      this.ownedCards.push(id);
+    }
+    return cards[id] as Mutable<Card>;
+  }
+
+  player(seat: Seat): Mutable<Player> {
+    this.dirty = true;
+    this.playersDirty = true;
+    if (!(this.own & PLAYERS)) {
+      this.s.players = [this.s.players[0], this.s.players[1]];
+      this.own |= PLAYERS;
+    }
+    const ps = this.s.players as [Player, Player];
+    const bit = PLAYER0 << seat;
+    if (!(this.own & bit)) {
+      ps[seat] = { ...ps[seat]! };
+      this.own |= bit;
+    }
+    return ps[seat] as Mutable<Player>;
+  }
+
+  setCell(cell: number, id: number): void {
+    this.dirty = true;
+    this.boardDirty = true;
+    if (!(this.own & CELLS)) {
+      this.s.cells = this.s.cells.slice();
+      this.own |= CELLS;
+    }
+    (this.s.cells as number[])[cell] = id;
+  }
+
+  setFeint(cell: number, id: number): void {
+    this.dirty = true;
+    this.boardDirty = true;
+    if (!(this.own & FEINTS)) {
+      this.s.feints = this.s.feints.slice();
+      this.own |= FEINTS;
+    }
+    (this.s.feints as number[])[cell] = id;
+  }
+
+  private list(key: "hands" | "books" | "graves", all: number, first: number, seat: Seat): number[] {
+    if (!(this.own & all)) {
+      const pair = this.s[key];
+      this.s[key] = [pair[0], pair[1]];
+      this.own |= all;
+    }
+    const pair = this.s[key] as [number[], number[]];
+    const bit = first << seat;
+    if (!(this.own & bit)) {
+      pair[seat] = pair[seat].slice();
+      this.own |= bit;
+    }
+    return pair[seat];
+  }
+
+  hand(seat: Seat): number[] {
+    return this.list("hands", HANDS, HAND0, seat);
+  }
+
+  book(seat: Seat): number[] {
+    return this.list("books", BOOKS, BOOK0, seat);
+  }
+
+  grave(seat: Seat): number[] {
+    return this.list("graves", GRAVES, GRAVE0, seat);
+  }
+
+  finish(): BattleData {
+    if (this.rngObj !== null) this.s.rng = this.rngObj.save();
+    return this.s;
+  }
+}

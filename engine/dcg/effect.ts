@@ -1,0 +1,174 @@
+import type { Seat } from "../core/index.ts";
+import { CELLS, cellOf, ROWS, xOf, yOf } from "./board.ts";
+import type { Draft } from "./draft.ts";
+import { attach, damageCard, damagePlayer, drawCard, moveUnit, setAilment, toGrave } from "./ops.ts";
+import { evaluate, type Items, type Scope, type Targeting } from "./targeting.ts";
+import type { Direction, FieldSpec } from "./validate.ts";
+
+/**
+ * Effects (seed 000 §2.5): what a TriggerAbility or a declared feint does. JSON objects; every
+ * Effect picks its objects with a Targeting. One handler per kind, compiler-checked.
+ * (AttachAbility's `ability` is an ability id once compiled; in JSON it is an ability object or
+ * {"ref": n}, the n-th ability of the same card.)
+ */
+export type Effect =
+  | { readonly kind: "PlayerDamage"; readonly amount: number; readonly target: Targeting }
+  | { readonly kind: "PlayerRecoverHp"; readonly amount: number; readonly target: Targeting }
+  | { readonly kind: "CardDamage"; readonly amount: number; readonly target: Targeting }
+  | { readonly kind: "CardRecover"; readonly amount: number; readonly target: Targeting }
+  | { readonly kind: "CardMove"; readonly direction: Direction; readonly distance: number; readonly target: Targeting }
+  | { readonly kind: "CardSwap"; readonly target: Targeting }
+  | { readonly kind: "CardAilment"; readonly ailment: "poison" | "none"; readonly target: Targeting }
+  | { readonly kind: "AttachAbility"; readonly ability: number; readonly target: Targeting }
+  | { readonly kind: "PlayerHand"; readonly amount: number; readonly target: Targeting }
+  | { readonly kind: "ConsumeFeint"; readonly target: Targeting };
+
+export type EffectKind = Effect["kind"];
+
+interface EffectHandler<K extends EffectKind> {
+  readonly fields: FieldSpec;
+  readonly run: (e: Extract<Effect, { kind: K }>, d: Draft, scope: Scope) => void;
+}
+
+function cardsOf(d: Draft, items: Items): number[] {
+  if (items.kind === "card") return items.ids.filter((id) => d.s.cards[id]!.layer === "Field");
+  if (items.kind === "cell") return items.ids.map((c) => d.s.cells[c]!).filter((id) => id >= 0);
+  return [];
+}
+
+function playersOf(d: Draft, items: Items): Seat[] {
+  if (items.kind === "player") return items.ids;
+  if (items.kind === "card") {
+    const out: Seat[] = [];
+    for (const id of items.ids) {
+      const o = d.s.cards[id]!.owner;
+      if (!out.includes(o)) out.push(o);
+    }
+    return out;
+  }
+  return [];
+}
+
+/** Own-perspective step for CardMove: forward is towards the enemy. */
+function step(cell: number, seat: Seat, dir: Direction): number {
+  const forward = seat === 0 ? 1 : -1;
+  let x = xOf(cell);
+  let y = yOf(cell);
+  if (dir === "forward") y += forward;
+  else if (dir === "back") y -= forward;
+  else if (dir === "left") x -= 1;
+  else x += 1;
+  return x >= 0 && x < 5 && y >= 0 && y < ROWS ? cellOf(x, y) : -1;
+}
+
+const AMOUNT: FieldSpec = { amount: "int", target: "targeting" };
+
+export const effectHandlers = {
+  PlayerDamage: {
+    fields: AMOUNT,
+    run: (e, d, scope) => {
+      for (const seat of playersOf(d, evaluate(d, scope, e.target))) damagePlayer(d, seat, e.amount, "EffectDamagedPlayerHp", "Effect", scope.consumer);
+    },
+  },
+  PlayerRecoverHp: {
+    fields: AMOUNT,
+    run: (e, d, scope) => {
+      for (const seat of playersOf(d, evaluate(d, scope, e.target))) {
+        // Player HP never rises above its starting value.
+        const gain = Math.min(e.amount, d.s.cfg.hp - d.s.players[seat].hp);
+        if (gain <= 0) continue;
+        d.player(seat).hp += gain;
+        d.emit("EffectRecoveredPlayerHp", "Effect", scope.consumer, -1, seat, gain);
+      }
+    },
+  },
+  CardDamage: {
+    fields: AMOUNT,
+    run: (e, d, scope) => {
+      for (const id of cardsOf(d, evaluate(d, scope, e.target))) damageCard(d, id, e.amount, "EffectDamagedCard", "Effect", scope.consumer);
+    },
+  },
+  CardRecover: {
+    fields: AMOUNT,
+    run: (e, d, scope) => {
+      // No cap: seed 000 §3.1's Abilma goes from 6 to 9.
+      for (const id of cardsOf(d, evaluate(d, scope, e.target))) {
+        d.card(id).life += e.amount;
+        d.emit("EffectRecoveredCard", "Effect", scope.consumer, id, d.s.cards[id]!.owner, e.amount);
+      }
+    },
+  },
+  CardMove: {
+    fields: { direction: "direction", distance: "int", target: "targeting" },
+    run: (e, d, scope) => {
+      for (const id of cardsOf(d, evaluate(d, scope, e.target))) {
+        const c = d.s.cards[id]!;
+        if (d.pool.cards[c.def]!.kind !== "rubric") continue;
+        let at = c.cell;
+        for (let i = 0; i < e.distance; i++) {
+          const next = step(at, c.owner, e.direction);
+          if (next < 0 || d.s.cells[next]! >= 0) break;
+          at = next;
+        }
+        if (at === c.cell) continue;
+        moveUnit(d, id, at);
+        d.emit("Teleported", "Effect", scope.consumer, id, c.owner, 0);
+      }
+    },
+  },
+  CardSwap: {
+    fields: { target: "targeting" },
+    run: (e, d, scope) => {
+      const me = d.s.cards[scope.consumer]!;
+      if (me.layer !== "Field" || d.s.cells[me.cell] !== scope.consumer) return;
+      const other = cardsOf(d, evaluate(d, scope, e.target)).find((id) => id !== scope.consumer);
+      if (other === undefined) return;
+      const a = me.cell;
+      const b = d.s.cards[other]!.cell;
+      d.setCell(a, other);
+      d.setCell(b, scope.consumer);
+      d.card(scope.consumer).cell = b;
+      d.card(other).cell = a;
+      d.emit("Teleported", "Effect", scope.consumer, scope.consumer, me.owner, 0);
+      d.emit("Teleported", "Effect", scope.consumer, other, d.s.cards[other]!.owner, 0);
+    },
+  },
+  CardAilment: {
+    fields: { ailment: "ailment", target: "targeting" },
+    run: (e, d, scope) => {
+      for (const id of cardsOf(d, evaluate(d, scope, e.target))) setAilment(d, id, e.ailment, "Effect", scope.consumer);
+    },
+  },
+  AttachAbility: {
+    fields: { ability: "ability", target: "targeting" },
+    run: (e, d, scope) => {
+      for (const id of cardsOf(d, evaluate(d, scope, e.target))) attach(d, id, e.ability, scope.consumer, false, "Effect");
+    },
+  },
+  PlayerHand: {
+    fields: AMOUNT,
+    run: (e, d, scope) => {
+      for (const seat of playersOf(d, evaluate(d, scope, e.target))) for (let i = 0; i < e.amount; i++) drawCard(d, seat, "Effect");
+    },
+  },
+  ConsumeFeint: {
+    fields: { target: "targeting" },
+    run: (e, d, scope) => {
+      // Face-down feints of the targeted players, or on the targeted cells, go to the Grave unused.
+      const items = evaluate(d, scope, e.target);
+      const hit: number[] = [];
+      for (let c = 0; c < CELLS; c++) {
+        const f = d.s.feints[c]!;
+        if (f < 0) continue;
+        const owner = d.s.cards[f]!.owner;
+        if ((items.kind === "player" && items.ids.includes(owner)) || (items.kind === "cell" && items.ids.includes(c))) hit.push(f);
+      }
+      for (const f of hit) toGrave(d, f, "Effect", scope.consumer);
+    },
+  },
+} satisfies { [K in EffectKind]: EffectHandler<K> };
+
+export function runEffect(d: Draft, e: Effect, scope: Scope): void {
+  (effectHandlers[e.kind].run as (e: Effect, d: Draft, s: Scope) => void)(e, d, scope);
+}
+

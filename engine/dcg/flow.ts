@@ -1,0 +1,244 @@
+import type { Seat } from "../core/index.ts";
+import { chebyshev, depthOf } from "./board.ts";
+import type { Decision } from "./decision.ts";
+import type { Draft } from "./draft.ts";
+import { effectiveAttack, moveCost } from "./params.ts";
+import { logCommand, runCommand } from "./resolve.ts";
+import type { InputState, State } from "./state.ts";
+
+/**
+ * The phase machine: a decision runs its commands and names the next State; automatic States
+ * then chain (each resolving the next) until an input State or BattleFinish. Before every step
+ * a player at HP <= 0 ends the battle (both at once: a draw).
+ */
+export function applyDecision(d: Draft, dec: Decision): void {
+  const st = d.s.state;
+  const seat = actorOf(d);
+  let next: State;
+  switch (dec.kind) {
+    case "strategyMove":
+      runCommand(d, { kind: "StrategyMoveCommand", seat, card: dec.card, cell: dec.cell });
+      next = st;
+      break;
+    case "strategyConfirm":
+      runCommand(d, { kind: "StrategyConfirmCommand", seat });
+      next = d.s.players[1 - seat]!.confirmed ? { kind: "BattleStart" } : { kind: "Strategy", seat: (1 - seat) as Seat };
+      break;
+    case "drawOrCharge":
+      runCommand(d, { kind: "DrawCommand", seat, charge: dec.charge });
+      next = { kind: "Main" };
+      break;
+    case "summon":
+      next = { kind: "SummonDeclare", card: dec.card, cell: dec.cell };
+      break;
+    case "feint":
+      runCommand(d, { kind: "FeintSetCommand", seat, card: dec.card, cell: dec.cell, react: false });
+      next = { kind: "Main" };
+      break;
+    case "moveDeclare": {
+      const from = d.s.cards[dec.card]!.cell;
+      const cost = moveCost(d.s, d.pool, dec.card);
+      runCommand(d, { kind: "MoveDeclareCommand", card: dec.card, to: dec.cell, cost });
+      next = { kind: "MoveDeclare", card: dec.card, from, to: dec.cell, cost };
+      break;
+    }
+    case "reactNone": {
+      const m = st as Extract<State, { kind: "MoveDeclare" }>;
+      logCommand(d, { kind: "MoveReactNoneCommand", seat });
+      next = { kind: "MoveResult", card: m.card, from: m.from, to: m.to, cost: m.cost };
+      break;
+    }
+    case "reactSummon":
+    case "reactFeint": {
+      const m = st as Extract<State, { kind: "MoveDeclare" }>;
+      if (dec.kind === "reactSummon") runCommand(d, { kind: "SummonDeclareCommand", seat, card: dec.card, cell: dec.cell, react: true });
+      else runCommand(d, { kind: "FeintSetCommand", seat, card: dec.card, cell: dec.cell, react: true });
+      next = { kind: "MoveRetry", card: m.card, from: m.from, cost: m.cost };
+      break;
+    }
+    case "moveRetry": {
+      const m = st as Extract<State, { kind: "MoveRetry" }>;
+      logCommand(d, { kind: "MoveRetryCommand", card: m.card, cell: dec.cell });
+      next = dec.cell < 0 ? { kind: "Main" } : { kind: "MoveResult", card: m.card, from: m.from, to: dec.cell, cost: m.cost };
+      break;
+    }
+    case "attack":
+      next = { kind: "AttackDeclare", card: dec.card, target: d.s.cells[dec.cell]! };
+      break;
+    case "direct":
+      next = { kind: "DirectDeclare", card: dec.card };
+      break;
+    case "feintDeclare":
+    case "feintPass": {
+      const f = st as Extract<State, { kind: "FeintDeclare" }>;
+      const declared = dec.kind === "feintDeclare";
+      if (declared) runCommand(d, { kind: "FeintDeclareCommand", feint: f.feint, card: f.card, target: f.target });
+      runCommand(d, { kind: "FeintFinishCommand", feint: f.feint, declared, on: f.on });
+      // A declared onAttack feint negates the attack.
+      if (declared && f.on === "attack") next = f.resume === "AttackDamage" ? { kind: "AttackFinish", card: f.card, target: f.target } : { kind: "DirectFinish", card: f.card };
+      else if (f.resume === "MoveFinish") next = { kind: "MoveFinish", card: f.card };
+      else if (f.resume === "AttackDamage") next = { kind: "AttackDamage", card: f.card, target: f.target };
+      else next = { kind: "DirectDamage", card: f.card };
+      break;
+    }
+    case "turnFinish":
+      next = { kind: "TurnFinish" };
+      break;
+    case "forceFinish":
+      runCommand(d, { kind: "BattleForceFinishCommand", loser: seat });
+      next = { kind: "BattleFinish" };
+      break;
+  }
+  advance(d, next);
+}
+
+export function actorOf(d: { s: { state: State; turnPlayer: Seat; cards: readonly { owner: Seat }[] } }): Seat {
+  const st = d.s.state;
+  switch (st.kind) {
+    case "Strategy":
+    case "FeintDeclare":
+      return st.seat;
+    case "MoveDeclare":
+      return (1 - d.s.turnPlayer) as Seat;
+    default:
+      return d.s.turnPlayer;
+  }
+}
+
+function hpCheck(d: Draft): boolean {
+  const a = d.s.players[0].hp <= 0;
+  const b = d.s.players[1].hp <= 0;
+  if (!a && !b) return false;
+  runCommand(d, { kind: "BattleFinishCommand", winner: a && b ? -1 : a ? 1 : 0 });
+  return true;
+}
+
+/** The defender's face-down feint within Chebyshev 1 of `cell`, or -1. */
+function feintNear(d: Draft, defender: Seat, cell: number): number {
+  const f = d.s.players[defender].feint;
+  if (f < 0) return -1;
+  return chebyshev(d.s.cards[f]!.cell, cell) <= 1 ? f : -1;
+}
+
+const onField = (d: Draft, id: number): boolean => {
+  const c = d.s.cards[id]!;
+  return c.layer === "Field" && d.s.cells[c.cell] === id;
+};
+
+export function advance(d: Draft, start: State): void {
+  let st = start;
+  for (;;) {
+    if (d.s.finished) {
+      d.s.state = { kind: "BattleFinish" };
+      return;
+    }
+    if (st.kind !== "Initial" && st.kind !== "Cointoss" && hpCheck(d)) continue;
+    switch (st.kind) {
+      case "Initial":
+        runCommand(d, { kind: "InitialCommand" });
+        st = { kind: "Cointoss" };
+        break;
+      case "Cointoss": {
+        const first = d.rng.int(2) as Seat;
+        runCommand(d, { kind: "CointossCommand", first });
+        runCommand(d, { kind: "StrategyCommand" });
+        st = { kind: "Strategy", seat: first };
+        break;
+      }
+      case "BattleStart":
+        runCommand(d, { kind: "BattleStartCommand" });
+        st = { kind: "TurnStart" };
+        break;
+      case "TurnStart": {
+        if (d.s.turn >= d.s.cfg.turnLimit) {
+          const [h0, h1] = [d.s.players[0].hp, d.s.players[1].hp];
+          runCommand(d, { kind: "BattleFinishCommand", winner: h0 === h1 ? -1 : h0 > h1 ? 0 : 1 });
+          break;
+        }
+        const seat = (d.s.turn === 0 ? d.s.first : 1 - d.s.turnPlayer) as Seat;
+        runCommand(d, { kind: "TurnStartCommand", seat });
+        st = d.s.turn === 1 ? { kind: "Main" } : { kind: "Draw" };
+        break;
+      }
+      case "SummonDeclare":
+        runCommand(d, { kind: "SummonDeclareCommand", seat: d.s.turnPlayer, card: st.card, cell: st.cell, react: false });
+        st = { kind: "Main" };
+        break;
+      case "MoveResult": {
+        const mover = st.card;
+        // The move fizzles (nothing paid) if something took the cell or the mover is gone.
+        if (!onField(d, mover) || d.s.cells[st.to]! >= 0 || d.s.players[d.s.cards[mover]!.owner].mp < st.cost) {
+          st = { kind: "Main" };
+          break;
+        }
+        runCommand(d, { kind: "MoveCommand", card: mover, to: st.to, cost: st.cost });
+        const f = d.s.feints[st.to]!;
+        if (f >= 0 && d.s.cards[f]!.owner !== d.s.cards[mover]!.owner && onField(d, mover) && d.s.cards[mover]!.cell === st.to) {
+          st = { kind: "FeintDeclare", seat: d.s.cards[f]!.owner, on: "enter", feint: f, cell: st.to, card: mover, target: -1, resume: "MoveFinish" };
+        } else st = { kind: "MoveFinish", card: mover };
+        break;
+      }
+      case "MoveFinish":
+        runCommand(d, { kind: "MoveFinishCommand", card: st.card });
+        st = { kind: "Main" };
+        break;
+      case "AttackDeclare": {
+        runCommand(d, { kind: "AttackDeclareCommand", card: st.card, target: st.target });
+        const defender = (1 - d.s.turnPlayer) as Seat;
+        const f = onField(d, st.target) ? feintNear(d, defender, d.s.cards[st.target]!.cell) : -1;
+        if (f >= 0 && onField(d, st.card)) {
+          st = { kind: "FeintDeclare", seat: defender, on: "attack", feint: f, cell: d.s.cards[f]!.cell, card: st.card, target: st.target, resume: "AttackDamage" };
+        } else st = { kind: "AttackDamage", card: st.card, target: st.target };
+        break;
+      }
+      case "AttackDamage":
+        if (onField(d, st.card) && onField(d, st.target)) {
+          runCommand(d, { kind: "AttackDamageCommand", card: st.card, target: st.target, amount: effectiveAttack(d.s, d.pool, st.card) });
+          st = { kind: "AttackDestroy", card: st.card, target: st.target };
+        } else st = { kind: "AttackFinish", card: st.card, target: st.target };
+        break;
+      case "AttackDestroy":
+        if (onField(d, st.target) && d.s.cards[st.target]!.life <= 0) runCommand(d, { kind: "AttackDestroyCommand", card: st.card, target: st.target });
+        st = { kind: "AttackFinish", card: st.card, target: st.target };
+        break;
+      case "AttackFinish":
+        runCommand(d, { kind: "AttackFinishCommand", card: st.card, target: st.target });
+        st = { kind: "Main" };
+        break;
+      case "DirectDeclare": {
+        runCommand(d, { kind: "DirectDeclareCommand", card: st.card });
+        const defender = (1 - d.s.turnPlayer) as Seat;
+        const f = onField(d, st.card) ? feintNear(d, defender, d.s.cards[st.card]!.cell) : -1;
+        if (f >= 0) st = { kind: "FeintDeclare", seat: defender, on: "attack", feint: f, cell: d.s.cards[f]!.cell, card: st.card, target: -1, resume: "DirectDamage" };
+        else st = { kind: "DirectDamage", card: st.card };
+        break;
+      }
+      case "DirectDamage": {
+        if (onField(d, st.card)) {
+          const c = d.s.cards[st.card]!;
+          // Standing in the enemy row nearest the centre softens the blow by 1.
+          const amount = Math.max(0, effectiveAttack(d.s, d.pool, st.card) - (depthOf(c.cell, c.owner) === 4 ? 1 : 0));
+          runCommand(d, { kind: "DirectDamageCommand", card: st.card, seat: (1 - c.owner) as Seat, amount });
+        }
+        st = { kind: "DirectFinish", card: st.card };
+        break;
+      }
+      case "DirectFinish":
+        runCommand(d, { kind: "DirectFinishCommand", card: st.card });
+        st = { kind: "Main" };
+        break;
+      case "TurnFinish":
+        runCommand(d, { kind: "TurnFinishCommand", seat: d.s.turnPlayer });
+        st = { kind: "PoisonDamage" };
+        break;
+      case "PoisonDamage":
+        runCommand(d, { kind: "PoisonDamageCommand", seat: d.s.turnPlayer });
+        logCommand(d, { kind: "PoisonFinishCommand", seat: d.s.turnPlayer });
+        st = { kind: "TurnStart" };
+        break;
+      default:
+        d.s.state = st as InputState;
+        return;
+    }
+  }
+}

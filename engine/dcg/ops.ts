@@ -1,0 +1,137 @@
+import type { Seat } from "../core/index.ts";
+import type { Ailment } from "./battle-data.ts";
+import type { Draft } from "./draft.ts";
+import type { TriggerKind, TriggerType } from "./trigger.ts";
+
+// Imported functions are aliased once: tsx compiles imports to getter calls, ~20x slower in hot loops.
+
+/**
+ * The primitive changes commands and effects are made of. Each emits its triggers into the
+ * running command's sink. Only command handlers (command.ts) and the effects they run call these.
+ */
+export const HAND_CAP = 7;
+
+export function changeMp(d: Draft, seat: Seat, delta: number, type: TriggerType): void {
+  if (delta === 0) return;
+  const p = d.player(seat);
+  p.mp += delta;
+  d.emit("PlayerMpChanged", type, -1, -1, seat, delta);
+}
+
+export function damagePlayer(d: Draft, seat: Seat, amount: number, kind: TriggerKind, type: TriggerType, actor: number): void {
+  if (amount <= 0) return;
+  d.player(seat).hp -= amount;
+  d.emit(kind, type, actor, -1, seat, amount);
+}
+
+export function damageCard(d: Draft, id: number, amount: number, kind: TriggerKind, type: TriggerType, actor: number): void {
+  if (amount < 0) amount = 0;
+  d.card(id).life -= amount;
+  d.maybeDead = true;
+  d.emit(kind, type, actor, id, d.s.cards[id]!.owner, amount);
+}
+
+export function setAilment(d: Draft, id: number, ailment: Ailment, type: TriggerType, actor: number): void {
+  if (d.s.cards[id]!.ailment === ailment) return;
+  d.card(id).ailment = ailment;
+  d.emit("CardAilmentChanged", type, actor, id, d.s.cards[id]!.owner, 0);
+}
+
+/** Draws the top card of the Book; false (nothing happens) with an empty book or a full hand. */
+export function drawCard(d: Draft, seat: Seat, type: TriggerType): boolean {
+  if (d.s.books[seat].length === 0 || d.s.hands[seat].length >= HAND_CAP) return false;
+  const book = d.book(seat);
+  const id = book.pop()!;
+  d.hand(seat).push(id);
+  d.card(id).layer = "Hand";
+  d.player(seat).draws += 1;
+  d.emit("Draw", type, id, -1, seat, 1);
+  return true;
+}
+
+export function removeFromHand(d: Draft, seat: Seat, id: number): void {
+  const hand = d.hand(seat);
+  const i = hand.indexOf(id);
+  if (i >= 0) hand.splice(i, 1);
+}
+
+/** Puts a card onto the Field (units) and attaches its own ParameterAbilities. */
+export function enterField(d: Draft, id: number, cell: number): void {
+  const c = d.card(id);
+  const def = d.pool.cards[c.def]!;
+  c.layer = "Field";
+  c.cell = cell;
+  c.summoned = d.s.turn;
+  c.attached = def.paramAbilities.map((ability) => ({ ability, producer: id, area: false }));
+  d.setCell(cell, id);
+}
+
+export function setFeintDown(d: Draft, seat: Seat, id: number, cell: number): void {
+  removeFromHand(d, seat, id);
+  const c = d.card(id);
+  c.layer = "Field";
+  c.cell = cell;
+  d.setFeint(cell, id);
+  d.player(seat).feint = id;
+}
+
+/** Sends a card (unit, face-down feint or hand card) to its owner's Grave. */
+export function toGrave(d: Draft, id: number, type: TriggerType, actor: number): void {
+  const c0 = d.s.cards[id]!;
+  const seat = c0.owner;
+  if (c0.layer === "Field" && c0.cell >= 0) {
+    if (d.s.cells[c0.cell] === id) d.setCell(c0.cell, -1);
+    if (d.s.feints[c0.cell] === id) {
+      d.setFeint(c0.cell, -1);
+      d.player(seat).feint = -1;
+    }
+  }
+  if (c0.layer === "Hand") removeFromHand(d, seat, id);
+  const c = d.card(id);
+  c.layer = "Grave";
+  c.cell = -1;
+  // Abilities it carried end with it (seed 000 §3.2); life and ailment stay as they were at death.
+  c.attached = [];
+  d.grave(seat).push(id);
+  d.emit("CardGraved", type, actor, id, seat, 0);
+}
+
+export function moveUnit(d: Draft, id: number, to: number): void {
+  const from = d.s.cards[id]!.cell;
+  if (d.s.cells[from] === id) d.setCell(from, -1);
+  d.setCell(to, id);
+  d.card(id).cell = to;
+}
+
+export function attach(d: Draft, id: number, ability: number, producer: number, area: boolean, type: TriggerType): void {
+  const c0 = d.s.cards[id]!;
+  // The same ability from the same producer never stacks.
+  for (const a of c0.attached) if (a.ability === ability && a.producer === producer) return;
+  const c = d.card(id);
+  c.attached = [...c0.attached, { ability, producer, area }];
+  d.emit("AbilityAttached", type, producer, id, c0.owner, 0);
+}
+
+export function detachAt(d: Draft, id: number, index: number, type: TriggerType): void {
+  const c0 = d.s.cards[id]!;
+  const a = c0.attached[index]!;
+  const c = d.card(id);
+  c.attached = c0.attached.filter((_, i) => i !== index);
+  d.emit("AbilityDetached", type, a.producer, id, c0.owner, 0);
+}
+
+export function countActivation(d: Draft, id: number, ability: number): void {
+  const c0 = d.s.cards[id]!;
+  const acts = c0.actsTurn === d.s.turn ? c0.acts.slice() : [];
+  let found = false;
+  for (let i = 0; i < acts.length; i += 2) {
+    if (acts[i] === ability) {
+      acts[i + 1]! += 1;
+      found = true;
+    }
+  }
+  if (!found) acts.push(ability, 1);
+  const c = d.card(id);
+  c.acts = acts;
+  c.actsTurn = d.s.turn;
+}

@@ -1,0 +1,94 @@
+import type { BattleData } from "./battle-data.ts";
+import { cellName, cellOf, COLS, ROWS } from "./board.ts";
+import type { Decision } from "./decision.ts";
+import { effectiveAttack } from "./params.ts";
+import type { Pool } from "./pool.ts";
+
+const SEAT_NAME = ["Host", "Guest"] as const;
+
+function short(pool: Pool, def: number): string {
+  return pool.cards[def]!.name.replace(/[^A-Za-z]/g, "").slice(0, 4);
+}
+
+export function cardName(s: BattleData, pool: Pool, id: number): string {
+  return id < 0 ? "?" : pool.cards[s.cards[id]!.def]!.name;
+}
+
+/** The whole board (omniscient: the CLI's and the debugger's picture, not a player's view). */
+export function renderBattle(s: BattleData, pool: Pool): string {
+  const lines: string[] = [];
+  const st = s.state;
+  lines.push(
+    `turn ${s.turn}/${s.cfg.turnLimit}  ${SEAT_NAME[s.turnPlayer]}'s turn  state ${st.kind}${s.finished ? `  FINISHED: ${s.winner < 0 ? "draw" : `${SEAT_NAME[s.winner]} wins`}` : ""}`,
+  );
+  const pl = (seat: 0 | 1) => {
+    const p = s.players[seat];
+    return `${SEAT_NAME[seat]}${seat === s.first ? "*" : " "} HP ${p.hp}  MP ${p.mp}  attacks ${p.attacks}  hand ${s.hands[seat].length}  book ${s.books[seat].length}  grave ${s.graves[seat].length}`;
+  };
+  lines.push(pl(1));
+  lines.push(`     ${Array.from({ length: COLS }, (_, x) => `    ${"ABCDE"[x]}    `).join("")}`);
+  for (let y = ROWS - 1; y >= 0; y--) {
+    let row = `  ${y}${y === 3 ? "-" : " "} `;
+    for (let x = 0; x < COLS; x++) {
+      const cell = cellOf(x, y);
+      const u = s.cells[cell]!;
+      const f = s.feints[cell]!;
+      let text = ".";
+      if (u >= 0) {
+        const c = s.cards[u]!;
+        const def = pool.cards[c.def]!;
+        const atk = def.kind === "rubric" ? `${effectiveAttack(s, pool, u)}/` : "";
+        text = `${c.owner === 0 ? "+" : "-"}${short(pool, c.def)}${atk}${c.life}${c.ailment === "poison" ? "*" : ""}`;
+      }
+      if (f >= 0) text += s.cards[f]!.owner === 0 ? "^" : "v";
+      row += text.padStart(9, " ") + " ";
+    }
+    lines.push(row);
+  }
+  lines.push(pl(0));
+  for (const seat of [0, 1] as const) {
+    lines.push(`${SEAT_NAME[seat]} hand: ${s.hands[seat].map((id) => cardName(s, pool, id)).join(", ") || "-"}`);
+  }
+  lines.push("(+ Host unit, - Guest unit, atk/life, * poisoned, ^ Host feint, v Guest feint)");
+  return lines.join("\n");
+}
+
+export function describeDecision(s: BattleData, pool: Pool, d: Decision, seat: number): string {
+  const who = SEAT_NAME[seat as 0 | 1];
+  const name = (id: number) => cardName(s, pool, id);
+  const at = (id: number) => cellName(s.cards[id]!.cell);
+  switch (d.kind) {
+    case "strategyMove":
+      return `${who} places strategy rubric ${name(d.card)} at ${cellName(d.cell)}`;
+    case "strategyConfirm":
+      return `${who} confirms the strategy placement`;
+    case "drawOrCharge":
+      return d.charge ? `${who} charges 1 MP` : `${who} draws a card`;
+    case "summon":
+      return `${who} summons ${name(d.card)} at ${cellName(d.cell)}`;
+    case "feint":
+      return `${who} sets feint ${name(d.card)} face down at ${cellName(d.cell)}`;
+    case "moveDeclare":
+      return `${who} declares a move: ${name(d.card)} ${at(d.card)} -> ${cellName(d.cell)}`;
+    case "attack":
+      return `${who} attacks: ${name(d.card)} at ${at(d.card)} -> ${name(s.cells[d.cell]!)} at ${cellName(d.cell)}`;
+    case "direct":
+      return `${who} attacks directly with ${name(d.card)} at ${at(d.card)}`;
+    case "turnFinish":
+      return `${who} finishes the turn`;
+    case "reactNone":
+      return `${who} does not react`;
+    case "reactSummon":
+      return `${who} reacts by summoning ${name(d.card)} at ${cellName(d.cell)}`;
+    case "reactFeint":
+      return `${who} reacts with a feint (${name(d.card)}) at ${cellName(d.cell)}`;
+    case "moveRetry":
+      return d.cell < 0 ? `${who} cancels the move` : `${who} retries the move to ${cellName(d.cell)}`;
+    case "feintDeclare":
+      return `${who} declares feint ${s.state.kind === "FeintDeclare" ? name(s.state.feint) : ""}`;
+    case "feintPass":
+      return `${who} lets the feint pass`;
+    case "forceFinish":
+      return `${who} leaves the battle`;
+  }
+}

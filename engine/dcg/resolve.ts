@@ -1,0 +1,261 @@
+import type { Seat } from "../core/index.ts";
+import type { Attached } from "./battle-data.ts";
+import { commandHandlers, COMMAND_TYPE, type Command, type CommandKind } from "./command.ts";
+import type { Draft } from "./draft.ts";
+import { attach, detachAt } from "./ops.ts";
+import { evaluate, holds, type Scope } from "./targeting.ts";
+import type { Trigger, TriggerType } from "./trigger.ts";
+
+/**
+ * Running commands and resolving abilities (seed 000's EffectInterrupt / EffectDeclare).
+ *
+ * After a command: AreaAbilities and NightmareAbility seals are recomputed (their attach/detach
+ * and seal triggers join the command's triggers), then the triggers are matched in emission
+ * order. For each trigger, expired ParameterAbility lifetimes detach first, then TriggerAbilities
+ * fire in a fixed order: the turn player's cards first, then the other's, each by instance id
+ * (a card that the trigger sent to the Grave still answers its own CardGraved). A fired ability
+ * is an EffectDeclareCommand whose triggers are resolved depth-first before the next match.
+ *
+ * Chain budget: triggers at depth >= 16, and every trigger after the 1000th ability resolution of
+ * one apply, are not matched (the chain just ends there: the state stays valid and replayable).
+ * Units at 0 life leave the Field after the whole chain of a top-level command (DestroyCommand),
+ * except that an attack's target waits for AttackDestroyCommand.
+ */
+export const MAX_CHAIN_DEPTH = 16;
+export const MAX_RESOLUTIONS = 1000;
+
+export function runCommand(d: Draft, cmd: Command, depth = 0): void {
+  if (d.trace) d.trace.commands.push(cmd);
+  const prev = d.sink;
+  d.sink = null;
+  (commandHandlers[cmd.kind] as (c: Command, d: Draft) => void)(cmd, d);
+  refresh(d, COMMAND_TYPE[cmd.kind]);
+  const sink = d.sink as Trigger[] | null;
+  d.sink = prev;
+  if (sink !== null) resolveTriggers(d, sink, depth);
+  if (depth === 0 && d.maybeDead && cmd.kind !== "AttackDamageCommand") sweep(d, COMMAND_TYPE[cmd.kind]);
+}
+
+/** Brings seals and area buffs up to date with a hand-built board (scenarios, determinize). */
+export function settle(d: Draft): void {
+  d.dirty = true;
+  d.boardDirty = true;
+  d.auraUnits = null;
+  refresh(d, "Battle");
+}
+
+/** Records a command that changes nothing but the State (for observers). */
+export function logCommand(d: Draft, cmd: Command): void {
+  if (d.trace) d.trace.commands.push(cmd);
+}
+
+export const commandType = (kind: CommandKind): TriggerType => COMMAND_TYPE[kind];
+
+function budgetLeft(d: Draft, depth: number): boolean {
+  return depth < MAX_CHAIN_DEPTH && d.resolutions < MAX_RESOLUTIONS;
+}
+
+function resolveTriggers(d: Draft, triggers: readonly Trigger[], depth: number): void {
+  const listens = d.pool.listens;
+  for (let i = 0; i < triggers.length; i++) {
+    const t = triggers[i]!;
+    if (!listens[t.kind]) continue;
+    if (!budgetLeft(d, depth)) return;
+    if (d.pool.lifetimes[t.kind]) expireLifetimes(d, t, depth);
+    if (d.pool.answers[t.kind]) matchAbilities(d, t, depth);
+  }
+}
+
+/** ParameterAbilities whose lifetime conditions all hold for this trigger are detached. */
+function expireLifetimes(d: Draft, t: Trigger, depth: number): void {
+  const cards = d.s.cards;
+  let detached: Trigger[] | null = null;
+  for (let id = 0; id < cards.length; id++) {
+    const c = cards[id]!;
+    if (c.layer !== "Field" || c.attached.length === 0) continue;
+    for (let i = c.attached.length - 1; i >= 0; i--) {
+      const a = d.s.cards[id]!.attached[i]!;
+      const ab = d.pool.abilities[a.ability]!;
+      if (ab.type !== "ParameterAbility" || ab.lifetime.length === 0) continue;
+      if (ab.kinds !== null && !ab.kinds.includes(t.kind)) continue;
+      const scope: Scope = { consumer: id, producer: a.producer, owner: c.owner, ability: a.ability, trigger: t };
+      if (!holds(d, scope, ab.lifetime)) continue;
+      const prev = d.sink;
+      d.sink = detached;
+      detachAt(d, id, i, t.type);
+      detached = d.sink;
+      d.sink = prev;
+    }
+  }
+  if (detached) resolveTriggers(d, detached, depth + 1);
+}
+
+function answers(d: Draft, id: number, t: Trigger): boolean {
+  const c = d.s.cards[id]!;
+  if (c.layer === "Field") return d.s.cells[c.cell] === id;
+  return c.layer === "Grave" && t.kind === "CardGraved" && t.target === id;
+}
+
+function collect(d: Draft, id: number, t: Trigger, out: number[]): void {
+  const c = d.s.cards[id]!;
+  if (!answers(d, id, t) || c.sealed) return;
+  const def = d.pool.cards[c.def]!;
+  for (const abId of def.triggerAbilities) {
+    const ab = d.pool.abilities[abId]!;
+    if (ab.type === "TriggerAbility" && (ab.kinds === null || ab.kinds.includes(t.kind))) out.push(id, abId, id);
+  }
+  for (const a of c.attached) {
+    const ab = d.pool.abilities[a.ability]!;
+    if (ab.type === "TriggerAbility" && (ab.kinds === null || ab.kinds.includes(t.kind))) out.push(id, a.ability, a.producer);
+  }
+}
+
+function matchAbilities(d: Draft, t: Trigger, depth: number): void {
+  // Snapshot the candidates (card, ability, producer), then check each when its turn comes.
+  const cands: number[] = [];
+  const n = d.s.cards.length;
+  const tp = d.s.turnPlayer;
+  for (let pass = 0; pass < 2; pass++) {
+    const seat: Seat = pass === 0 ? tp : 1 - tp;
+    for (let id = 0; id < n; id++) {
+      const c = d.s.cards[id]!;
+      if (c.owner !== seat || (c.layer !== "Field" && c.layer !== "Grave")) continue;
+      if (c.attached.length === 0 && d.pool.cards[c.def]!.triggerAbilities.length === 0) continue;
+      collect(d, id, t, cands);
+    }
+  }
+  for (let i = 0; i < cands.length; i += 3) {
+    const id = cands[i]!;
+    const abId = cands[i + 1]!;
+    if (!answers(d, id, t) || d.s.cards[id]!.sealed) continue;
+    const ab = d.pool.abilities[abId]!;
+    if (ab.type !== "TriggerAbility") continue;
+    const scope: Scope = { consumer: id, producer: cands[i + 2]!, owner: d.s.cards[id]!.owner, ability: abId, trigger: t };
+    if (!holds(d, scope, ab.conditions)) continue;
+    if (!budgetLeft(d, depth + 1)) return;
+    d.resolutions += 1;
+    runCommand(d, { kind: "EffectDeclareCommand", card: id, ability: abId, producer: scope.producer, trigger: t }, depth + 1);
+  }
+}
+
+/** NightmareAbility seals and AreaAbility attachments, recomputed after every command. */
+function refresh(d: Draft, type: TriggerType): void {
+  if (!d.dirty || !d.pool.hasRefresh) return;
+  const pool = d.pool;
+  // Positional reaches (the usual case) only change when what stands where changes.
+  const board = d.boardDirty;
+  const areasDue = board || !pool.areasPositional;
+  const playersChanged = board || d.playersDirty;
+  if (d.auraUnits === null || board) d.auraUnits = auraUnits(d);
+  const units = d.auraUnits;
+  let areaWork = false;
+  for (let i = 0; i < units.length; i++) {
+    const id = units[i]!;
+    const c = d.s.cards[id]!;
+    const def = pool.cards[c.def]!;
+    if (def.nightmare >= 0) {
+      const ab = pool.abilities[def.nightmare]!;
+      if (ab.type === "NightmareAbility" && (playersChanged || !ab.playersOnly)) {
+        const sealed = !holds(d, { consumer: id, producer: id, owner: c.owner, ability: def.nightmare, trigger: null }, ab.conditions);
+        if (sealed !== c.sealed) {
+          d.card(id).sealed = sealed;
+          d.boardDirty = true;
+          d.emit(sealed ? "NightmareSealed" : "NightmareUnsealed", type, id, id, c.owner, 0);
+        }
+      }
+    }
+    if (!areaWork && (def.areaAbilities.length > 0 || hasArea(c.attached))) areaWork = true;
+  }
+  if (areaWork && (areasDue || d.boardDirty)) refreshAreas(d, type);
+  d.dirty = false;
+  d.boardDirty = false;
+  d.playersDirty = false;
+}
+
+function hasArea(list: readonly Attached[]): boolean {
+  for (let i = 0; i < list.length; i++) if (list[i]!.area) return true;
+  return false;
+}
+
+/** Field units refresh cares about: NightmareAbility or AreaAbility holders, and area-buffed units. */
+function auraUnits(d: Draft): number[] {
+  const out: number[] = [];
+  const cells = d.s.cells;
+  for (let cell = 0; cell < cells.length; cell++) {
+    const id = cells[cell]!;
+    if (id < 0) continue;
+    const c = d.s.cards[id]!;
+    const def = d.pool.cards[c.def]!;
+    if (def.nightmare >= 0 || def.areaAbilities.length > 0) out.push(id);
+    else for (const a of c.attached) if (a.area) {
+      out.push(id);
+      break;
+    }
+  }
+  return out;
+}
+
+function refreshAreas(d: Draft, type: TriggerType): void {
+  const pool = d.pool;
+  const cells = d.s.cells;
+  // Desired (target, ability, producer) triples from every unsealed producer on the Field.
+  const want: number[] = [];
+  for (let cell = 0; cell < cells.length; cell++) {
+    const id = cells[cell]!;
+    if (id < 0) continue;
+    const c = d.s.cards[id]!;
+    if (c.sealed) continue;
+    for (const abId of pool.cards[c.def]!.areaAbilities) {
+      const ab = pool.abilities[abId]!;
+      if (ab.type !== "AreaAbility") continue;
+      const targets = evaluate(d, { consumer: id, producer: id, owner: c.owner, ability: abId, trigger: null }, ab.reach);
+      if (targets.kind !== "card") continue;
+      for (const t of targets.ids) if (d.s.cards[t]!.layer === "Field") want.push(t, ab.ability, id);
+    }
+  }
+  // Detach what is no longer in reach (or whose producer left or was sealed) ...
+  for (let cell = 0; cell < cells.length; cell++) {
+    const id = cells[cell]!;
+    if (id < 0) continue;
+    const list = d.s.cards[id]!.attached;
+    for (let i = list.length - 1; i >= 0; i--) {
+      const a = d.s.cards[id]!.attached[i]!;
+      if (a.area && !wanted(want, id, a)) detachAt(d, id, i, type);
+    }
+  }
+  // ... then attach what newly came into reach.
+  for (let i = 0; i < want.length; i += 3) {
+    const t = want[i]!;
+    if (!hasAreaAttached(d.s.cards[t]!.attached, want[i + 1]!, want[i + 2]!)) {
+      attach(d, t, want[i + 1]!, want[i + 2]!, true, type);
+      d.auraUnits = null;
+    }
+  }
+}
+
+function wanted(want: readonly number[], t: number, a: Attached): boolean {
+  for (let i = 0; i < want.length; i += 3) if (want[i] === t && want[i + 1] === a.ability && want[i + 2] === a.producer) return true;
+  return false;
+}
+
+function hasAreaAttached(list: readonly Attached[], ability: number, producer: number): boolean {
+  for (let i = 0; i < list.length; i++) if (list[i]!.area && list[i]!.ability === ability && list[i]!.producer === producer) return true;
+  return false;
+}
+
+/** Units at 0 life or less leave the Field, lowest instance id first. */
+function sweep(d: Draft, cause: TriggerType): void {
+  for (;;) {
+    const cells = d.s.cells;
+    let dead = -1;
+    for (let cell = 0; cell < cells.length; cell++) {
+      const id = cells[cell]!;
+      if (id >= 0 && d.s.cards[id]!.life <= 0 && (dead < 0 || id < dead)) dead = id;
+    }
+    if (dead < 0) {
+      d.maybeDead = false;
+      return;
+    }
+    runCommand(d, { kind: "DestroyCommand", card: dead, cause: cause === "Poison" ? "Poison" : "Effect" }, 0);
+  }
+}

@@ -1,0 +1,70 @@
+import type { Seat } from "../core/index.ts";
+
+/**
+ * Triggers: the events commands emit (seed 000 §2.4), past tense. Abilities match them; observers
+ * (tests, the play CLI) read them. Seed names without the "Trigger" suffix.
+ */
+export const TRIGGER_KINDS = [
+  "Summoned",
+  "StrategySummoned",
+  "MoveDeclared",
+  "Moved",
+  "MoveFinished",
+  "Teleported",
+  "AttackDeclared",
+  "AttackDamaged",
+  "AttackDestroyed",
+  "AttackFinished",
+  "AttackCountChanged",
+  "DirectDeclared",
+  "DirectDamaged",
+  "DirectFinished",
+  "EffectDeclared",
+  "EffectDamagedCard",
+  "EffectDamagedPlayerHp",
+  "EffectRecoveredCard",
+  "EffectRecoveredPlayerHp",
+  "EffectDestroyed",
+  "CostDamaged",
+  "CardGraved",
+  "Draw",
+  "CardAilmentChanged",
+  "AbilityAttached",
+  "AbilityDetached",
+  "PlayerMpChanged",
+  "PlayerHpInitialized",
+  "TurnStarted",
+  "TurnFinish",
+  "StrategyInitialized",
+  "NightmareSealed",
+  "NightmareUnsealed",
+  // Not in seed 000's list; these rules need them.
+  "FeintSet",
+  "FeintDeclared",
+  "PoisonDamaged",
+] as const;
+export type TriggerKind = (typeof TRIGGER_KINDS)[number];
+
+/**
+ * A trigger's type is the flow that emitted it (the category of the emitting command), so
+ * "graved by an attack" is FilterTriggerKind(CardGraved) & FilterTriggerType(Attack).
+ */
+export const TRIGGER_TYPES = ["Battle", "Strategy", "Turn", "Draw", "Summon", "Feint", "Move", "Attack", "Direct", "Effect", "Poison"] as const;
+export type TriggerType = (typeof TRIGGER_TYPES)[number];
+
+export interface Trigger {
+  readonly kind: TriggerKind;
+  readonly type: TriggerType;
+  /** The card that acted (attacker, mover, summoned card, effect source), or -1. */
+  readonly actor: number;
+  /** The card acted upon (attacked, damaged, graved card), or -1. */
+  readonly target: number;
+  /** The player concerned (damaged player, drawer, turn player), or -1. */
+  readonly player: Seat | -1;
+  /** Damage, recovery or MP amount, or 0. */
+  readonly amount: number;
+}
+
+export function trigger(kind: TriggerKind, type: TriggerType, actor: number, target: number, player: Seat | -1, amount: number): Trigger {
+  return { kind, type, actor, target, player, amount };
+}

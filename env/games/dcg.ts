@@ -1,0 +1,273 @@
+import { dcg, type DcgView, type Decision } from "../../engine/dcg/index.ts";
+import { CELLS, dirBetween, relCell, relDir } from "../../engine/dcg/board.ts";
+import { effectiveAttack, moveCost } from "../../engine/dcg/params.ts";
+import { checkLayout, type ActionCodec, type GameAdapter, type ObservationEncoder, type ObservationField } from "../codec.ts";
+
+/**
+ * Action ids, all seen from the acting seat: cells are relative (relCell: the actor's back row is
+ * row 0, columns keep their order), directions too (relDir: 0 = forward).
+ */
+const HAND_SLOTS = 7;
+const PLACEMENT_CELLS = 20; // relative rows 0..3
+const PLAY = 0; // hand slot * 20 + relative cell: summon, feint, reactSummon, reactFeint
+const MOVE = PLAY + HAND_SLOTS * PLACEMENT_CELLS; // 140: relative source cell * 4 + relative direction
+const ATTACK = MOVE + CELLS * 4; // 280: relative source cell * 4 + relative direction
+const DIRECT = ATTACK + CELLS * 4; // 420: relative source cell - 20 (enemy home, relative rows 4..6)
+const TURN_FINISH = DIRECT + 15; // 435
+const DRAW = TURN_FINISH + 1; // 436
+const CHARGE = DRAW + 1; // 437
+const REACT_NONE = CHARGE + 1; // 438
+const RETRY = REACT_NONE + 1; // 439..442 relative direction from the mover's cell
+const CANCEL = RETRY + 4; // 443
+const FEINT_DECLARE = CANCEL + 1; // 444
+const FEINT_PASS = FEINT_DECLARE + 1; // 445
+const STRATEGY = FEINT_PASS + 1; // 446: strategy slot (0..4) * 15 + relative home cell
+const STRATEGY_CONFIRM = STRATEGY + 5 * 15; // 521
+const FORCE_FINISH = STRATEGY_CONFIRM + 1; // 522
+const SIZE = FORCE_FINISH + 1;
+
+function actorSeat(view: DcgView): 0 | 1 {
+  if (view.viewer === "spectator") throw new Error("dcg codec: actions are encoded from the actor's view, not a spectator's");
+  return view.viewer as 0 | 1;
+}
+
+function handSlot(view: DcgView, card: number): number {
+  const slot = view.hand.indexOf(card);
+  if (slot < 0 || slot >= HAND_SLOTS) throw new Error(`dcg codec: card ${card} is not in the actor's hand`);
+  return slot;
+}
+
+function cellOfCard(view: DcgView, card: number): number {
+  const c = view.cards[card];
+  if (!c || c.cell < 0) throw new Error(`dcg codec: card ${card} is not visible on the board`);
+  return c.cell;
+}
+
+export function encodeAction(view: DcgView, d: Decision): number {
+  const seat = actorSeat(view);
+  switch (d.kind) {
+    case "summon":
+    case "feint":
+    case "reactSummon":
+    case "reactFeint":
+      return PLAY + handSlot(view, d.card) * PLACEMENT_CELLS + relCell(d.cell, seat);
+    case "moveDeclare":
+    case "attack": {
+      const from = cellOfCard(view, d.card);
+      return (d.kind === "moveDeclare" ? MOVE : ATTACK) + relCell(from, seat) * 4 + relDir(dirBetween(from, d.cell), seat);
+    }
+    case "direct":
+      return DIRECT + relCell(cellOfCard(view, d.card), seat) - 20;
+    case "turnFinish":
+      return TURN_FINISH;
+    case "drawOrCharge":
+      return d.charge ? CHARGE : DRAW;
+    case "reactNone":
+      return REACT_NONE;
+    case "moveRetry": {
+      if (d.cell < 0) return CANCEL;
+      if (view.state.kind !== "MoveRetry") throw new Error("dcg codec: moveRetry outside MoveRetry");
+      return RETRY + relDir(dirBetween(view.state.from, d.cell), seat);
+    }
+    case "feintDeclare":
+      return FEINT_DECLARE;
+    case "feintPass":
+      return FEINT_PASS;
+    case "strategyMove":
+      return STRATEGY + (d.card - seat * view.cfg.bookSize) * 15 + relCell(d.cell, seat);
+    case "strategyConfirm":
+      return STRATEGY_CONFIRM;
+    case "forceFinish":
+      return FORCE_FINISH;
+  }
+}
+
+const actions: ActionCodec<Decision, DcgView> = {
+  size: SIZE,
+  layout: [
+    "cells are relative to the actor (its back row = row 0, columns unchanged), rel = row*5 + column; directions relative (0 forward, 1 back, 2 left, 3 right)",
+    `${PLAY}..${MOVE - 1} play hand slot s at relative placement cell c (0..19): s*20 + c (summon, feint, reactSummon, reactFeint)`,
+    `${MOVE}..${ATTACK - 1} moveDeclare: ${MOVE} + relSource*4 + relDir`,
+    `${ATTACK}..${DIRECT - 1} attack: ${ATTACK} + relSource*4 + relDir`,
+    `${DIRECT}..${TURN_FINISH - 1} direct: ${DIRECT} + relSource - 20 (source in the enemy home)`,
+    `${TURN_FINISH} turnFinish`,
+    `${DRAW} drawOrCharge draw, ${CHARGE} drawOrCharge charge`,
+    `${REACT_NONE} reactNone`,
+    `${RETRY}..${RETRY + 3} moveRetry to the mover's neighbour in relDir, ${CANCEL} moveRetry cancel`,
+    `${FEINT_DECLARE} feintDeclare, ${FEINT_PASS} feintPass`,
+    `${STRATEGY}..${STRATEGY_CONFIRM - 1} strategyMove: ${STRATEGY} + strategySlot*15 + relHomeCell (slot = the rubric's place among the book's 5 strategy rubrics)`,
+    `${STRATEGY_CONFIRM} strategyConfirm`,
+    `${FORCE_FINISH} forceFinish (the timeout default; never in the mask)`,
+  ].join("; "),
+  encode: encodeAction,
+};
+
+// ---------------------------------------------------------------- observation
+const pool = dcg.pool;
+const K = pool.cards.length;
+const CELL_FEATURES = [
+  "own unit",
+  "enemy unit",
+  "rubric",
+  "object",
+  "attack / 5",
+  "life / 10",
+  "cost / 3",
+  "poisoned",
+  "own unit able to attack this turn (not summoned this turn, not attacked yet)",
+  "sealed (NightmareAbility)",
+  "move cost / 2 (own rubrics)",
+  "carries an area buff",
+  "own face-down feint",
+  "enemy face-down feint",
+];
+const PER_CELL = CELL_FEATURES.length + 2 * K;
+const PENDING = ["Strategy", "Draw", "Main", "MoveDeclare", "MoveRetry", "FeintDeclare", "BattleFinish"] as const;
+const SCALARS = [
+  "own HP / hp",
+  "enemy HP / hp",
+  "own MP / mpCap",
+  "enemy MP / mpCap",
+  "own attack count / attackCount",
+  "enemy attack count / attackCount",
+  "own hand size / 7",
+  "enemy hand size / 7",
+  "own book size / bookSize",
+  "enemy book size / bookSize",
+  "turn / turnLimit",
+  "1 if it is the viewer's turn",
+  "1 if the viewer went first",
+  "operations used this turn by the turn player / opsPerTurn",
+  "own feint on the field",
+  "enemy feint on the field",
+  "own strategy confirmed",
+  "enemy strategy confirmed",
+  "own StrategyMoves / 10",
+];
+const fields: [string, number, string][] = [
+  ["cells", CELLS * PER_CELL, `per relative cell (35, the viewer's back row first): ${CELL_FEATURES.join("; ")}; then the unit's card one-hot (${K}), then the own feint's card one-hot (${K}). Own placed strategy rubrics count as own units.`],
+  ["hand", HAND_SLOTS * (K + 2), `per hand slot (7): present, card one-hot (${K}), affordable now (cost <= MP)`],
+  ["strategy", 5 * (K + 1), `per own strategy slot (5): unplaced (still to place), card one-hot (${K})`],
+  ["scalars", SCALARS.length, SCALARS.join("; ")],
+  ["pending", PENDING.length + 1, `one-hot pending decision kind (${PENDING.join(", ")}), then 1 if the viewer must decide`],
+  ["focusA", CELLS, "relative cell one-hot: the mover / attacker of the pending decision"],
+  ["focusB", CELLS, "relative cell one-hot: the move destination / attack target / feint cell of the pending decision"],
+  ["graves", 2 * K, `own then enemy Grave: count per card / 3`],
+];
+const layout: ObservationField[] = [];
+let obsSize = 0;
+for (const [name, length, description] of fields) {
+  layout.push({ name, offset: obsSize, length, description });
+  obsSize += length;
+}
+checkLayout(obsSize, layout);
+const at = Object.fromEntries(layout.map((f) => [f.name, f.offset])) as Record<string, number>;
+
+const observation: ObservationEncoder<DcgView> = {
+  version: "dcg-obs-v1",
+  size: obsSize,
+  layout,
+  encode(view, out) {
+    out.fill(0, 0, obsSize);
+    const me = view.viewer === "spectator" ? 0 : view.viewer;
+    const foe = 1 - me;
+    const cfg = view.cfg;
+    const unitAt = (cell: number, id: number, strategy: boolean) => {
+      const c = view.cards[id];
+      if (!c) return;
+      const def = pool.cards[c.def]!;
+      const o = at.cells! + relCell(cell, me) * PER_CELL;
+      out[o + (c.owner === me ? 0 : 1)] = 1;
+      out[o + 2] = def.kind === "rubric" ? 1 : 0;
+      out[o + 3] = def.kind === "object" ? 1 : 0;
+      out[o + 4] = effectiveAttack(view, pool, id) / 5;
+      out[o + 5] = c.life / 10;
+      out[o + 6] = def.cost / 3;
+      out[o + 7] = c.ailment === "poison" ? 1 : 0;
+      out[o + 8] = !strategy && c.owner === me && def.kind === "rubric" && c.summoned !== view.turn && c.attacked !== view.turn ? 1 : 0;
+      out[o + 9] = c.sealed ? 1 : 0;
+      out[o + 10] = c.owner === me && def.kind === "rubric" ? moveCost(view, pool, id) / 2 : 0;
+      out[o + 11] = c.attached.some((a) => a.area) ? 1 : 0;
+      out[o + CELL_FEATURES.length + c.def] = 1;
+    };
+    for (let cell = 0; cell < CELLS; cell++) {
+      const id = view.cells[cell]!;
+      if (id >= 0) unitAt(cell, id, false);
+      const fo = view.feintOwners[cell]!;
+      if (fo >= 0) {
+        const o = at.cells! + relCell(cell, me) * PER_CELL;
+        out[o + (fo === me ? 12 : 13)] = 1;
+      }
+    }
+    const stratBase = me * cfg.bookSize;
+    for (let slot = 0; slot < 5; slot++) {
+      const c = view.cards[stratBase + slot];
+      if (!c || c.layer !== "Strategy") continue;
+      if (c.cell >= 0) unitAt(c.cell, stratBase + slot, true);
+      out[at.strategy! + slot * (K + 1)] = c.cell < 0 ? 1 : 0;
+      out[at.strategy! + slot * (K + 1) + 1 + c.def] = 1;
+    }
+    if (view.viewer !== "spectator") {
+      const myFeint = view.players[me]!.feintCell;
+      if (myFeint >= 0) {
+        const id = view.cards.findIndex((c) => c !== null && c.owner === me && c.layer === "Field" && c.cell === myFeint && pool.cards[c.def]!.kind === "feint");
+        if (id >= 0) out[at.cells! + relCell(myFeint, me) * PER_CELL + CELL_FEATURES.length + K + view.cards[id]!.def] = 1;
+      }
+      view.hand.forEach((id, slot) => {
+        if (slot >= HAND_SLOTS) return;
+        const c = view.cards[id]!;
+        const o = at.hand! + slot * (K + 2);
+        out[o] = 1;
+        out[o + 1 + c.def] = 1;
+        out[o + 1 + K] = pool.cards[c.def]!.cost <= view.players[me]!.mp ? 1 : 0;
+      });
+    }
+    const P = view.players;
+    const sc = [
+      P[me]!.hp / cfg.hp,
+      P[foe]!.hp / cfg.hp,
+      P[me]!.mp / Math.max(1, cfg.mpCap),
+      P[foe]!.mp / Math.max(1, cfg.mpCap),
+      P[me]!.attacks / Math.max(1, cfg.attackCount),
+      P[foe]!.attacks / Math.max(1, cfg.attackCount),
+      P[me]!.handSize / 7,
+      P[foe]!.handSize / 7,
+      P[me]!.bookSize / cfg.bookSize,
+      P[foe]!.bookSize / cfg.bookSize,
+      view.turn / cfg.turnLimit,
+      view.turnPlayer === me && view.turn > 0 ? 1 : 0,
+      view.first === me && view.turn > 0 ? 1 : 0,
+      P[view.turnPlayer]!.ops / cfg.opsPerTurn,
+      P[me]!.feintCell >= 0 ? 1 : 0,
+      P[foe]!.feintCell >= 0 ? 1 : 0,
+      P[me]!.confirmed ? 1 : 0,
+      P[foe]!.confirmed ? 1 : 0,
+      Math.max(0, view.strategyMoves) / 10,
+    ];
+    sc.forEach((v, i) => (out[at.scalars! + i] = v));
+    const st = view.state;
+    out[at.pending! + PENDING.indexOf(st.kind)] = 1;
+    out[at.pending! + PENDING.length] = view.actor === view.viewer ? 1 : 0;
+    const focus = (name: string, cell: number) => {
+      if (cell >= 0) out[at[name]! + relCell(cell, me)] = 1;
+    };
+    if (st.kind === "MoveDeclare") {
+      focus("focusA", st.from);
+      focus("focusB", st.to);
+    } else if (st.kind === "MoveRetry") focus("focusA", st.from);
+    else if (st.kind === "FeintDeclare") {
+      const c = view.cards[st.card];
+      if (c) focus("focusA", c.cell);
+      focus("focusB", st.cell);
+    }
+    for (const [k, seat] of [[0, me], [1, foe]] as const) {
+      for (const id of view.graves[seat]!) {
+        const c = view.cards[id];
+        if (c) out[at.graves! + k * K + c.def] += 1 / 3;
+      }
+    }
+  },
+};
+
+
+export const dcgAdapter: GameAdapter<Decision, DcgView> = { game: dcg, actions, observation };
