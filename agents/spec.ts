@@ -1,6 +1,14 @@
 import { deriveSeed, fail, ok, type Result } from "../engine/core/index.ts";
+import { ComputerAgent, COMPUTER_DEFAULTS, type EvaluatorChoice } from "./computer.ts";
 import type { Facilitatee } from "./facilitatee.ts";
+import { MctsAgent, MCTS_DEFAULTS } from "./mcts.ts";
+import { OnnxAgent } from "./onnx/onnx-agent.ts";
+import { checkPolicyModel, loadPolicyModel, ModelLoadError } from "./onnx/policy-model.ts";
+import { boolParam, enumParam, intParam, numberParam, optionalIntParam, stringParam } from "./params.ts";
+import type { PolicyAdapter } from "./policy-adapter.ts";
 import { RandomAgent } from "./random.ts";
+import { SandbagAgent } from "./sandbag.ts";
+import { TutorialAgent } from "./tutorial.ts";
 
 /**
  * Agents are built from spec strings shared by the CLI, the arena and the server:
@@ -16,12 +24,105 @@ export interface AgentContext {
   readonly seed: number;
   readonly seat: number;
   readonly game: string;
+  /**
+   * The game's RL adapter (observation encoder + action codec), for policy agents (onnx). The
+   * server and the arena pass env's adapter; agents/ never imports env/.
+   */
+  readonly adapter?: PolicyAdapter;
+  /** The action-spec hash env computes for that adapter; an ONNX model must carry the same. */
+  readonly actionSpecHash?: string;
+  /** When set, onnx model paths resolve against it and must stay inside it (servers set this). */
+  readonly modelRoot?: string;
 }
 
 type Factory = (spec: AgentSpec, ctx: AgentContext) => Result<Facilitatee>;
 
+/** The agent's own stream: from the base seed, its seat and its name, never from the game's RNG. */
+const agentSeed = (ctx: AgentContext, name: string) => deriveSeed(ctx.seed, `agent:${ctx.seat}:${name}`);
+
+/** The spec written back canonically (name and parameters in the order given): the agent's name. */
+export function specText(spec: AgentSpec): string {
+  const params = Object.entries(spec.params).map(([k, v]) => `${k}=${v}`);
+  return params.length === 0 ? spec.name : `${spec.name}:${params.join(",")}`;
+}
+
+const MB = 1024 * 1024;
+
 const factories: Record<string, { params: readonly string[]; make: Factory }> = {
-  random: { params: [], make: (_spec, ctx) => ok(new RandomAgent(deriveSeed(ctx.seed, `agent:${ctx.seat}:random`))) },
+  random: { params: [], make: (_spec, ctx) => ok(new RandomAgent(agentSeed(ctx, "random"))) },
+  sandbag: { params: [], make: (_spec, ctx) => ok(new SandbagAgent(agentSeed(ctx, "sandbag"))) },
+  tutorial: { params: [], make: () => ok(new TutorialAgent()) },
+  computer: {
+    params: ["dets", "rollouts", "depth", "eval"],
+    make(spec, ctx) {
+      const dets = intParam(spec, "dets", COMPUTER_DEFAULTS.dets, 1, 256);
+      if (!dets.ok) return dets;
+      const rollouts = intParam(spec, "rollouts", COMPUTER_DEFAULTS.rollouts, 1, 1024);
+      if (!rollouts.ok) return rollouts;
+      const depth = intParam(spec, "depth", COMPUTER_DEFAULTS.depth, 0, 1_000_000);
+      if (!depth.ok) return depth;
+      const evaluator = enumParam<EvaluatorChoice>(spec, "eval", "auto", ["auto", "rollout", "game"]);
+      if (!evaluator.ok) return evaluator;
+      const options = { dets: dets.value, rollouts: rollouts.value, depth: depth.value, evaluator: evaluator.value };
+      return ok(new ComputerAgent(agentSeed(ctx, "computer"), options, specText(spec)));
+    },
+  },
+  mcts: {
+    params: ["iters", "ms", "c", "depth", "leaf"],
+    make(spec, ctx) {
+      const ms = optionalIntParam(spec, "ms", 1, 600_000);
+      if (!ms.ok) return ms;
+      // With only a time budget, iterations are capped by the time alone (a large cap).
+      const iters = intParam(spec, "iters", ms.value === undefined ? MCTS_DEFAULTS.iters : 100_000_000, 1, 100_000_000);
+      if (!iters.ok) return iters;
+      const c = numberParam(spec, "c", MCTS_DEFAULTS.c, 0, 100);
+      if (!c.ok) return c;
+      const depth = intParam(spec, "depth", MCTS_DEFAULTS.depth, 0, 1_000_000);
+      if (!depth.ok) return depth;
+      const leaf = enumParam(spec, "leaf", MCTS_DEFAULTS.leaf, ["auto", "rollout", "eval"] as const);
+      if (!leaf.ok) return leaf;
+      const options = { iters: iters.value, c: c.value, depth: depth.value, leaf: leaf.value, ...(ms.value === undefined ? {} : { ms: ms.value }) };
+      return ok(new MctsAgent(agentSeed(ctx, "mcts"), options, specText(spec)));
+    },
+  },
+  onnx: {
+    params: ["path", "sample", "temperature", "maxMB", "batch"],
+    make(spec, ctx) {
+      const path = stringParam(spec, "path");
+      if (!path.ok) return path;
+      if (path.value === undefined) return fail("invalid_config", 'agent "onnx" needs path=<model.onnx>');
+      const sample = boolParam(spec, "sample", false);
+      if (!sample.ok) return sample;
+      const temperature = numberParam(spec, "temperature", 1, 1e-3, 1e3);
+      if (!temperature.ok) return temperature;
+      const maxMB = numberParam(spec, "maxMB", 64, 0.001, 4096);
+      if (!maxMB.ok) return maxMB;
+      const batch = intParam(spec, "batch", 4096, 1, 65536);
+      if (!batch.ok) return batch;
+      if (!ctx.adapter || ctx.actionSpecHash === undefined) {
+        return fail("invalid_config", `agent "onnx" needs the ${ctx.game} adapter and action-spec hash from its host (arena, server); none was given`);
+      }
+      try {
+        const model = loadPolicyModel(path.value, {
+          maxBytes: Math.floor(maxMB.value * MB),
+          maxBatch: batch.value,
+          ...(ctx.modelRoot === undefined ? {} : { root: ctx.modelRoot }),
+        });
+        checkPolicyModel(model, {
+          game: ctx.game,
+          obsVersion: ctx.adapter.observation.version,
+          obsSize: ctx.adapter.observation.size,
+          actionSize: ctx.adapter.actions.size,
+          actionSpecHash: ctx.actionSpecHash,
+        });
+        const options = { sample: sample.value, temperature: temperature.value };
+        return ok(new OnnxAgent(model, ctx.adapter, options, agentSeed(ctx, "onnx"), specText(spec)));
+      } catch (e) {
+        if (e instanceof ModelLoadError) return fail("invalid_config", `agent "onnx": ${e.message}`);
+        throw e;
+      }
+    },
+  },
 };
 
 export const MAX_SPEC_LENGTH = 512;
@@ -62,4 +163,42 @@ export function createAgent(text: string, ctx: AgentContext): Result<Facilitatee
     }
   }
   return entry.make(parsed.value, ctx);
+}
+
+/**
+ * createAgent, then wait until the agent can answer (an ONNX agent's onnxruntime session exists),
+ * so a model onnxruntime itself rejects is refused here, as an error value, rather than at the
+ * first decision. Hosts that can await (server, arena) should prefer it.
+ */
+export async function createAgentReady(text: string, ctx: AgentContext): Promise<Result<Facilitatee>> {
+  const made = createAgent(text, ctx);
+  if (!made.ok) return made;
+  const agent = made.value as Facilitatee & { ready?: () => Promise<void> };
+  if (typeof agent.ready === "function") {
+    try {
+      await agent.ready();
+    } catch (e) {
+      return fail("invalid_config", `agent "${agent.name}": ${(e as Error).message}`);
+    }
+  }
+  return made;
+}
+
+/**
+ * Splits a comma-separated list of agent specs where specs may carry their own commas:
+ * "random,mcts:iters=200,c=1,computer" -> ["random", "mcts:iters=200,c=1", "computer"]. A piece
+ * with "=" but no ":" continues the previous spec's parameters. ";" always separates.
+ */
+export function splitAgentList(text: string): string[] {
+  const out: string[] = [];
+  for (const group of text.split(";")) {
+    for (const raw of group.split(",")) {
+      const piece = raw.trim();
+      if (piece === "") continue;
+      if (out.length > 0 && !piece.includes(":") && piece.includes("=") && out[out.length - 1]!.includes(":")) {
+        out[out.length - 1] += `,${piece}`;
+      } else out.push(piece);
+    }
+  }
+  return out;
 }

@@ -1,0 +1,180 @@
+import type { ArenaRun, GameResult } from "./tournament.ts";
+import { ratingsWithIntervals, wilson, type PairOutcomes } from "./stats.ts";
+
+export interface PairingSummary {
+  readonly agent: string;
+  readonly opponent: string;
+  readonly games: number;
+  readonly wins: number;
+  readonly draws: number;
+  readonly losses: number;
+  /** wins / games (draws are not wins). */
+  readonly winRate: number;
+  readonly wilsonLow: number;
+  readonly wilsonHigh: number;
+}
+
+export interface SoloSummary {
+  readonly agent: string;
+  readonly games: number;
+  readonly wins: number;
+  readonly winRate: number;
+  readonly wilsonLow: number;
+  readonly wilsonHigh: number;
+  readonly meanReturn: number;
+}
+
+export interface AgentSummary {
+  readonly agent: string;
+  readonly decisions: number;
+  /** Decisions per second of the agent's own thinking time (latency, batching waits included). */
+  readonly decisionsPerSec: number;
+  /** Bradley-Terry rating on the Elo scale with a 95% bootstrap interval (multi-seat games only). */
+  readonly rating: { readonly elo: number; readonly low: number; readonly high: number } | null;
+}
+
+export interface ArenaReport {
+  readonly game: string;
+  readonly gameVersion: string;
+  readonly config: unknown;
+  readonly seats: number;
+  readonly seed: number;
+  readonly gamesPer: number;
+  readonly totalGames: number;
+  readonly seconds: number;
+  readonly agents: readonly AgentSummary[];
+  /** Every ordered (agent, opponent) pair; empty in a solitaire. */
+  readonly matrix: readonly PairingSummary[];
+  /** Per-agent results in a solitaire; empty otherwise. */
+  readonly solo: readonly SoloSummary[];
+  readonly ratingAnchor: string | null;
+}
+
+export interface ReportInput {
+  readonly game: string;
+  readonly gameVersion: string;
+  readonly config: unknown;
+  readonly seats: number;
+  readonly seed: number;
+  readonly games: number;
+  readonly agents: readonly string[];
+  readonly run: ArenaRun;
+}
+
+export function summarise(input: ReportInput): ArenaReport {
+  const { agents, run } = input;
+  const matrix: PairingSummary[] = [];
+  const solo: SoloSummary[] = [];
+  const pairs: PairOutcomes[] = [];
+  if (input.seats === 1) {
+    agents.forEach((agent, i) => {
+      const mine = run.results.filter((r) => r.seats[0] === i);
+      const wins = mine.filter((r) => r.score === 1).length;
+      const ci = wilson(wins, mine.length);
+      const mean = mine.reduce((s, r) => s + r.returns[0]!, 0) / Math.max(1, mine.length);
+      solo.push({ agent, games: mine.length, wins, winRate: wins / Math.max(1, mine.length), wilsonLow: ci.low, wilsonHigh: ci.high, meanReturn: mean });
+    });
+  } else {
+    for (let a = 0; a < agents.length; a++) {
+      for (let b = a + 1; b < agents.length; b++) {
+        const games = run.results.filter((r) => r.pair !== null && r.pair[0] === a && r.pair[1] === b);
+        pairs.push({ a, b, outcomes: games.map((g) => g.score) });
+        matrix.push(pairing(agents[a]!, agents[b]!, games, (g) => g.score));
+        matrix.push(pairing(agents[b]!, agents[a]!, games, (g) => 1 - g.score));
+      }
+    }
+  }
+  const anchor = agents.findIndex((a) => a === "random");
+  const ratings = input.seats === 1 ? null : ratingsWithIntervals(agents.length, pairs.filter((p) => p.outcomes.length > 0), anchor, input.seed);
+  return {
+    game: input.game,
+    gameVersion: input.gameVersion,
+    config: input.config,
+    seats: input.seats,
+    seed: input.seed,
+    gamesPer: input.games,
+    totalGames: run.results.length,
+    seconds: run.seconds,
+    agents: agents.map((agent, i) => ({
+      agent,
+      decisions: run.timing[i]!.decisions,
+      decisionsPerSec: run.timing[i]!.seconds > 0 ? run.timing[i]!.decisions / run.timing[i]!.seconds : 0,
+      rating: ratings ? ratings[i]! : null,
+    })),
+    matrix,
+    solo,
+    ratingAnchor: ratings ? (anchor >= 0 ? "random" : "mean") : null,
+  };
+}
+
+function pairing(agent: string, opponent: string, games: readonly GameResult[], score: (g: GameResult) => number): PairingSummary {
+  let wins = 0;
+  let draws = 0;
+  for (const g of games) {
+    const s = score(g);
+    if (s === 1) wins++;
+    else if (s === 0.5) draws++;
+  }
+  const ci = wilson(wins, games.length);
+  return {
+    agent,
+    opponent,
+    games: games.length,
+    wins,
+    draws,
+    losses: games.length - wins - draws,
+    winRate: games.length === 0 ? 0 : wins / games.length,
+    wilsonLow: ci.low,
+    wilsonHigh: ci.high,
+  };
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+const rate = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
+
+export function markdownReport(report: ArenaReport, gates?: readonly { readonly line: string; readonly pass: boolean }[]): string {
+  const lines: string[] = [];
+  lines.push(`# Arena: ${report.game} v${report.gameVersion}`);
+  lines.push("");
+  lines.push(
+    `${report.seats} seat${report.seats === 1 ? "" : "s"}, seed ${report.seed}, ${report.gamesPer} games per ${report.seats === 1 ? "agent" : "pairing"} (${report.totalGames} games in ${report.seconds.toFixed(1)} s), config \`${JSON.stringify(report.config)}\``,
+  );
+  lines.push("");
+  if (report.seats === 1) {
+    lines.push("| agent | games | wins | win rate | 95% Wilson | mean return | decisions/s |");
+    lines.push("|---|---:|---:|---:|---|---:|---:|");
+    report.solo.forEach((s, i) => {
+      lines.push(`| ${s.agent} | ${s.games} | ${s.wins} | ${pct(s.winRate)} | ${pct(s.wilsonLow)}-${pct(s.wilsonHigh)} | ${s.meanReturn.toFixed(3)} | ${rate(report.agents[i]!.decisionsPerSec)} |`);
+    });
+  } else {
+    const names = report.agents.map((a) => a.agent);
+    lines.push("Row agent's wins-draws-losses against the column agent (win rate).");
+    lines.push("");
+    lines.push(`| | ${names.join(" | ")} |`);
+    lines.push(`|---|${names.map(() => "---").join("|")}|`);
+    for (const row of names) {
+      const cells = names.map((col) => {
+        if (col === row) return "-";
+        const m = report.matrix.find((x) => x.agent === row && x.opponent === col)!;
+        return `${m.wins}-${m.draws}-${m.losses} (${pct(m.winRate)})`;
+      });
+      lines.push(`| **${row}** | ${cells.join(" | ")} |`);
+    }
+    lines.push("");
+    lines.push(`| agent | Elo (Bradley-Terry, ${report.ratingAnchor === "random" ? "random = 0" : "mean = 0"}) | 95% bootstrap | decisions | decisions/s |`);
+    lines.push("|---|---:|---|---:|---:|");
+    const order = [...report.agents].sort((x, y) => (y.rating?.elo ?? 0) - (x.rating?.elo ?? 0));
+    for (const a of order) {
+      const r = a.rating!;
+      lines.push(`| ${a.agent} | ${r.elo.toFixed(0)} | ${r.low.toFixed(0)} .. ${r.high.toFixed(0)} | ${a.decisions} | ${rate(a.decisionsPerSec)} |`);
+    }
+  }
+  if (gates && gates.length > 0) {
+    lines.push("");
+    lines.push("## Gates");
+    lines.push("");
+    for (const g of gates) lines.push(`- ${g.pass ? "PASS" : "FAIL"}: ${g.line}`);
+  }
+  lines.push("");
+  return lines.join("\n");
+}

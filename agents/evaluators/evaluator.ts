@@ -1,0 +1,66 @@
+import type { AnyGame, Rng, Seat } from "../../engine/core/index.ts";
+
+/**
+ * A BattleEvaluator (seed 000 §4.4.2): scores the state reached by one candidate decision, from
+ * `seat`'s point of view, higher is better. It only ever sees states the agent sampled itself
+ * (game.determinize of its own view), never the real game state.
+ */
+export interface EvalInput {
+  readonly game: AnyGame;
+  /** The sampled state before the candidate decision. */
+  readonly before: unknown;
+  /** The same sampled state after it. */
+  readonly after: unknown;
+  readonly seat: Seat;
+  /** The agent's own stream, for rollouts or tie noise. */
+  readonly rng: Rng;
+}
+
+export interface Evaluator {
+  readonly name: string;
+  /** Score of one candidate: the state it reaches, compared with the state before. */
+  evaluate(input: EvalInput): number;
+  /**
+   * Optional static value of a state for `seat` in [-1, 1], on the scale of the game's returns
+   * (a terminal state's value is its return). MCTS uses it at the leaves instead of playing to
+   * the end, which matters for games whose random playouts are long.
+   */
+  value?(game: AnyGame, state: unknown, seat: Seat): number;
+}
+
+export interface EvaluatorOptions {
+  /** Random playouts per evaluation (generic evaluator). */
+  readonly rollouts: number;
+  /** Decisions per playout before it stops and reads the returns (0 = play to the end). */
+  readonly depth: number;
+}
+
+export type EvaluatorFactory = (options: EvaluatorOptions) => Evaluator;
+
+/**
+ * Terminal and won by `seat`: its return strictly above every other seat's, or, in a solitaire,
+ * at least 1 (a full win rather than a positive score; challenge-style scores stay below 1).
+ */
+export function isWin(game: AnyGame, state: unknown, seat: Seat): boolean {
+  if (game.actor(state) !== "terminal") return false;
+  const r = game.returns(state);
+  if (r.length === 1) return r[0]! >= 1;
+  const mine = r[seat]!;
+  for (let i = 0; i < r.length; i++) if (i !== seat && r[i]! >= mine) return false;
+  return true;
+}
+
+/**
+ * Uniform random playout from `state` for at most `depth` decisions (0 = to the end; the game's
+ * own maxDecisions bounds it anyway). Returns the final state.
+ */
+export function randomPlayout(game: AnyGame, state: unknown, rng: Rng, depth: number, bound: number): unknown {
+  let s = state;
+  const limit = depth > 0 ? Math.min(depth, bound) : bound;
+  for (let i = 0; i < limit; i++) {
+    if (game.actor(s) === "terminal") break;
+    const legal = game.legal(s);
+    s = game.applyTrusted(s, legal[legal.length === 1 ? 0 : rng.int(legal.length)]);
+  }
+  return s;
+}

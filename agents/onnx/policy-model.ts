@@ -1,0 +1,202 @@
+import { realpathSync, readFileSync, statSync } from "node:fs";
+import { isAbsolute, relative, resolve, sep } from "node:path";
+import type { InferenceSession, Tensor } from "onnxruntime-node";
+import { contractViolations, INPUT_NAME, OUTPUT_NAME, type ModelExpectation } from "./contract.ts";
+import { ModelFormatError, readModelInfo, type ModelInfo } from "./model-info.ts";
+
+export interface LoadOptions {
+  /** Refuse files larger than this (bytes). */
+  readonly maxBytes: number;
+  /** When set, the model must resolve (symlinks followed) to a file inside this directory. */
+  readonly root?: string;
+  /** Largest batch per onnxruntime run; bigger queues are split. */
+  readonly maxBatch?: number;
+}
+
+export class ModelLoadError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ModelLoadError";
+  }
+}
+
+type Ort = typeof import("onnxruntime-node");
+let ortModule: Promise<Ort> | null = null;
+// Loaded on first use so that CLIs and servers that never seat an ONNX agent skip the native addon.
+const ort = (): Promise<Ort> => (ortModule ??= import("onnxruntime-node"));
+
+interface Pending {
+  readonly obs: Float32Array;
+  readonly resolve: (logits: Float32Array) => void;
+  readonly reject: (e: Error) => void;
+}
+
+/**
+ * A loaded, contract-checked policy network shared by every agent that names the same file, with a
+ * micro-batcher: requests made within one event-loop turn (many environments asking at once) are
+ * queued and run as one [batch, obsSize] tensor after setImmediate; requests that arrive while a
+ * run is in flight form the next batch. Runs are serialised per model.
+ */
+export class PolicyModel {
+  readonly obsSize: number;
+  readonly actionSize: number;
+  /** onnxruntime runs and requests served, for tests and benches. */
+  readonly stats = { runs: 0, requests: 0, largestBatch: 0 };
+  private session: Promise<InferenceSession> | null = null;
+  private queue: Pending[] = [];
+  private scheduled = false;
+  private running = false;
+  private readonly maxBatch: number;
+
+  constructor(
+    readonly file: string,
+    private readonly bytes: Uint8Array,
+    readonly info: ModelInfo,
+    maxBatch: number,
+  ) {
+    const width = (name: string, list: ModelInfo["inputs"]) => {
+      const d = list.find((t) => t.name === name)?.dims?.[1];
+      return typeof d === "number" ? d : -1;
+    };
+    this.obsSize = width(INPUT_NAME, info.inputs);
+    this.actionSize = width(OUTPUT_NAME, info.outputs);
+    const batch = info.inputs.find((t) => t.name === INPUT_NAME)?.dims?.[0];
+    this.maxBatch = batch === 1 ? 1 : maxBatch;
+  }
+
+  /** Creates the onnxruntime session (once); rejects with a ModelLoadError naming the file. */
+  ready(): Promise<InferenceSession> {
+    this.session ??= ort()
+      .then((m) => m.InferenceSession.create(this.bytes, { graphOptimizationLevel: "all", intraOpNumThreads: 1, interOpNumThreads: 1 }))
+      .catch((e: unknown) => {
+        throw new ModelLoadError(`${this.file}: onnxruntime cannot load the model: ${(e as Error).message}`);
+      });
+    return this.session;
+  }
+
+  /** Logits for one observation (length obsSize); resolves with a view of length actionSize. */
+  infer(obs: Float32Array): Promise<Float32Array> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ obs, resolve, reject });
+      if (!this.scheduled && !this.running) {
+        this.scheduled = true;
+        setImmediate(() => void this.drain());
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.scheduled = false;
+    this.running = true;
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, this.maxBatch);
+        try {
+          await this.run(batch);
+        } catch (e) {
+          const err = e instanceof Error ? e : new Error(String(e));
+          for (const p of batch) p.reject(err);
+        }
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async run(batch: Pending[]): Promise<void> {
+    const session = await this.ready();
+    const m = await ort();
+    const n = batch.length;
+    const obsSize = this.obsSize > 0 ? this.obsSize : batch[0]!.obs.length;
+    const data = new Float32Array(n * obsSize);
+    for (let i = 0; i < n; i++) data.set(batch[i]!.obs, i * obsSize);
+    const out = await session.run({ [INPUT_NAME]: new m.Tensor("float32", data, [n, obsSize]) });
+    const logits = out[OUTPUT_NAME] as Tensor | undefined;
+    if (!logits || logits.type !== "float32") throw new ModelLoadError(`${this.file}: the model produced no float32 "${OUTPUT_NAME}"`);
+    const flat = logits.data as Float32Array;
+    if (flat.length % n !== 0) throw new ModelLoadError(`${this.file}: "${OUTPUT_NAME}" has ${flat.length} values for a batch of ${n}`);
+    const width = flat.length / n;
+    this.stats.runs++;
+    this.stats.requests += n;
+    this.stats.largestBatch = Math.max(this.stats.largestBatch, n);
+    for (let i = 0; i < n; i++) batch[i]!.resolve(flat.subarray(i * width, (i + 1) * width));
+  }
+
+  async release(): Promise<void> {
+    const s = this.session;
+    this.session = null;
+    if (s) await (await s.catch(() => null))?.release();
+  }
+}
+
+const MB = 1024 * 1024;
+const cache = new Map<string, PolicyModel>();
+const CACHE_LIMIT = 16;
+
+/**
+ * Reads and checks a model file synchronously (so agent creation can refuse it at once), sharing
+ * one PolicyModel per (real path, size, mtime). Throws ModelLoadError with a one-line reason.
+ */
+export function loadPolicyModel(path: string, options: LoadOptions): PolicyModel {
+  const base = options.root ?? process.cwd();
+  const wanted = isAbsolute(path) ? path : resolve(base, path);
+  let real: string;
+  try {
+    real = realpathSync(wanted);
+  } catch {
+    throw new ModelLoadError(`model file ${path} not found`);
+  }
+  if (options.root !== undefined) {
+    let root: string;
+    try {
+      root = realpathSync(options.root);
+    } catch {
+      throw new ModelLoadError(`model directory ${options.root} does not exist`);
+    }
+    const rel = relative(root, real);
+    if (rel === "" || rel.startsWith(`..${sep}`) || rel === ".." || isAbsolute(rel)) {
+      throw new ModelLoadError(`model file ${path} is outside the model directory`);
+    }
+  }
+  const st = statSync(real);
+  if (!st.isFile()) throw new ModelLoadError(`model path ${path} is not a regular file`);
+  if (st.size > options.maxBytes) {
+    throw new ModelLoadError(`model file ${path} is too large: ${(st.size / MB).toFixed(1)} MB, the limit is ${(options.maxBytes / MB).toFixed(1)} MB (maxMB)`);
+  }
+  if (st.size === 0) throw new ModelLoadError(`model file ${path} is empty: not an ONNX model`);
+  const key = `${real}\0${st.size}\0${st.mtimeMs}\0${options.maxBatch ?? 4096}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const bytes = new Uint8Array(readFileSync(real));
+  if (bytes.length > options.maxBytes) throw new ModelLoadError(`model file ${path} is too large (it grew while being read)`);
+  const model = fromBytes(path, bytes, options.maxBatch ?? 4096);
+  if (cache.size >= CACHE_LIMIT) {
+    const [oldKey, old] = cache.entries().next().value as [string, PolicyModel];
+    cache.delete(oldKey);
+    void old.release();
+  }
+  cache.set(key, model);
+  return model;
+}
+
+/** A model from bytes already in memory (tests, benches); same checks as a file. */
+export function policyModelFromBytes(label: string, bytes: Uint8Array, maxBatch = 4096): PolicyModel {
+  return fromBytes(label, bytes, maxBatch);
+}
+
+function fromBytes(label: string, bytes: Uint8Array, maxBatch: number): PolicyModel {
+  let info: ModelInfo;
+  try {
+    info = readModelInfo(bytes);
+  } catch (e) {
+    if (e instanceof ModelFormatError) throw new ModelLoadError(`model file ${label}: ${e.message}`);
+    throw e;
+  }
+  return new PolicyModel(label, bytes, info, maxBatch);
+}
+
+/** Refuses a model whose signature or metadata does not match the game's spec. */
+export function checkPolicyModel(model: PolicyModel, want: ModelExpectation): void {
+  const problems = contractViolations(model.info, want);
+  if (problems.length > 0) throw new ModelLoadError(`model ${model.file} does not fit ${want.game}: ${problems.join("; ")}`);
+}

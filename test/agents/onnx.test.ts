@@ -1,0 +1,185 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { deriveSeed, replay, type AnyGame } from "../../engine/core/index.ts";
+import { runMatch } from "../../agents/match.ts";
+import { createAgent, createAgentReady, type AgentContext } from "../../agents/spec.ts";
+import { writeMlp } from "../../agents/onnx/write-mlp.ts";
+import { loadPolicyModel } from "../../agents/onnx/policy-model.ts";
+import { readModelInfo } from "../../agents/onnx/model-info.ts";
+import { OnnxAgent } from "../../agents/onnx/onnx-agent.ts";
+import { runArena } from "../../agents/arena/tournament.ts";
+import { sevensAdapter } from "../../env/games/sevens.ts";
+import { shephyAdapter } from "../../env/games/shephy.ts";
+import { specOf } from "../../env/spec.ts";
+import type { GameAdapter } from "../../env/codec.ts";
+import { testRegistry } from "./fixtures/games.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "cardgym-onnx-"));
+const HIDDEN = 16;
+
+function metadataFor(adapter: GameAdapter) {
+  return { game: adapter.game.info.id, obs_version: adapter.observation.version, action_spec_hash: specOf(adapter).actionSpecHash };
+}
+
+function modelFile(name: string, adapter: GameAdapter, overrides: Partial<Parameters<typeof writeMlp>[0]> = {}): string {
+  const bytes = writeMlp({
+    obsSize: adapter.observation.size,
+    hidden: HIDDEN,
+    actionSize: adapter.actions.size,
+    metadata: metadataFor(adapter),
+    seed: 7,
+    ...overrides,
+  });
+  const path = join(dir, name);
+  writeFileSync(path, bytes);
+  return path;
+}
+
+function ctxFor(adapter: GameAdapter, seat = 0, seed = 1): AgentContext {
+  return { seed, seat, game: adapter.game.info.id, adapter, actionSpecHash: specOf(adapter).actionSpecHash };
+}
+
+function configOf(game: AnyGame, raw: unknown) {
+  const parsed = game.parseConfig(raw);
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  return parsed.value;
+}
+
+let sevensModel = "";
+let shephyModel = "";
+beforeAll(() => {
+  sevensModel = modelFile("sevens.onnx", sevensAdapter);
+  shephyModel = modelFile("shephy.onnx", shephyAdapter);
+});
+
+describe("ONNX policy agent", () => {
+  it("reads the contract from the ModelProto bytes: signature, opset and metadata_props", () => {
+    const info = readModelInfo(new Uint8Array(readFileSync(sevensModel)));
+    expect(info.irVersion).toBe(8);
+    expect(info.opsetVersion).toBe(13);
+    expect(info.metadata).toEqual(metadataFor(sevensAdapter));
+    expect(info.inputs.filter((i) => !info.initializers.has(i.name))).toEqual([{ name: "obs", elemType: 1, dims: ["batch", sevensAdapter.observation.size] }]);
+    expect(info.outputs).toEqual([{ name: "logits", elemType: 1, dims: ["batch", sevensAdapter.actions.size] }]);
+  });
+
+  it("computes the MLP the test wrote: onnxruntime's logits match a plain JS forward pass", async () => {
+    const model = loadPolicyModel(sevensModel, { maxBytes: 1 << 24 });
+    const obs = Float32Array.from({ length: sevensAdapter.observation.size }, (_, i) => ((i * 37) % 11) / 10);
+    const logits = await model.infer(obs);
+    // Rebuild the weights exactly as writeMlp drew them and run the network by hand.
+    const { Rng } = await import("../../engine/core/index.ts");
+    const rng = Rng.seeded(7);
+    const w = (rows: number, cols: number) => {
+      const scale = Math.sqrt(2 / rows);
+      return Float32Array.from({ length: rows * cols }, () => (rng.nextFloat() * 2 - 1) * scale);
+    };
+    const n = obs.length;
+    const A = sevensAdapter.actions.size;
+    const w1 = w(n, HIDDEN), b1 = w(1, HIDDEN), w2 = w(HIDDEN, A), b2 = w(1, A);
+    const h = Array.from({ length: HIDDEN }, (_, j) => Math.max(0, b1[j]! + Array.from(obs).reduce((s, x, i) => s + x * w1[i * HIDDEN + j]!, 0)));
+    const want = Array.from({ length: A }, (_, k) => b2[k]! + h.reduce((s, x, j) => s + x * w2[j * A + k]!, 0));
+    expect(logits.length).toBe(A);
+    for (let k = 0; k < A; k++) expect(Math.abs(logits[k]! - want[k]!)).toBeLessThan(1e-4);
+  });
+
+  it("plays whole games (sevens, shephy) with only legal decisions, argmax and sampling, and the records replay without it", async () => {
+    for (const [adapter, path, config] of [
+      [sevensAdapter, sevensModel, { seats: 4, passLimit: 3, voluntaryPass: true }],
+      [shephyAdapter, shephyModel, {}],
+    ] as const) {
+      const game = adapter.game;
+      const cfg = configOf(game, config);
+      for (const spec of [`onnx:path=${path}`, `onnx:path=${path},sample=true,temperature=0.5`]) {
+        for (let seed = 1; seed <= 3; seed++) {
+          const agents = [];
+          for (let s = 0; s < cfg.seats; s++) {
+            const made = await createAgentReady(s % 2 === 0 ? spec : "random", ctxFor(adapter as GameAdapter, s, deriveSeed(seed, "a")));
+            if (!made.ok) throw new Error(made.error.message);
+            agents.push(made.value);
+          }
+          // runMatch applies every decision through the checked apply: an illegal one throws.
+          const result = await runMatch({ game, config: cfg, seed, agents });
+          expect(result.decisions).toBeGreaterThan(0);
+          const again = replay(testRegistry, JSON.parse(JSON.stringify(result.record)));
+          expect(again.ok && again.value.finalHash).toBe(result.finalHash);
+        }
+      }
+    }
+  });
+
+  it("batches requests made together into one onnxruntime run", async () => {
+    const model = loadPolicyModel(sevensModel, { maxBytes: 1 << 24, maxBatch: 4096 });
+    await model.ready();
+    const before = { ...model.stats };
+    const game = sevensAdapter.game;
+    let seed = 1;
+    while (game.legal(game.setup(configOf(game, { seats: 4 }), seed)).length < 2) seed++;
+    const state = game.setup(configOf(game, { seats: 4 }), seed);
+    const seat = game.actor(state) as number;
+    const agents = Array.from({ length: 32 }, (_, i) => new OnnxAgent(model, sevensAdapter, { sample: false, temperature: 1 }, i));
+    const request = { game, seat, view: game.view(state, seat), legal: game.legal(state), step: 0 };
+    if (request.legal.length < 2) throw new Error("need a real choice");
+    const answers = await Promise.all(agents.map((a) => a.decide(request)));
+    expect(new Set(answers).size).toBe(1); // argmax: same view, same answer
+    expect(model.stats.requests - before.requests).toBe(32);
+    expect(model.stats.runs - before.runs).toBe(1);
+    expect(model.stats.largestBatch).toBeGreaterThanOrEqual(32);
+  });
+
+  it("plays through the arena with concurrent games, and batches across them", async () => {
+    const game = sevensAdapter.game;
+    const own = modelFile("arena.onnx", sevensAdapter, { seed: 11 }); // its own cache entry and stats
+    const spec = `onnx:path=${own}`;
+    const run = await runArena({
+      game,
+      config: configOf(game, { seats: 3 }) as never,
+      agents: [spec, "random"],
+      games: 8,
+      seed: 2,
+      concurrency: 8,
+      context: { adapter: sevensAdapter, actionSpecHash: specOf(sevensAdapter).actionSpecHash },
+    });
+    expect(run.results).toHaveLength(8);
+    expect(run.timing[0]!.decisions).toBeGreaterThan(0);
+    const model = loadPolicyModel(own, { maxBytes: 64 * 1024 * 1024, maxBatch: 4096 });
+    expect(model.stats.requests).toBeGreaterThan(0);
+    expect(model.stats.requests).toBeLessThanOrEqual(run.timing[0]!.decisions); // forced moves skip the model
+    expect(model.stats.largestBatch).toBeGreaterThan(1);
+  });
+
+  it("refuses mismatched, truncated, oversized and non-models with a message naming the problem", () => {
+    const refuse = (spec: string, ctx = ctxFor(sevensAdapter)) => {
+      const made = createAgent(spec, ctx);
+      expect(made.ok, spec).toBe(false);
+      return made.ok ? "" : made.error.message;
+    };
+    const wrongInput = modelFile("wrong-input.onnx", sevensAdapter, { obsSize: 10 });
+    expect(refuse(`onnx:path=${wrongInput}`)).toMatch(new RegExp(`wrong input size: input "obs" has 10 observation floats, the game's spec has ${sevensAdapter.observation.size}`));
+    const wrongActions = modelFile("wrong-actions.onnx", sevensAdapter, { actionSize: 50 });
+    expect(refuse(`onnx:path=${wrongActions}`)).toMatch(/wrong action count: output "logits" has 50 actions, the game's spec has 53/);
+    const wrongHash = modelFile("wrong-hash.onnx", sevensAdapter, { metadata: { ...metadataFor(sevensAdapter), action_spec_hash: "0123456789abcdef" } });
+    expect(refuse(`onnx:path=${wrongHash}`)).toMatch(/wrong action-spec hash .*action_spec_hash="0123456789abcdef", expected "[0-9a-f]{16}"/);
+    expect(refuse(`onnx:path=${shephyModel}`)).toMatch(/wrong game: the model says game="shephy", expected "sevens"/);
+    const noMeta = modelFile("no-meta.onnx", sevensAdapter, { metadata: {} });
+    expect(refuse(`onnx:path=${noMeta}`)).toMatch(/metadata_props has no "game"/);
+    const bytes = readFileSync(sevensModel) as Buffer;
+    const truncated = join(dir, "truncated.onnx");
+    writeFileSync(truncated, bytes.subarray(0, Math.floor(bytes.length / 2)));
+    expect(refuse(`onnx:path=${truncated}`)).toMatch(/truncated/);
+    expect(refuse(`onnx:path=${sevensModel},maxMB=0.001`)).toMatch(/too large: .* MB, the limit is 0.0 MB \(maxMB\)/);
+    const junk = join(dir, "junk.onnx");
+    writeFileSync(junk, "this is not a model, just some text\n");
+    expect(refuse(`onnx:path=${junk}`)).toMatch(/not an ONNX model/);
+    expect(refuse(`onnx:path=${join(dir, "missing.onnx")}`)).toMatch(/not found/);
+    // A server confines model paths to its model directory.
+    const root = join(dir, "models");
+    mkdirSync(root, { recursive: true });
+    writeFileSync(join(root, "inside.onnx"), bytes);
+    const confined = { ...ctxFor(sevensAdapter), modelRoot: root };
+    expect(createAgent("onnx:path=inside.onnx", confined).ok).toBe(true);
+    expect(refuse("onnx:path=../sevens.onnx", confined)).toMatch(/model file \.\.\/sevens\.onnx is outside the model directory/);
+    expect(refuse(`onnx:path=${sevensModel}`, confined)).toMatch(/outside the model directory/);
+  });
+});
