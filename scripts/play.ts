@@ -6,7 +6,9 @@ import { writeFileSync } from "node:fs";
 import { deriveSeed, unwrap } from "../engine/core/index.ts";
 import { registry } from "../engine/games.ts";
 import { runMatch } from "../agents/match.ts";
-import { createAgent } from "../agents/spec.ts";
+import { createAgentReady, splitAgentList } from "../agents/spec.ts";
+import { adapters } from "../env/games/index.ts";
+import { specOf } from "../env/spec.ts";
 import { intArg, jsonArg, main, parseCli, UsageError } from "./cli.ts";
 
 const USAGE = "npm run play -- <game> [--seed N] [--seats N] [--agents spec,spec,...] [--config JSON] [--record out.json] [--board turn|every|end]";
@@ -34,13 +36,17 @@ main(async () => {
   const parsed = game.parseConfig(config);
   if (!parsed.ok) throw new UsageError(`${game.info.id}: ${parsed.error.message}`);
   const seats = parsed.value.seats as number;
-  const specs = (values.agents ?? "random").split(",").map((s) => s.trim());
+  const specs = splitAgentList(values.agents ?? "random");
   if (specs.length !== 1 && specs.length !== seats) throw new UsageError(`--agents names ${specs.length} agents; give one (for every seat) or ${seats}`);
-  const agents = Array.from({ length: seats }, (_, seat) => {
-    const made = createAgent(specs.length === 1 ? specs[0]! : specs[seat]!, { seed: deriveSeed(seed, "play-agents"), seat, game: game.info.id });
+  const adapter = adapters.get(game.info.id);
+  const host = adapter ? { adapter, actionSpecHash: specOf(adapter).actionSpecHash } : {};
+  const agents = [];
+  for (let seat = 0; seat < seats; seat++) {
+    const spec = specs.length === 1 ? specs[0]! : specs[seat]!;
+    const made = await createAgentReady(spec, { seed: deriveSeed(seed, "play-agents"), seat, game: game.info.id, ...host });
     if (!made.ok) throw new UsageError(made.error.message);
-    return made.value;
-  });
+    agents.push(made.value);
+  }
   const board = values.board ?? "turn";
   if (!["turn", "every", "end"].includes(board)) throw new UsageError(`--board must be turn, every or end, got "${board}"`);
   const quiet = values.quiet ?? false;

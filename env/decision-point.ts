@@ -1,0 +1,63 @@
+import type { AnyGame, Seat } from "../engine/core/index.ts";
+import type { GameAdapter } from "./codec.ts";
+import { EnvFault, describeThrown } from "./errors.ts";
+
+/**
+ * A seat's pending decision, seen through the action codec: the legal decisions in the engine's
+ * order and the action id of each. The mask is derived from it and decoding an id means finding
+ * the legal decision with that id, so legality has a single home (game.legal).
+ */
+export interface DecisionPoint {
+  readonly seat: Seat;
+  readonly view: unknown;
+  readonly legal: readonly unknown[];
+  /** ids[k] is the action id of legal[k]. */
+  readonly ids: Int32Array;
+}
+
+/** Builds the decision point of `seat`, checking the codec's contract (ids in range, distinct). */
+export function decisionPoint(adapter: GameAdapter, state: unknown, seat: Seat, env?: number): DecisionPoint {
+  const game: AnyGame = adapter.game;
+  const view = game.view(state, seat);
+  const legal = game.legal(state);
+  const size = adapter.actions.size;
+  const ids = new Int32Array(legal.length);
+  for (let k = 0; k < legal.length; k++) {
+    let id: number;
+    try {
+      id = adapter.actions.encode(view, legal[k]);
+    } catch (e) {
+      throw new EnvFault("codec_fault", `${game.info.id} action codec threw while encoding a legal decision: ${describeThrown(e)}`, env, e);
+    }
+    if (!Number.isInteger(id) || id < 0 || id >= size) {
+      throw new EnvFault("codec_fault", `${game.info.id} action codec encoded a legal decision as ${id}, outside [0, ${size})`, env);
+    }
+    for (let j = 0; j < k; j++) {
+      if (ids[j] === id) {
+        throw new EnvFault("codec_fault", `${game.info.id} action codec gave two legal decisions the same id ${id}`, env);
+      }
+    }
+    ids[k] = id;
+  }
+  return { seat, view, legal, ids };
+}
+
+/** Index into point.legal of the decision with action id `id`, or -1. */
+export function findAction(point: DecisionPoint, id: number): number {
+  const ids = point.ids;
+  for (let k = 0; k < ids.length; k++) if (ids[k] === id) return k;
+  return -1;
+}
+
+/** Sets mask[offset + id] = 1 for every legal id (the caller provides a zeroed row). */
+export function writeMask(point: DecisionPoint, mask: Uint8Array, offset: number): void {
+  const ids = point.ids;
+  for (let k = 0; k < ids.length; k++) mask[offset + ids[k]!] = 1;
+}
+
+/** A readable label per legal action, in id order. */
+export function actionLabels(game: AnyGame, state: unknown, point: DecisionPoint): { id: number; label: string }[] {
+  const out = point.legal.map((d, k) => ({ id: point.ids[k]!, label: game.describe(state, d) }));
+  out.sort((a, b) => a.id - b.id);
+  return out;
+}

@@ -1,0 +1,6 @@
+export * from "./codec.ts";
+export * from "./errors.ts";
+export * from "./spec.ts";
+export * from "./seats.ts";
+export * from "./decision-point.ts";
+export { LearningFacilitator, type AgentFactory, type EnvBatch, type FacilitatorOptions } from "./learning-facilitator.ts";

@@ -1,0 +1,371 @@
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { timingSafeEqual } from "node:crypto";
+import { memoryUsage } from "node:process";
+import type { GameAdapter } from "../codec.ts";
+import { EnvFault, EnvRequestError, describeThrown } from "../errors.ts";
+import { LearningFacilitator, type EnvBatch } from "../learning-facilitator.ts";
+import { specOf } from "../spec.ts";
+import { ApiError } from "./api-error.ts";
+import { Metrics } from "./metrics.ts";
+import { resolveOptions, type ResolvedOptions, type ServerOptions } from "./options.ts";
+import { createSessionBody, gameParams, maskQuery, resetBody, sessionParams, stepBody } from "./schemas.ts";
+import { SessionStore, type SessionEntry } from "./session-store.ts";
+import { MSGPACK_TYPES, Tensor, checkDepth, contentTypeOf, decodeMsgpack, encodeReply, replyFormat } from "./wire.ts";
+
+/** What the app exposes to its owner (scripts, tests) besides the routes. */
+export interface CardgymState {
+  readonly options: ResolvedOptions;
+  readonly sessions: SessionStore;
+  readonly metrics: Metrics;
+  /** Runs the idle-session sweep now (it also runs on a timer); returns how many expired. */
+  sweep(): number;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    cardgym: CardgymState;
+  }
+}
+
+interface CreateBody {
+  game: string;
+  config?: Record<string, unknown>;
+  seats?: string[];
+  numEnvs?: number;
+  seed?: number;
+  maxDecisions?: number | null;
+}
+
+class StepTimeout extends Error {}
+
+/**
+ * The HTTP face of LearningFacilitator sessions. Returns the fastify app without listening: tests
+ * use `inject`, scripts/serve.ts calls listen. See docs/protocol.md for the wire contract.
+ */
+export function buildApp(options: ServerOptions = {}): FastifyInstance {
+  const o = resolveOptions(options);
+  const app = Fastify({
+    logger: o.logger,
+    bodyLimit: o.bodyLimit,
+    requestTimeout: o.requestTimeoutMs,
+    // Requests arriving during shutdown get our own 503 (see onRequest), in the usual error shape.
+    return503OnClosing: false,
+    forceCloseConnections: "idle",
+    // Bodies are checked, never coerced: "3" is not 3, and unknown fields are refused by the schemas.
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
+  });
+  const sessions = new SessionStore(o, o.now);
+  const metrics = new Metrics(o.now);
+  const sweeper = setInterval(() => sessions.sweep(), o.sweepIntervalMs);
+  sweeper.unref();
+  app.decorate("cardgym", { options: o, sessions, metrics, sweep: () => sessions.sweep() } satisfies CardgymState);
+  // Graceful shutdown: close() stops accepting, in-flight requests finish, and their connections
+  // are told to close so keep-alive clients do not hold the server open until their idle timeout.
+  let closing = false;
+  app.addHook("preClose", (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook("onClose", async () => {
+    clearInterval(sweeper);
+    sessions.clear();
+  });
+
+  // Content types: msgpack (restricted to plain data) and JSON; anything else is a 415.
+  app.removeAllContentTypeParsers();
+  const jsonParser = app.getDefaultJsonParser("error", "error");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    jsonParser(request, body as string, (err, value) => {
+      if (err) return done(new ApiError(400, "malformed_body", `JSON body could not be parsed: ${err.message}`), undefined);
+      try {
+        checkDepth(value);
+      } catch (e) {
+        return done(e as Error, undefined);
+      }
+      done(null, value);
+    });
+  });
+  app.addContentTypeParser([...MSGPACK_TYPES], { parseAs: "buffer" }, (_request, body, done) => {
+    try {
+      done(null, decodeMsgpack(body as Buffer));
+    } catch (e) {
+      done(e as Error, undefined);
+    }
+  });
+
+  const send = (request: FastifyRequest, reply: FastifyReply, status: number, payload: unknown): FastifyReply => {
+    const format = replyFormat(request.headers.accept, request.headers["content-type"]);
+    if (closing) reply.header("connection", "close");
+    return reply.code(status).type(contentTypeOf(format)).send(encodeReply(payload, format));
+  };
+
+  app.setErrorHandler((err, request, reply) => {
+    let api = toApiError(err);
+    if (api.code === "unsupported_media_type") {
+      const given = request.headers["content-type"];
+      api = new ApiError(415, api.code, `unsupported content type ${given ? JSON.stringify(given) : "(none)"}; send application/msgpack (or application/json for debugging)`);
+    }
+    metrics.recordError(api.code);
+    if (api.status >= 500) o.log(`${request.method} ${request.url} -> ${api.status} ${api.code}: ${api.message}`);
+    const body: Record<string, unknown> = { code: api.code, message: api.message };
+    if (api.details) Object.assign(body, api.details, { code: api.code, message: api.message });
+    if (api.status === 401) reply.header("www-authenticate", 'Bearer realm="cardgym"');
+    return send(request, reply, api.status, { error: body });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    metrics.recordError("not_found");
+    return send(request, reply, 404, { error: { code: "not_found", message: `no route ${request.method} ${request.url.split("?")[0]}` } });
+  });
+
+  app.addHook("onRequest", (request, _reply, done) => {
+    metrics.requests++;
+    if (closing) return done(new ApiError(503, "shutting_down", "the server is shutting down"));
+    if (o.token !== null && request.url !== "/healthz" && !authorized(request.headers.authorization, o.token)) {
+      return done(new ApiError(401, "unauthorized", "missing or wrong bearer token (send Authorization: Bearer <token>)"));
+    }
+    done();
+  });
+
+  const findGame = (id: string): GameAdapter => {
+    const found = o.registry.get(id);
+    const adapter = o.adapters.get(id);
+    if (!found.ok || !adapter) {
+      const known = servedGames().join(", ") || "none yet";
+      throw new ApiError(404, "unknown_game", `no game ${JSON.stringify(id)} with an RL adapter; served games: ${known}`);
+    }
+    return adapter;
+  };
+  const servedGames = (): string[] => o.registry.ids().filter((id) => o.adapters.has(id));
+
+  /** Runs a reset/step: maps request errors to 4xx, and quarantines the session on a fault or timeout. */
+  const run = async (entry: SessionEntry, op: () => Promise<EnvBatch>): Promise<EnvBatch> => {
+    entry.inFlight++;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const work = op();
+    try {
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new StepTimeout()), o.stepTimeoutMs);
+      });
+      return await Promise.race([work, timeout]);
+    } catch (e) {
+      if (e instanceof EnvRequestError) throw new ApiError(e.status, e.code, e.message, e.details as Record<string, unknown> | undefined);
+      let api: ApiError;
+      if (e instanceof StepTimeout) {
+        work.catch(() => undefined);
+        api = new ApiError(503, "step_timeout", `the step did not finish within ${o.stepTimeoutMs} ms`);
+      } else if (e instanceof EnvFault) {
+        api = new ApiError(500, e.code, e.message, e.env === undefined ? undefined : { env: e.env });
+      } else {
+        api = new ApiError(500, "internal_error", describeThrown(e));
+      }
+      entry.quarantine = { code: api.code, message: api.message };
+      o.log(`session ${entry.id} quarantined: ${api.code}: ${api.message}`);
+      throw api;
+    } finally {
+      clearTimeout(timer);
+      entry.inFlight--;
+      entry.lastUsed = o.now();
+    }
+  };
+
+  app.get("/healthz", (request, reply) => send(request, reply, 200, { ok: true, sessions: sessions.size }));
+
+  app.get("/metrics", (request, reply) => {
+    const mem = memoryUsage();
+    return send(request, reply, 200, {
+      sessions: sessions.size,
+      quarantined: sessions.quarantined,
+      envs: sessions.totalEnvs,
+      requests: metrics.requests,
+      steps: metrics.steps,
+      envSteps: metrics.envSteps,
+      envStepsPerSecond: metrics.envStepsPerSecond(),
+      errors: { ...metrics.errors },
+      uptimeSeconds: metrics.uptimeSeconds(),
+      rssBytes: mem.rss,
+      heapUsedBytes: mem.heapUsed,
+    });
+  });
+
+  app.get("/v1/games", (request, reply) => {
+    const games = servedGames().map((id) => {
+      const adapter = o.adapters.get(id)!;
+      const spec = specOf(adapter);
+      const info = adapter.game.info;
+      return {
+        id,
+        title: info.title,
+        version: info.version,
+        minSeats: info.minSeats,
+        maxSeats: info.maxSeats,
+        defaultSeats: info.defaultSeats,
+        zeroSum: info.zeroSum,
+        observationSize: spec.observation.size,
+        actionSize: spec.action.size,
+        actionSpecHash: spec.actionSpecHash,
+      };
+    });
+    return send(request, reply, 200, { games });
+  });
+
+  app.get<{ Params: { game: string } }>("/v1/games/:game/spec", { schema: { params: gameParams } }, (request, reply) =>
+    send(request, reply, 200, specOf(findGame(request.params.game))),
+  );
+
+  app.post<{ Body: CreateBody }>("/v1/sessions", { schema: { body: createSessionBody(o.maxEnvsPerSession) } }, (request, reply) => {
+    const body = request.body;
+    const adapter = findGame(body.game);
+    const numEnvs = body.numEnvs ?? 1;
+    sessions.checkCapacity(numEnvs);
+    let facilitator: LearningFacilitator;
+    try {
+      facilitator = LearningFacilitator.create({
+        adapter,
+        config: body.config,
+        seats: body.seats,
+        numEnvs,
+        seed: body.seed ?? 0,
+        maxDecisions: body.maxDecisions ?? null,
+        createAgent: o.createAgent,
+        modelRoot: o.modelDir,
+      });
+    } catch (e) {
+      if (e instanceof EnvRequestError) throw new ApiError(e.status, e.code, e.message, e.details as Record<string, unknown> | undefined);
+      if (e instanceof EnvFault) throw new ApiError(500, e.code, e.message);
+      throw e;
+    }
+    const entry = sessions.add(facilitator);
+    return send(request, reply, 201, {
+      session: entry.id,
+      game: adapter.game.info.id,
+      gameVersion: adapter.game.info.version,
+      mode: facilitator.mode,
+      seats: facilitator.seatNames,
+      numSeats: facilitator.numSeats,
+      numEnvs: facilitator.numEnvs,
+      maxDecisions: facilitator.maxDecisions,
+      config: facilitator.config,
+      spec: facilitator.spec,
+    });
+  });
+
+  app.get<{ Params: { id: string } }>("/v1/sessions/:id", { schema: { params: sessionParams } }, (request, reply) => {
+    const entry = sessions.get(request.params.id);
+    const f = entry.facilitator;
+    return send(request, reply, 200, {
+      session: entry.id,
+      game: f.game.info.id,
+      mode: f.mode,
+      seats: f.seatNames,
+      numEnvs: f.numEnvs,
+      step: f.steps,
+      envSteps: f.envSteps,
+      reset: f.isReset,
+      status: entry.quarantine ? "quarantined" : "ok",
+      quarantine: entry.quarantine ?? undefined,
+      hashes: o.exposeStateHashes ? f.hashes() : undefined,
+    });
+  });
+
+  app.post<{ Params: { id: string }; Body: { seed?: number } | undefined }>(
+    "/v1/sessions/:id/reset",
+    {
+      schema: { params: sessionParams, body: resetBody },
+      // The body is optional here (Gymnasium's reset() takes no arguments): none means {}.
+      preValidation: (request, _reply, done) => {
+        if (request.body === undefined || request.body === null) request.body = {};
+        done();
+      },
+    },
+    async (request, reply) => {
+      const entry = sessions.usable(request.params.id);
+      const seed = request.body?.seed;
+      const batch = await run(entry, () => entry.facilitator.reset(seed));
+      return send(request, reply, 200, batchReply(batch, entry.facilitator));
+    },
+  );
+
+  app.post<{ Params: { id: string }; Body: { actions: number[] } }>(
+    "/v1/sessions/:id/step",
+    { schema: { params: sessionParams, body: stepBody(o.maxEnvsPerSession) } },
+    async (request, reply) => {
+      const entry = sessions.usable(request.params.id);
+      const batch = await run(entry, () => entry.facilitator.step(request.body.actions));
+      metrics.recordStep(batch.numEnvs);
+      return send(request, reply, 200, batchReply(batch, entry.facilitator));
+    },
+  );
+
+  app.get<{ Params: { id: string }; Querystring: { labels?: string } }>(
+    "/v1/sessions/:id/mask",
+    { schema: { params: sessionParams, querystring: maskQuery } },
+    (request, reply) => {
+      const entry = sessions.usable(request.params.id);
+      const f = entry.facilitator;
+      const { mask, seat } = f.mask();
+      const withLabels = request.query.labels === "true" || request.query.labels === "1";
+      return send(request, reply, 200, {
+        step: f.steps,
+        mask: new Tensor("uint8", [f.numEnvs, f.spec.action.size], mask),
+        seat: new Tensor("int32", [f.numEnvs], seat),
+        labels: withLabels ? f.labels() : undefined,
+      });
+    },
+  );
+
+  app.delete<{ Params: { id: string } }>("/v1/sessions/:id", { schema: { params: sessionParams } }, (request, reply) => {
+    const entry = sessions.get(request.params.id);
+    sessions.delete(entry.id, "deleted by a client");
+    return send(request, reply, 200, { deleted: entry.id });
+  });
+
+  return app;
+}
+
+function batchReply(b: EnvBatch, f: LearningFacilitator): Record<string, unknown> {
+  const n = b.numEnvs;
+  return {
+    step: b.step,
+    mode: b.mode,
+    obs: new Tensor("float32", b.obsShape, b.obs),
+    mask: new Tensor("uint8", [n, f.spec.action.size], b.mask),
+    reward: new Tensor("float32", b.rewardShape, b.reward),
+    terminated: new Tensor("bool", [n], b.terminated),
+    truncated: new Tensor("bool", [n], b.truncated),
+    seat: new Tensor("int32", [n], b.seat),
+    info: {
+      episode: new Tensor("int32", [n], b.episode),
+      episodeStep: new Tensor("int32", [n], b.episodeStep),
+      returns: new Tensor("float32", [n, b.numSeats], b.returns),
+    },
+  };
+}
+
+function authorized(header: string | undefined, token: string): boolean {
+  if (!header || !header.startsWith("Bearer ")) return false;
+  const given = Buffer.from(header.slice(7));
+  const want = Buffer.from(token);
+  return given.length === want.length && timingSafeEqual(given, want);
+}
+
+const FASTIFY_CODES: Record<string, [number, string]> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, "body_too_large"],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, "unsupported_media_type"],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, "malformed_body"],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, "malformed_body"],
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, "malformed_body"],
+};
+
+function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  const e = err as { code?: string; statusCode?: number; validation?: unknown; validationContext?: string; message?: string };
+  if (e && e.validation) {
+    return new ApiError(400, e.validationContext === "body" ? "invalid_body" : "bad_request", e.message ?? "request failed schema validation");
+  }
+  const mapped = e && e.code ? FASTIFY_CODES[e.code] : undefined;
+  if (mapped) return new ApiError(mapped[0], mapped[1], e.message ?? mapped[1]);
+  if (e && typeof e.statusCode === "number" && e.statusCode >= 400 && e.statusCode < 500) {
+    return new ApiError(e.statusCode, "bad_request", e.message ?? "bad request");
+  }
+  return new ApiError(500, "internal_error", describeThrown(err));
+}

@@ -1,0 +1,211 @@
+/**
+ * A small msgpack encoder for replies: plain data only (nil, bool, number, string, array, plain
+ * object, Uint8Array as bin). Replies are a dozen small maps around a few large bins; sizing
+ * first and writing once into one exact buffer costs a fraction of a general encoder's per-call
+ * overhead. Integers use the smallest msgpack int format; other numbers are float64.
+ */
+export function encodeMsgpack(value: unknown): Buffer {
+  const out = Buffer.allocUnsafe(sizeOf(value, 0));
+  const end = write(value, out, 0);
+  if (end !== out.length) throw new Error(`msgpack writer: sized ${out.length} bytes, wrote ${end}`);
+  return out;
+}
+
+const MAX_DEPTH = 64;
+
+function sizeOf(v: unknown, depth: number): number {
+  if (depth > MAX_DEPTH) throw new Error("msgpack writer: nesting too deep");
+  if (v === null || v === undefined || typeof v === "boolean") return 1;
+  if (typeof v === "number") return numberSize(v);
+  if (typeof v === "string") return encodedString(v).length;
+  if (v instanceof Uint8Array) return binHeader(v.length) + v.length;
+  if (Array.isArray(v)) {
+    let n = lenHeader(v.length);
+    for (const x of v) n += sizeOf(x, depth + 1);
+    return n;
+  }
+  if (typeof v === "object") {
+    let n = 0;
+    let count = 0;
+    for (const k in v) {
+      const x = (v as Record<string, unknown>)[k];
+      if (x === undefined) continue;
+      count++;
+      n += encodedString(k).length + sizeOf(x, depth + 1);
+    }
+    return n + lenHeader(count);
+  }
+  throw new TypeError(`msgpack writer: cannot encode a ${typeof v}`);
+}
+
+function numberSize(v: number): number {
+  if (Number.isInteger(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER) {
+    if (v >= 0) return v < 128 ? 1 : v < 256 ? 2 : v < 65536 ? 3 : v < 4294967296 ? 5 : 9;
+    return v >= -32 ? 1 : v >= -128 ? 2 : v >= -32768 ? 3 : v >= -2147483648 ? 5 : 9;
+  }
+  return 9;
+}
+
+/**
+ * Keys, dtypes and labels repeat in every reply: their encodings (header + UTF-8) are cached, so a
+ * reply costs no per-string native calls. Bounded: long or too many distinct strings are not kept.
+ */
+const stringCache = new Map<string, Uint8Array>();
+const CACHE_MAX = 4096;
+
+function encodedString(s: string): Uint8Array {
+  const hit = stringCache.get(s);
+  if (hit) return hit;
+  const n = Buffer.byteLength(s);
+  const header = n < 32 ? 1 : n < 256 ? 2 : n < 65536 ? 3 : 5;
+  const out = Buffer.allocUnsafe(header + n);
+  writeStringRaw(s, n, out, 0);
+  if (n <= 64 && stringCache.size < CACHE_MAX) stringCache.set(s, out);
+  return out;
+}
+const binHeader = (n: number): number => (n < 256 ? 2 : n < 65536 ? 3 : 5);
+const lenHeader = (n: number): number => (n < 16 ? 1 : n < 65536 ? 3 : 5);
+
+function write(v: unknown, b: Buffer, p: number): number {
+  if (v === null || v === undefined) {
+    b[p] = 0xc0;
+    return p + 1;
+  }
+  if (typeof v === "boolean") {
+    b[p] = v ? 0xc3 : 0xc2;
+    return p + 1;
+  }
+  if (typeof v === "number") return writeNumber(v, b, p);
+  if (typeof v === "string") return writeString(v, b, p);
+  if (v instanceof Uint8Array) {
+    const n = v.length;
+    if (n < 256) {
+      b[p++] = 0xc4;
+      b[p++] = n;
+    } else if (n < 65536) {
+      b[p++] = 0xc5;
+      b.writeUInt16BE(n, p);
+      p += 2;
+    } else {
+      b[p++] = 0xc6;
+      b.writeUInt32BE(n, p);
+      p += 4;
+    }
+    if (n <= 32) {
+      for (let i = 0; i < n; i++) b[p + i] = v[i]!;
+    } else b.set(v, p);
+    return p + n;
+  }
+  if (Array.isArray(v)) {
+    p = writeLen(v.length, 0x90, 0xdc, b, p);
+    for (const x of v) p = write(x, b, p);
+    return p;
+  }
+  const obj = v as Record<string, unknown>;
+  let count = 0;
+  for (const k in obj) if (obj[k] !== undefined) count++;
+  p = writeLen(count, 0x80, 0xde, b, p);
+  for (const k in obj) {
+    const x = obj[k];
+    if (x === undefined) continue;
+    p = writeString(k, b, p);
+    p = write(x, b, p);
+  }
+  return p;
+}
+
+function writeLen(n: number, fix: number, wide: number, b: Buffer, p: number): number {
+  if (n < 16) {
+    b[p] = fix | n;
+    return p + 1;
+  }
+  if (n < 65536) {
+    b[p] = wide;
+    b.writeUInt16BE(n, p + 1);
+    return p + 3;
+  }
+  b[p] = wide + 1;
+  b.writeUInt32BE(n, p + 1);
+  return p + 5;
+}
+
+function writeString(s: string, b: Buffer, p: number): number {
+  const enc = encodedString(s);
+  const n = enc.length;
+  if (n <= 32) {
+    for (let i = 0; i < n; i++) b[p + i] = enc[i]!;
+  } else b.set(enc, p);
+  return p + n;
+}
+
+function writeStringRaw(s: string, n: number, b: Buffer, p: number): number {
+  if (n < 32) b[p++] = 0xa0 | n;
+  else if (n < 256) {
+    b[p++] = 0xd9;
+    b[p++] = n;
+  } else if (n < 65536) {
+    b[p++] = 0xda;
+    b.writeUInt16BE(n, p);
+    p += 2;
+  } else {
+    b[p++] = 0xdb;
+    b.writeUInt32BE(n, p);
+    p += 4;
+  }
+  b.write(s, p, n, "utf8");
+  return p + n;
+}
+
+function writeNumber(v: number, b: Buffer, p: number): number {
+  if (Number.isInteger(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER) {
+    if (v >= 0) {
+      if (v < 128) {
+        b[p] = v;
+        return p + 1;
+      }
+      if (v < 256) {
+        b[p] = 0xcc;
+        b[p + 1] = v;
+        return p + 2;
+      }
+      if (v < 65536) {
+        b[p] = 0xcd;
+        b.writeUInt16BE(v, p + 1);
+        return p + 3;
+      }
+      if (v < 4294967296) {
+        b[p] = 0xce;
+        b.writeUInt32BE(v, p + 1);
+        return p + 5;
+      }
+      b[p] = 0xcf;
+      b.writeBigUInt64BE(BigInt(v), p + 1);
+      return p + 9;
+    }
+    if (v >= -32) {
+      b[p] = v & 0xff;
+      return p + 1;
+    }
+    if (v >= -128) {
+      b[p] = 0xd0;
+      b.writeInt8(v, p + 1);
+      return p + 2;
+    }
+    if (v >= -32768) {
+      b[p] = 0xd1;
+      b.writeInt16BE(v, p + 1);
+      return p + 3;
+    }
+    if (v >= -2147483648) {
+      b[p] = 0xd2;
+      b.writeInt32BE(v, p + 1);
+      return p + 5;
+    }
+    b[p] = 0xd3;
+    b.writeBigInt64BE(BigInt(v), p + 1);
+    return p + 9;
+  }
+  b[p] = 0xcb;
+  b.writeDoubleBE(v, p + 1);
+  return p + 9;
+}

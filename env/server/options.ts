@@ -1,0 +1,89 @@
+import { fileURLToPath } from "node:url";
+import { createAgent } from "../../agents/spec.ts";
+import type { GameRegistry } from "../../engine/core/index.ts";
+import { registry as shippedRegistry } from "../../engine/games.ts";
+import type { GameAdapter } from "../codec.ts";
+import { adapters as shippedAdapters } from "../games/index.ts";
+import type { AgentFactory } from "../learning-facilitator.ts";
+
+export interface ServerOptions {
+  /** Games served (default: the shipped registry); only games with an adapter are listed. */
+  readonly registry?: GameRegistry;
+  readonly adapters?: ReadonlyMap<string, GameAdapter>;
+  /** Builds agent seats from spec strings (default: agents/spec.ts createAgent). */
+  readonly createAgent?: AgentFactory;
+  /** Directory that agent seats' `onnx:path=...` models are loaded from (and confined to). */
+  readonly modelDir?: string;
+  /** When set, every route but /healthz requires `Authorization: Bearer <token>`. */
+  readonly token?: string | null;
+  readonly maxSessions?: number;
+  readonly maxEnvsPerSession?: number;
+  /** Envs across all sessions. */
+  readonly maxTotalEnvs?: number;
+  /** Largest accepted request body, in bytes (413 above). */
+  readonly bodyLimit?: number;
+  /** A session untouched for this long is deleted. */
+  readonly idleTimeoutMs?: number;
+  /** How often idle sessions are swept (default: a quarter of idleTimeoutMs, at most a minute). */
+  readonly sweepIntervalMs?: number;
+  /** Time allowed to receive a whole request (Node's requestTimeout). */
+  readonly requestTimeoutMs?: number;
+  /** Time allowed for one reset/step to compute (async agents); beyond it: 503 and the session is quarantined. */
+  readonly stepTimeoutMs?: number;
+  /** Adds per-env state hashes to GET /v1/sessions/:id. Off by default: a hash fingerprints hidden state. */
+  readonly exposeStateHashes?: boolean;
+  /** Clock for idle expiry and metrics (tests inject one). */
+  readonly now?: () => number;
+  /** Where quarantines and 5xx errors are reported (default: nowhere). */
+  readonly log?: (line: string) => void;
+  /** Fastify logger (default off: per-request logs cost more than a step). */
+  readonly logger?: boolean;
+}
+
+export type ResolvedOptions = Required<Omit<ServerOptions, "token" | "sweepIntervalMs" | "modelDir">> & {
+  readonly modelDir: string;
+  readonly token: string | null;
+  readonly sweepIntervalMs: number;
+};
+
+/** The repository's models/ folder (shipped policies live there). */
+export const DEFAULT_MODEL_DIR = fileURLToPath(new URL("../../models", import.meta.url));
+
+export const DEFAULT_LIMITS = {
+  maxSessions: 256,
+  maxEnvsPerSession: 1024,
+  maxTotalEnvs: 65_536,
+  bodyLimit: 1_048_576,
+  idleTimeoutMs: 15 * 60_000,
+  requestTimeoutMs: 30_000,
+  stepTimeoutMs: 30_000,
+} as const;
+
+export function resolveOptions(o: ServerOptions): ResolvedOptions {
+  const positive = (name: string, v: number | undefined, def: number): number => {
+    const x = v ?? def;
+    if (!Number.isInteger(x) || x < 1) throw new RangeError(`${name} must be a positive integer, got ${x}`);
+    return x;
+  };
+  const idleTimeoutMs = positive("idleTimeoutMs", o.idleTimeoutMs, DEFAULT_LIMITS.idleTimeoutMs);
+  if (o.token !== undefined && o.token !== null && o.token.length === 0) throw new RangeError("token must not be empty");
+  return {
+    registry: o.registry ?? shippedRegistry,
+    adapters: o.adapters ?? shippedAdapters,
+    createAgent: o.createAgent ?? createAgent,
+    token: o.token ?? null,
+    modelDir: o.modelDir ?? DEFAULT_MODEL_DIR,
+    maxSessions: positive("maxSessions", o.maxSessions, DEFAULT_LIMITS.maxSessions),
+    maxEnvsPerSession: positive("maxEnvsPerSession", o.maxEnvsPerSession, DEFAULT_LIMITS.maxEnvsPerSession),
+    maxTotalEnvs: positive("maxTotalEnvs", o.maxTotalEnvs, DEFAULT_LIMITS.maxTotalEnvs),
+    bodyLimit: positive("bodyLimit", o.bodyLimit, DEFAULT_LIMITS.bodyLimit),
+    idleTimeoutMs,
+    sweepIntervalMs: positive("sweepIntervalMs", o.sweepIntervalMs, Math.max(1, Math.min(60_000, Math.floor(idleTimeoutMs / 4)))),
+    requestTimeoutMs: positive("requestTimeoutMs", o.requestTimeoutMs, DEFAULT_LIMITS.requestTimeoutMs),
+    stepTimeoutMs: positive("stepTimeoutMs", o.stepTimeoutMs, DEFAULT_LIMITS.stepTimeoutMs),
+    exposeStateHashes: o.exposeStateHashes ?? false,
+    now: o.now ?? Date.now,
+    log: o.log ?? (() => undefined),
+    logger: o.logger ?? false,
+  };
+}

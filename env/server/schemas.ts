@@ -1,0 +1,57 @@
+/**
+ * JSON schemas of every request: the contract, checked by fastify's ajv before a handler runs
+ * (no type coercion: a string where a number belongs is a 400, not a guess).
+ */
+const SAFE = Number.MAX_SAFE_INTEGER;
+const INT32 = 2 ** 31 - 1;
+
+export const sessionParams = {
+  type: "object",
+  properties: { id: { type: "string", pattern: "^[A-Za-z0-9_-]{1,64}$" } },
+  required: ["id"],
+} as const;
+
+export const gameParams = {
+  type: "object",
+  properties: { game: { type: "string", pattern: "^[A-Za-z0-9_.-]{1,64}$" } },
+  required: ["game"],
+} as const;
+
+export function createSessionBody(maxEnvsPerSession: number) {
+  return {
+    type: "object",
+    additionalProperties: false,
+    required: ["game"],
+    properties: {
+      game: { type: "string", minLength: 1, maxLength: 64 },
+      config: { type: "object" },
+      seats: { type: "array", minItems: 1, maxItems: 64, items: { type: "string", minLength: 1, maxLength: 512 } },
+      numEnvs: { type: "integer", minimum: 1, maximum: maxEnvsPerSession },
+      seed: { type: "integer", minimum: -SAFE, maximum: SAFE },
+      maxDecisions: { anyOf: [{ type: "integer", minimum: 1, maximum: 100_000_000 }, { type: "null" }] },
+    },
+  } as const;
+}
+
+export const resetBody = {
+  type: "object",
+  additionalProperties: false,
+  properties: { seed: { type: "integer", minimum: -SAFE, maximum: SAFE } },
+} as const;
+
+export function stepBody(maxEnvsPerSession: number) {
+  return {
+    type: "object",
+    additionalProperties: false,
+    required: ["actions"],
+    properties: {
+      actions: { type: "array", maxItems: maxEnvsPerSession, items: { type: "integer", minimum: -INT32 - 1, maximum: INT32 } },
+    },
+  } as const;
+}
+
+export const maskQuery = {
+  type: "object",
+  additionalProperties: false,
+  properties: { labels: { type: "string", enum: ["true", "false", "1", "0"] } },
+} as const;

@@ -1,0 +1,236 @@
+import { Unpackr } from "msgpackr";
+import { endianness } from "node:os";
+import { ApiError } from "./api-error.ts";
+import { encodeMsgpack } from "./msgpack-writer.ts";
+
+/**
+ * The wire format. Bodies and replies are msgpack (JSON accepted for debugging). Arrays of numbers
+ * travel as tensors: `{dtype, shape, data}` where data is a msgpack bin holding the raw
+ * little-endian bytes, so Python reads them with `numpy.frombuffer(data, dtype).reshape(shape)`
+ * without a copy. (msgpackr's own typed-array extension is not used: other msgpack libraries
+ * cannot read it.) In JSON, data is a plain array of numbers instead.
+ */
+export type Dtype = "float32" | "uint8" | "int32" | "bool";
+
+export class Tensor {
+  constructor(
+    readonly dtype: Dtype,
+    readonly shape: readonly number[],
+    readonly values: Float32Array | Uint8Array | Int32Array,
+  ) {}
+}
+
+export type WireFormat = "msgpack" | "json";
+
+export const MSGPACK_TYPES = ["application/msgpack", "application/x-msgpack", "application/vnd.msgpack"] as const;
+
+if (endianness() !== "LE") throw new Error("cardgym's wire format sends little-endian tensors; this host is big-endian");
+
+/** Plain-data decoding only: no records/structures, maps as plain objects, no BigInt. */
+const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true, int64AsType: "number" });
+
+/** Limits applied to every decoded body, msgpack or JSON. */
+export const MAX_DEPTH = 32;
+
+/**
+ * Walks a msgpack document without building it and refuses anything but plain data: extension
+ * types (records, structured clone, typed arrays, timestamps...), the reserved 0xc1 byte, 64-bit
+ * integers outside the safe range, nesting deeper than MAX_DEPTH, declared lengths that overrun
+ * the body, and trailing bytes. Run before msgpackr decodes, so its extensions never fire.
+ */
+export function checkPlainMsgpack(buf: Uint8Array): void {
+  const len = buf.length;
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  let pos = 0;
+  let remaining = 1;
+  const stack: number[] = [];
+  const bad = (why: string): never => {
+    throw new ApiError(400, "malformed_body", `msgpack body refused at byte ${pos}: ${why}`);
+  };
+  const need = (n: number): void => {
+    if (pos + n > len) bad("truncated");
+  };
+  const skip = (n: number): void => {
+    need(n);
+    pos += n;
+  };
+  const open = (items: number): void => {
+    if (stack.length + 1 > MAX_DEPTH) bad(`nesting deeper than ${MAX_DEPTH}`);
+    if (items > len - pos) bad("container longer than the body");
+    stack.push(remaining);
+    remaining = items;
+  };
+  for (;;) {
+    while (remaining === 0) {
+      if (stack.length === 0) {
+        if (pos !== len) bad("trailing bytes after the document");
+        return;
+      }
+      remaining = stack.pop()!;
+    }
+    remaining--;
+    need(1);
+    const b = buf[pos++]!;
+    if (b <= 0x7f || b >= 0xe0) continue;
+    if (b <= 0x8f) {
+      open(2 * (b & 0x0f));
+      continue;
+    }
+    if (b <= 0x9f) {
+      open(b & 0x0f);
+      continue;
+    }
+    if (b <= 0xbf) {
+      skip(b & 0x1f);
+      continue;
+    }
+    switch (b) {
+      case 0xc0:
+      case 0xc2:
+      case 0xc3:
+        break;
+      case 0xc4:
+      case 0xd9:
+        need(1);
+        skip(buf[pos++]!);
+        break;
+      case 0xc5:
+      case 0xda:
+        need(2);
+        pos += 2;
+        skip(view.getUint16(pos - 2));
+        break;
+      case 0xc6:
+      case 0xdb:
+        need(4);
+        pos += 4;
+        skip(view.getUint32(pos - 4));
+        break;
+      case 0xca:
+        skip(4);
+        break;
+      case 0xcb:
+        skip(8);
+        break;
+      case 0xcc:
+      case 0xd0:
+        skip(1);
+        break;
+      case 0xcd:
+      case 0xd1:
+        skip(2);
+        break;
+      case 0xce:
+      case 0xd2:
+        skip(4);
+        break;
+      case 0xcf: {
+        need(8);
+        const v = view.getBigUint64(pos);
+        if (v > BigInt(Number.MAX_SAFE_INTEGER)) bad("uint64 beyond 2^53-1");
+        pos += 8;
+        break;
+      }
+      case 0xd3: {
+        need(8);
+        const v = view.getBigInt64(pos);
+        if (v > BigInt(Number.MAX_SAFE_INTEGER) || v < BigInt(-Number.MAX_SAFE_INTEGER)) bad("int64 beyond +-(2^53-1)");
+        pos += 8;
+        break;
+      }
+      case 0xdc:
+        need(2);
+        pos += 2;
+        open(view.getUint16(pos - 2));
+        break;
+      case 0xdd:
+        need(4);
+        pos += 4;
+        open(view.getUint32(pos - 4));
+        break;
+      case 0xde:
+        need(2);
+        pos += 2;
+        open(2 * view.getUint16(pos - 2));
+        break;
+      case 0xdf:
+        need(4);
+        pos += 4;
+        open(2 * view.getUint32(pos - 4));
+        break;
+      case 0xc1:
+        pos--;
+        bad("reserved byte 0xc1");
+        break;
+      default:
+        // 0xc7-0xc9 ext 8/16/32 and 0xd4-0xd8 fixext.
+        pos--;
+        bad(`extension type 0x${b.toString(16)} is not accepted (plain data only)`);
+    }
+  }
+}
+
+/** An empty body decodes to undefined (no body): routes whose body is optional accept it, others fail their schema. */
+export function decodeMsgpack(buf: Buffer): unknown {
+  if (buf.length === 0) return undefined;
+  checkPlainMsgpack(buf);
+  try {
+    return unpackr.unpack(buf);
+  } catch (e) {
+    throw new ApiError(400, "malformed_body", `msgpack body could not be decoded: ${(e as Error).message}`);
+  }
+}
+
+/** Refuses JSON bodies nested deeper than MAX_DEPTH (msgpack ones are checked while scanning). */
+export function checkDepth(value: unknown, depth = 0): void {
+  if (value === null || typeof value !== "object") return;
+  if (depth >= MAX_DEPTH) throw new ApiError(400, "malformed_body", `body nested deeper than ${MAX_DEPTH}`);
+  if (Array.isArray(value)) {
+    for (const v of value) checkDepth(v, depth + 1);
+  } else {
+    for (const k in value) checkDepth((value as Record<string, unknown>)[k], depth + 1);
+  }
+}
+
+function toWire(value: unknown, format: WireFormat): unknown {
+  if (value instanceof Tensor) {
+    const t = value.values;
+    return {
+      dtype: value.dtype,
+      shape: value.shape,
+      data: format === "msgpack" ? new Uint8Array(t.buffer, t.byteOffset, t.byteLength) : Array.from(t),
+    };
+  }
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map((v) => toWire(v, format));
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[k];
+    if (v !== undefined) out[k] = toWire(v, format);
+  }
+  return out;
+}
+
+export function encodeReply(value: unknown, format: WireFormat): Buffer | string {
+  const wire = toWire(value, format);
+  // Replies: standard msgpack only (maps, arrays, bin), readable by every msgpack library.
+  return format === "msgpack" ? encodeMsgpack(wire) : JSON.stringify(wire);
+}
+
+export function contentTypeOf(format: WireFormat): string {
+  return format === "msgpack" ? "application/msgpack" : "application/json; charset=utf-8";
+}
+
+/**
+ * msgpack unless the client asked for JSON: an Accept naming application/json but no msgpack type,
+ * or (with no preference stated) a JSON request body.
+ */
+export function replyFormat(accept: string | undefined, contentType: string | undefined): WireFormat {
+  if (accept && accept !== "*/*") {
+    const a = accept.toLowerCase();
+    if (a.includes("msgpack")) return "msgpack";
+    if (a.includes("application/json")) return "json";
+  }
+  if (contentType && contentType.toLowerCase().startsWith("application/json")) return "json";
+  return "msgpack";
+}

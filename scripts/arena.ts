@@ -1,0 +1,140 @@
+/**
+ * npm run arena -- --game <id> --agents a,b,c [--games N] [--seed N] [--seats N] [--config JSON]
+ *                  [--gate gates.json] [--out dir] [--concurrency N] [--model-root dir]
+ * Round robin between agents with seats swapped; writes arena.json and arena.md to --out and exits
+ * 1 when a gate fails (the CI check of bot strength).
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { unwrap } from "../engine/core/index.ts";
+import { registry } from "../engine/games.ts";
+import { checkGateAgents, evaluateGates, GateFileError, parseGates, type Gate } from "../agents/arena/gates.ts";
+import { markdownReport, summarise } from "../agents/arena/report.ts";
+import { runArena } from "../agents/arena/tournament.ts";
+import { createAgentReady, knownAgents, parseAgentSpec, splitAgentList } from "../agents/spec.ts";
+import { adapters } from "../env/games/index.ts";
+import { specOf } from "../env/spec.ts";
+import { intArg, jsonArg, main, parseCli, UsageError } from "./cli.ts";
+
+const USAGE =
+  "npm run arena -- --game <id> --agents spec,spec[,...] [--games N] [--seed N] [--seats N] [--config JSON] [--gate gates.json] [--out dir] [--concurrency N] [--model-root dir]";
+
+main(async () => {
+  const { values, positionals } = parseCli(USAGE, {
+    game: { type: "string" },
+    agents: { type: "string" },
+    games: { type: "string" },
+    seed: { type: "string" },
+    seats: { type: "string" },
+    config: { type: "string" },
+    gate: { type: "string" },
+    out: { type: "string" },
+    concurrency: { type: "string" },
+    "model-root": { type: "string" },
+    quiet: { type: "boolean", short: "q" },
+  });
+  if (values.help) {
+    console.log(`${USAGE}\ngames: ${registry.ids().join(", ")}\nagents: ${knownAgents().join(", ")}`);
+    return 0;
+  }
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${USAGE}`);
+  if (!values.game) throw new UsageError(`--game is required (${registry.ids().join(", ")})`);
+  const game = unwrap(registry.get(values.game));
+  if (!values.agents) throw new UsageError(`--agents is required, e.g. --agents random,computer (known: ${knownAgents().join(", ")})`);
+  const agents = splitAgentList(values.agents);
+  for (const a of agents) {
+    const p = parseAgentSpec(a);
+    if (!p.ok) throw new UsageError(`--agents: ${p.error.message}`);
+    if (!knownAgents().includes(p.value.name)) throw new UsageError(`--agents: unknown agent "${p.value.name}"; known agents: ${knownAgents().join(", ")}`);
+  }
+  const dup = agents.find((a, i) => agents.indexOf(a) !== i);
+  if (dup) throw new UsageError(`--agents lists "${dup}" twice`);
+  const games = intArg(values.games, "games", 20, 1, 1_000_000);
+  const seed = intArg(values.seed, "seed", 1);
+  const concurrency = intArg(values.concurrency, "concurrency", 1, 1, 4096);
+  const rawConfig = jsonArg(values.config, "config");
+  if (rawConfig === null || typeof rawConfig !== "object" || Array.isArray(rawConfig)) throw new UsageError("--config must be a JSON object");
+  const config0 = values.seats === undefined ? rawConfig : { ...rawConfig, seats: intArg(values.seats, "seats", 0) };
+  const parsed = game.parseConfig(config0);
+  if (!parsed.ok) throw new UsageError(`${game.info.id}: ${parsed.error.message}`);
+  const config = parsed.value as { seats: number } & Record<string, unknown>;
+  if (config.seats > 1 && agents.length < 2) throw new UsageError(`a ${config.seats}-seat round robin needs at least two agents`);
+
+  let gates: Gate[] = [];
+  if (values.gate) {
+    let text: string;
+    try {
+      text = readFileSync(values.gate, "utf8");
+    } catch {
+      throw new UsageError(`--gate: cannot read ${values.gate}`);
+    }
+    try {
+      gates = parseGates(JSON.parse(text));
+      checkGateAgents(gates, agents, game.info.id, config.seats);
+    } catch (e) {
+      if (e instanceof SyntaxError) throw new UsageError(`--gate: ${values.gate} is not valid JSON (${e.message})`);
+      if (e instanceof GateFileError) throw new UsageError(`--gate ${values.gate}: ${e.message}`);
+      throw e;
+    }
+  }
+
+  const adapter = adapters.get(game.info.id);
+  const context = {
+    ...(adapter ? { adapter, actionSpecHash: specOf(adapter).actionSpecHash } : {}),
+    ...(values["model-root"] ? { modelRoot: values["model-root"] } : {}),
+  };
+  // Build every agent once up front, so a bad parameter or model fails before any game is played.
+  for (const a of agents) {
+    const made = await createAgentReady(a, { ...context, seed, seat: 0, game: game.info.id });
+    if (!made.ok) throw new UsageError(`--agents: ${made.error.message}`);
+  }
+  const quiet = values.quiet ?? false;
+  const progress = progressBar(quiet);
+  const run = await runArena({ game, config, agents, games, seed, concurrency, context, onProgress: progress });
+  progress.finish();
+  const report = summarise({ game: game.info.id, gameVersion: game.info.version, config, seats: config.seats, seed, games, agents, run });
+  const gateResults = evaluateGates(gates, report);
+  const md = markdownReport(report, gateResults);
+  const out = values.out ?? "arena-out";
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, "arena.json"), JSON.stringify({ ...report, gates: gateResults }, null, 1) + "\n");
+  writeFileSync(join(out, "arena.md"), md);
+  console.log(md);
+  console.log(`reports written to ${join(out, "arena.json")} and ${join(out, "arena.md")}`);
+  const failed = gateResults.filter((g) => !g.pass);
+  if (failed.length > 0) {
+    for (const g of failed) console.error(`gate failed: ${g.line}`);
+    return 1;
+  }
+  return 0;
+});
+
+/** A one-line progress bar on stderr (a line per 10% when stderr is not a terminal). */
+function progressBar(quiet: boolean): ((done: number, total: number) => void) & { finish(): void } {
+  const start = performance.now();
+  const tty = process.stderr.isTTY === true;
+  let lastTenth = -1;
+  let drawn = false;
+  const f = (done: number, total: number) => {
+    if (quiet) return;
+    const secs = (performance.now() - start) / 1000;
+    const rateText = `${(done / Math.max(secs, 1e-9)).toFixed(1)} games/s`;
+    if (tty) {
+      const width = 30;
+      const filled = Math.round((width * done) / total);
+      process.stderr.write(`\r[${"#".repeat(filled)}${" ".repeat(width - filled)}] ${done}/${total} games  ${rateText}  ${secs.toFixed(0)} s `);
+      drawn = true;
+    } else {
+      const tenth = Math.floor((10 * done) / total);
+      if (tenth !== lastTenth) {
+        lastTenth = tenth;
+        process.stderr.write(`arena: ${done}/${total} games (${rateText})\n`);
+      }
+    }
+  };
+  return Object.assign(f, {
+    finish() {
+      if (drawn) process.stderr.write("\n");
+    },
+  });
+}

@@ -1,0 +1,62 @@
+/**
+ * npm run bench:agents -- [--game id] [--positions N] [--ms N] [--mcts-iters N] [--hidden N] [--batch N] [--seed N] [--json]
+ * Decisions/s of the computer agent, MCTS iterations/s, and the ONNX agent at batch 1 and batched
+ * (a small MLP written on the fly for the game's adapter). Benchmarks, not tests: compare figures
+ * measured side by side in one run.
+ */
+import { unwrap } from "../engine/core/index.ts";
+import { registry } from "../engine/games.ts";
+import { benchAgents } from "../agents/bench.ts";
+import { adapters } from "../env/games/index.ts";
+import { intArg, main, parseCli, UsageError } from "./cli.ts";
+
+const USAGE = "npm run bench:agents -- [--game id] [--positions N] [--ms N] [--mcts-iters N] [--hidden N] [--batch N] [--seed N] [--json]";
+
+main(async () => {
+  const { values, positionals } = parseCli(USAGE, {
+    game: { type: "string" },
+    positions: { type: "string" },
+    ms: { type: "string" },
+    "mcts-iters": { type: "string" },
+    hidden: { type: "string" },
+    batch: { type: "string" },
+    seed: { type: "string" },
+    json: { type: "boolean" },
+  });
+  if (values.help) {
+    console.log(`${USAGE}\ngames: ${registry.ids().join(", ")}`);
+    return 0;
+  }
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${USAGE}`);
+  const ids = values.game ? [values.game] : registry.ids();
+  const all = [];
+  for (const id of ids) {
+    const game = unwrap(registry.get(id));
+    const config = unwrap(game.parseConfig({}));
+    const figures = await benchAgents(
+      game,
+      config,
+      {
+        positions: intArg(values.positions, "positions", 32, 1, 10_000),
+        minMs: intArg(values.ms, "ms", 2000, 1, 600_000),
+        mctsIters: intArg(values["mcts-iters"], "mcts-iters", 400, 1, 1_000_000),
+        hidden: intArg(values.hidden, "hidden", 64, 1, 4096),
+        batchSize: intArg(values.batch, "batch", 256, 1, 65_536),
+        seed: intArg(values.seed, "seed", 1),
+      },
+      adapters.get(id),
+    );
+    all.push(figures);
+    if (!values.json) {
+      console.log(`${id} (${figures.positions} positions)`);
+      console.log(`  computer           ${figures.computerDecisionsPerSec.toFixed(1)} decisions/s`);
+      console.log(`  mcts               ${figures.mctsIterationsPerSec.toFixed(0)} iterations/s (${figures.mctsDecisionsPerSec.toFixed(2)} decisions/s at its budget)`);
+      if (figures.onnx) {
+        const o = figures.onnx;
+        console.log(`  onnx batch 1       ${o.batch1DecisionsPerSec.toFixed(0)} decisions/s  (MLP ${o.obsSize}-${o.hidden}-${o.actionSize})`);
+        console.log(`  onnx batched       ${o.batchedDecisionsPerSec.toFixed(0)} decisions/s  (mean batch ${o.batchSize} over ${o.runs} runs)`);
+      } else console.log("  onnx               (no adapter for this game)");
+    }
+  }
+  if (values.json) console.log(JSON.stringify(all, null, 1));
+});

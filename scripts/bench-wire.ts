@@ -1,0 +1,209 @@
+/**
+ * `npm run bench:wire`: env-steps/s through the real HTTP + msgpack stack, from a Node client with
+ * a keep-alive connection, one request in flight (how a trainer steps one session), at 1, 16, 64
+ * and 256 envs per request; with a bare fastify msgpack echo measured in the same run as the
+ * baseline. The servers run in a child process so client and server do not share an event loop.
+ *
+ *   npm run bench:wire -- [--game sevens] [--seconds 3] [--envs 1,16,64,256]
+ */
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { Agent, request } from "node:http";
+import { fileURLToPath } from "node:url";
+import { cpus, loadavg } from "node:os";
+import { Packr, Unpackr } from "msgpackr";
+import Fastify from "fastify";
+import { buildApp } from "../env/server/index.ts";
+import { LearningFacilitator } from "../env/learning-facilitator.ts";
+import { adapters } from "../env/games/index.ts";
+import { intArg, main, parseCli, UsageError } from "./cli.ts";
+
+const packr = new Packr({ useRecords: false });
+const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true });
+
+async function serve(): Promise<void> {
+  const app = buildApp({ maxEnvsPerSession: 4096 });
+  const echo = Fastify({ logger: false });
+  echo.removeAllContentTypeParsers();
+  echo.addContentTypeParser("application/msgpack", { parseAs: "buffer" }, (_req, body, done) => {
+    try {
+      done(null, unpackr.unpack(body as Buffer));
+    } catch (e) {
+      done(e as Error, undefined);
+    }
+  });
+  echo.post("/echo", (req, reply) => reply.type("application/msgpack").send(packr.pack(req.body)));
+  const a = await app.listen({ host: "127.0.0.1", port: 0 });
+  const b = await echo.listen({ host: "127.0.0.1", port: 0 });
+  process.stdout.write(JSON.stringify({ app: a, echo: b }) + "\n");
+  process.on("SIGTERM", () => {
+    void Promise.all([app.close(), echo.close()]).then(() => process.exit(0));
+  });
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+
+function post(url: string, body: Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: "POST", agent, headers: { "content-type": "application/msgpack", accept: "application/msgpack", "content-length": body.length } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => {
+        const out = Buffer.concat(chunks);
+        if ((res.statusCode ?? 0) >= 300) reject(new Error(`${url} -> ${res.statusCode}: ${JSON.stringify(unpackr.unpack(out))}`));
+        else resolve(out);
+      });
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/** A random legal action per env from a reply's mask (the client's share of the work). */
+function chooser(seed: number) {
+  let x = seed || 1;
+  return (mask: { shape: number[]; data: Uint8Array }): number[] => {
+    const [n, size] = mask.shape as [number, number];
+    const out = new Array<number>(n);
+    const legal: number[] = [];
+    for (let i = 0; i < n; i++) {
+      legal.length = 0;
+      const row = i * size;
+      for (let a = 0; a < size; a++) if (mask.data[row + a]) legal.push(a);
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      out[i] = legal.length ? legal[(x >>> 0) % legal.length]! : 0;
+    }
+    return out;
+  };
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux); NaN elsewhere. */
+function cpuSecondsOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return NaN;
+  }
+}
+
+let serverPid = 0;
+
+interface Timing {
+  requests: number;
+  envSteps: number;
+  perSecond: number;
+  envPerSecond: number;
+  /** CPU microseconds per request, in the server and in this client. */
+  serverUs: number;
+  clientUs: number;
+}
+
+async function timed(seconds: number, once: () => Promise<number>): Promise<Timing> {
+  // Warm up (JIT, connection) for a tenth of the time, then measure.
+  const warm = performance.now() + seconds * 100;
+  while (performance.now() < warm) await once();
+  let requests = 0;
+  let envSteps = 0;
+  const server0 = serverPid ? cpuSecondsOf(serverPid) : NaN;
+  const client0 = process.cpuUsage();
+  const start = performance.now();
+  const end = start + seconds * 1000;
+  while (performance.now() < end) {
+    envSteps += await once();
+    requests++;
+  }
+  const s = (performance.now() - start) / 1000;
+  const client = process.cpuUsage(client0);
+  const serverUs = ((cpuSecondsOf(serverPid) - server0) * 1e6) / requests;
+  const clientUs = (client.user + client.system) / requests;
+  return { requests, envSteps, perSecond: requests / s, envPerSecond: envSteps / s, serverUs, clientUs };
+}
+
+function inProcess(game: string, numEnvs: number, seconds: number): Promise<number> {
+  const adapter = adapters.get(game)!;
+  const f = LearningFacilitator.create({ adapter, numEnvs, seed: 1 });
+  const pick = chooser(7);
+  const size = adapter.actions.size;
+  return (async () => {
+    let b = await f.reset();
+    const r = await timed(seconds, async () => {
+      b = await f.step(pick({ shape: [numEnvs, size], data: b.mask }));
+      return numEnvs;
+    });
+    return r.envPerSecond;
+  })();
+}
+
+main(async () => {
+  const { values } = parseCli("npm run bench:wire -- [--game sevens] [--seconds 3] [--envs 1,16,64,256]", {
+    role: { type: "string" },
+    game: { type: "string" },
+    seconds: { type: "string" },
+    envs: { type: "string" },
+  });
+  if (values.role === "server") return serve();
+  const game = values.game ?? "sevens";
+  if (!adapters.has(game)) throw new UsageError(`--game: no adapter for "${game}"; have ${[...adapters.keys()].join(", ")}`);
+  const seconds = intArg(values.seconds, "seconds", 3, 1, 600);
+  const sizes = (values.envs ?? "1,16,64,256").split(",").map((s) => intArg(s, "envs", 1, 1, 4096));
+
+  const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--role", "server"], { stdio: ["ignore", "pipe", "inherit"] });
+  const urls = await new Promise<{ app: string; echo: string }>((resolve, reject) => {
+    let buf = "";
+    child.stdout!.on("data", (c: Buffer) => {
+      buf += c.toString();
+      const nl = buf.indexOf("\n");
+      if (nl >= 0) resolve(JSON.parse(buf.slice(0, nl)));
+    });
+    child.on("exit", (code) => reject(new Error(`bench server exited early (${code})`)));
+  });
+  serverPid = child.pid ?? 0;
+  try {
+    console.log(`cardgym wire bench: ${game}, Node client (http keep-alive, 1 request in flight), ${seconds} s per row, server in a child process`);
+    const echoBody = packr.pack({ actions: [0] });
+    const echo = await timed(seconds, async () => {
+      await post(`${urls.echo}/echo`, echoBody);
+      return 1;
+    });
+    // CPU per request (server + client) is less sensitive to other load on the machine than wall
+    // time; 1e6 / (server + client µs) estimates the rate with a core each and nothing else running.
+    const est = (t: Timing) => 1e6 / (t.serverUs + t.clientUs);
+    const rows: string[][] = [
+      ["envs/request", "requests/s", "env-steps/s", "vs bare echo", "server CPU µs/req", "client CPU µs/req", "CPU-bound est. env-steps/s", "in-process env-steps/s"],
+    ];
+    rows.push(["bare fastify msgpack echo", echo.perSecond.toFixed(0), "-", "1.00", echo.serverUs.toFixed(0), echo.clientUs.toFixed(0), `(${est(echo).toFixed(0)} req/s)`, "-"]);
+    for (const n of sizes) {
+      const created = unpackr.unpack(await post(`${urls.app}/v1/sessions`, packr.pack({ game, numEnvs: n, seed: 1 })));
+      const base = `${urls.app}/v1/sessions/${created.session}`;
+      let reply = unpackr.unpack(await post(`${base}/reset`, packr.pack({})));
+      const pick = chooser(n);
+      const r = await timed(seconds, async () => {
+        reply = unpackr.unpack(await post(`${base}/step`, packr.pack({ actions: pick(reply.mask) })));
+        return n;
+      });
+      const local = await inProcess(game, n, Math.max(1, Math.floor(seconds / 2)));
+      rows.push([
+        String(n),
+        r.perSecond.toFixed(0),
+        r.envPerSecond.toFixed(0),
+        (r.perSecond / echo.perSecond).toFixed(2),
+        r.serverUs.toFixed(0),
+        r.clientUs.toFixed(0),
+        (est(r) * n).toFixed(0),
+        local.toFixed(0),
+      ]);
+    }
+    const widths = rows[0]!.map((_, c) => Math.max(...rows.map((row) => row[c]!.length)));
+    for (const row of rows) console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  "));
+    console.log("targets: >= 150k env-steps/s at 64 envs/request; at 1 env/request >= 0.80 of the bare echo");
+    console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(" ")} (other jobs skew wall-clock rates; CPU columns less so)`);
+  } finally {
+    child.kill("SIGTERM");
+    agent.destroy();
+  }
+  return 0;
+});
