@@ -1,0 +1,97 @@
+"""cardgym: Python envs for the cardgym card-game server.
+
+    import cardgym
+    env = cardgym.make("sevens", opponents="random", seed=0)        # gymnasium.Env
+    venv = cardgym.make_vec("sevens", num_envs=64, seed=0)          # gymnasium.vector.VectorEnv
+    aec = cardgym.pettingzoo.env("sevens", seed=0)                  # PettingZoo AEC env
+    gymnasium.make("cardgym/sevens-v0")                              # after `import cardgym`
+
+With no URL (and no CARDGYM_URL) the package starts the Node server from the repository checkout
+(see cardgym.server) and stops it when the last env using it closes.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Iterable, Optional
+
+import gymnasium
+
+from . import pettingzoo
+from .client import Client, Session, tensor
+from .env import CardgymEnv, Opponents
+from .errors import CardgymError, IllegalActionError, ServerError, ServerStartError, ServerUnavailable
+from .vector import CardgymVectorEnv
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CardgymEnv",
+    "CardgymError",
+    "CardgymVectorEnv",
+    "Client",
+    "IllegalActionError",
+    "ServerError",
+    "ServerStartError",
+    "ServerUnavailable",
+    "Session",
+    "make",
+    "make_vec",
+    "pettingzoo",
+    "register_envs",
+    "tensor",
+]
+
+#: Games registered with Gymnasium at import (no server is contacted then). A game added to the
+#: server later is registered by ``register_envs()``, which asks the server for its list.
+KNOWN_GAMES = ("sevens", "shephy", "dcg", "blackpoker")
+
+
+def make(game: str, opponents: Opponents = "random", config: Optional[Dict[str, Any]] = None, seed: Optional[int] = None, **kwargs: Any) -> CardgymEnv:
+    """A Gymnasium env of ``game``; see :class:`cardgym.CardgymEnv` for the keyword arguments
+    (``seat``, ``max_decisions``, ``illegal_action``, ``url``, ``client``, ``render_mode``)."""
+    return CardgymEnv(game, opponents=opponents, config=config, seed=seed, **kwargs)
+
+
+def make_vec(
+    game: str, num_envs: int, opponents: Opponents = "random", config: Optional[Dict[str, Any]] = None, seed: Optional[int] = None, **kwargs: Any
+) -> CardgymVectorEnv:
+    """A Gymnasium vector env of ``num_envs`` copies of ``game`` in one server session; see
+    :class:`cardgym.CardgymVectorEnv`."""
+    return CardgymVectorEnv(game, num_envs=num_envs, opponents=opponents, config=config, seed=seed, **kwargs)
+
+
+def env_id(game: str) -> str:
+    return f"cardgym/{game}-v0"
+
+
+def _register(game: str) -> None:
+    if env_id(game) in gymnasium.registry:
+        return
+    gymnasium.register(
+        id=env_id(game),
+        entry_point="cardgym.env:CardgymEnv",
+        vector_entry_point="cardgym.vector:CardgymVectorEnv",
+        kwargs={"game": game},
+        disable_env_checker=False,
+    )
+
+
+def register_envs(games: Optional[Iterable[str]] = None, client: Optional[Client] = None) -> list:
+    """Registers ``cardgym/<game>-v0`` with Gymnasium for ``games``, or for every game the server
+    serves (asking ``client``, else the default server). Returns the ids."""
+    if games is None:
+        own = client is None
+        c = Client() if own else client
+        try:
+            games = [g["id"] for g in c.games()]
+        finally:
+            if own:
+                c.close()
+    ids = []
+    for game in games:
+        _register(game)
+        ids.append(env_id(game))
+    return ids
+
+
+register_envs(KNOWN_GAMES)

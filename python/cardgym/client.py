@@ -1,0 +1,313 @@
+"""HTTP + msgpack client of the cardgym server (the wire contract is docs/protocol.md)."""
+
+from __future__ import annotations
+
+import json
+import operator
+import os
+import socket
+import threading
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+from urllib.parse import quote, urlsplit
+
+import msgpack
+import numpy as np
+
+from .http import Connection
+from .errors import ServerError, ServerUnavailable, server_error
+from .server import EmbeddedServer, acquire_shared, release_shared, start_private, stop_private
+
+_DTYPES = {"float32": np.dtype("<f4"), "int32": np.dtype("<i4"), "uint8": np.dtype("u1"), "bool": np.dtype("?")}
+_MSGPACK = "application/msgpack"
+
+
+def tensor(t: Mapping[str, Any]) -> np.ndarray:
+    """A wire tensor ``{dtype, shape, data}`` as a numpy array viewing the reply bytes (no copy;
+    read-only, ``.copy()`` it to write)."""
+    data = t["data"]
+    dtype = _DTYPES[t["dtype"]]
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        return np.frombuffer(data, dtype=dtype).reshape(t["shape"])
+    return np.asarray(data, dtype=dtype).reshape(t["shape"])  # JSON replies carry plain lists
+
+
+def _decode(value: Any) -> Any:
+    """Replaces every tensor in a reply by a numpy array, recursively."""
+    if isinstance(value, dict):
+        if "data" in value and "shape" in value and value.get("dtype") in _DTYPES:
+            return tensor(value)
+        return {k: _decode(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_decode(v) for v in value]
+    return value
+
+
+def _plain(value: Any) -> Any:
+    """numpy scalars/arrays -> Python ints/floats/lists (the server refuses msgpack extensions)."""
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+class Client:
+    """A connection to one cardgym server.
+
+    ``Client()`` uses ``CARDGYM_URL`` when set, else the embedded server (started on first use,
+    shared by the clients of this process, stopped when the last one closes); ``Client(url)``
+    connects to a running server (``npm start``). ``private_server=True`` starts a server owned by
+    this client alone (whatever CARDGYM_URL says). The bearer token comes from ``token`` or
+    ``CARDGYM_TOKEN``.
+
+    One HTTP/1.1 keep-alive connection per client (see cardgym.http); requests are serialised by
+    a lock, so share a client between threads only if they may wait on each other. Error replies raise :class:`cardgym.ServerError` (``.code``, ``.status``,
+    ``.message``); a server that cannot be reached raises :class:`cardgym.ServerUnavailable`.
+    """
+
+    def __init__(
+        self,
+        url: Optional[str] = None,
+        *,
+        token: Optional[str] = None,
+        timeout: float = 120.0,
+        repo: Optional[str] = None,
+        private_server: bool = False,
+    ):
+        self.server: Optional[EmbeddedServer] = None
+        self._shared = False
+        self._closed = False
+        if private_server:
+            if url is not None:
+                raise ValueError("pass either url or private_server=True, not both")
+            self.server = start_private(repo)
+            url = self.server.url
+        else:
+            url = url or os.environ.get("CARDGYM_URL") or None
+            if url is None:
+                self.server = acquire_shared(repo)
+                self._shared = True
+                url = self.server.url
+        parts = urlsplit(url if "://" in url else f"http://{url}")
+        if parts.scheme != "http" or not parts.hostname:
+            raise ValueError(f"cardgym server URL must look like http://host:port, got {url!r}")
+        self.url = f"http://{parts.netloc}"
+        self._host = parts.hostname
+        self._port = parts.port or 80
+        self._timeout = timeout
+        token = token if token is not None else os.environ.get("CARDGYM_TOKEN")
+        auth = f"Authorization: Bearer {token}\r\n" if token else ""
+        self._get_headers = f"Accept: {_MSGPACK}\r\n{auth}".encode("latin-1")
+        self._headers = self._get_headers + f"Content-Type: {_MSGPACK}\r\n".encode("ascii")
+        self._conn: Optional[Connection] = None
+        self._lock = threading.Lock()
+
+    # ---------------------------------------------------------------- transport
+
+    def _connection(self) -> Connection:
+        conn = self._conn
+        if conn is None:
+            conn = self._conn = Connection(self._host, self._port, self._timeout)
+        elif conn.sock is not None and conn.stale():
+            # A keep-alive connection the server closed while idle reads as EOF: reconnect before
+            # sending rather than fail half-way through a request.
+            conn.close()
+        if conn.sock is None:
+            try:
+                conn.connect()
+            except OSError as e:
+                raise ServerUnavailable(self._unreachable(e)) from None
+        return conn
+
+    def _unreachable(self, e: BaseException) -> str:
+        where = f"the cardgym server at {self.url}"
+        if self.server is not None and not self.server.running:
+            return f"{where} (embedded, pid {self.server.pid}) has exited ({e})"
+        return f"cannot reach {where}: {e}. Is it running? Start one with `npm start`, or leave the URL unset to let cardgym start its own."
+
+    def request(self, method: str, path: str, body: Any = None, *, plain: bool = False) -> Any:
+        """Sends one request and returns the decoded reply (tensors as numpy arrays). ``body`` may
+        hold numpy values (converted); ``plain=True`` says it holds none (skips the walk)."""
+        if self._closed:
+            raise ServerUnavailable("this cardgym client is closed")
+        payload = None if body is None else msgpack.packb(body if plain else _plain(body))
+        headers = self._get_headers if payload is None else self._headers
+        with self._lock:
+            # GETs are safe to retry once on a connection that broke; other methods are not (the
+            # server may have applied them), so their failure is reported as it is.
+            attempts = 2 if method == "GET" else 1
+            for attempt in range(attempts):
+                conn = self._connection()
+                try:
+                    status, reply_headers, data = conn.request(method, path, headers, payload)
+                    break
+                except OSError as e:
+                    conn.close()
+                    if attempt + 1 == attempts:
+                        what = "timed out" if isinstance(e, socket.timeout) else str(e) or type(e).__name__
+                        raise ServerUnavailable(f"{method} {path}: {self._unreachable(OSError(what))}") from None
+                except BaseException:
+                    # Interrupted mid-reply (Ctrl-C): the rest of the reply would be read as the
+                    # next one, so drop the connection.
+                    conn.close()
+                    raise
+        ctype = reply_headers.get("content-type", "")
+        try:
+            if "json" in ctype:
+                reply = json.loads(data)
+            else:
+                reply = msgpack.unpackb(data)
+        except Exception as e:
+            raise ServerError(status, "bad_reply", f"undecodable {ctype or 'reply'} ({e}): {bytes(data[:200])!r}") from None
+        if status >= 400:
+            raise server_error(status, reply)
+        return _decode(reply)
+
+    def close(self) -> None:
+        """Closes the connection; stops the embedded server if this was its last user. Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+        if self.server is not None:
+            if self._shared:
+                release_shared(self.server)
+            else:
+                stop_private(self.server)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def __enter__(self) -> "Client":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        how = f", embedded pid {self.server.pid}" if self.server is not None else ""
+        return f"<cardgym.Client {self.url}{how}{' closed' if self._closed else ''}>"
+
+    # Envs keep their client in their EnvSpec kwargs, which gymnasium deep-copies; a client is a
+    # handle on a live connection, so copies share it, and pickles reconnect by URL.
+    def __deepcopy__(self, memo):
+        return self
+
+    def __copy__(self):
+        return self
+
+    def __reduce__(self):
+        return (_reconnect, (self.url,))
+
+    # ---------------------------------------------------------------- routes
+
+    def health(self) -> Dict[str, Any]:
+        return self.request("GET", "/healthz")
+
+    def metrics(self) -> Dict[str, Any]:
+        return self.request("GET", "/metrics")
+
+    def games(self) -> List[Dict[str, Any]]:
+        """The served games: ``[{id, title, minSeats, maxSeats, defaultSeats, observationSize, actionSize, ...}]``."""
+        return self.request("GET", "/v1/games")["games"]
+
+    def game(self, game: str) -> Dict[str, Any]:
+        for info in self.games():
+            if info["id"] == game:
+                return info
+        known = ", ".join(g["id"] for g in self.games())
+        raise ServerError(404, "unknown_game", f"no game {game!r} on {self.url}; served games: {known}")
+
+    def spec(self, game: str) -> Dict[str, Any]:
+        return self.request("GET", f"/v1/games/{quote(game, safe='')}/spec")
+
+    def create_session(
+        self,
+        game: str,
+        *,
+        seats: Optional[Sequence[str]] = None,
+        config: Optional[Mapping[str, Any]] = None,
+        num_envs: int = 1,
+        seed: int = 0,
+        max_decisions: Optional[int] = None,
+    ) -> "Session":
+        """Creates a session of ``num_envs`` copies of ``game`` (see POST /v1/sessions)."""
+        body: Dict[str, Any] = {"game": game, "numEnvs": int(num_envs), "seed": int(seed)}
+        if seats is not None:
+            body["seats"] = list(seats)
+        if config:
+            body["config"] = dict(config)
+        if max_decisions is not None:
+            body["maxDecisions"] = int(max_decisions)
+        return Session(self, self.request("POST", "/v1/sessions", body))
+
+
+def _reconnect(url: str) -> Client:
+    return Client(url)
+
+
+Actions = Union[Sequence[int], np.ndarray]
+
+
+class Session:
+    """One server session: ``num_envs`` envs of one game stepped together.
+
+    ``reset()`` and ``step()`` return the reply batch as a dict of numpy arrays: ``obs``, ``mask``,
+    ``reward``, ``terminated``, ``truncated``, ``seat``, ``step``, ``mode`` and ``info``
+    (``episode``, ``episodeStep``, ``returns``); shapes are in docs/protocol.md.
+    """
+
+    def __init__(self, client: Client, created: Dict[str, Any]):
+        self.client = client
+        self.id: str = created["session"]
+        self.game: str = created["game"]
+        self.mode: str = created["mode"]
+        self.seats: List[str] = list(created["seats"])
+        self.num_seats: int = int(created["numSeats"])
+        self.num_envs: int = int(created["numEnvs"])
+        self.config: Dict[str, Any] = created["config"]
+        self.spec: Dict[str, Any] = created["spec"]
+        self.observation_size: int = int(self.spec["observation"]["size"])
+        self.action_size: int = int(self.spec["action"]["size"])
+        self._path = f"/v1/sessions/{quote(self.id, safe='')}"
+        self._closed = False
+
+    def reset(self, seed: Optional[int] = None) -> Dict[str, Any]:
+        return self.client.request("POST", f"{self._path}/reset", {} if seed is None else {"seed": int(seed)})
+
+    def step(self, actions: Actions) -> Dict[str, Any]:
+        if isinstance(actions, np.ndarray):
+            if not (np.issubdtype(actions.dtype, np.integer) or actions.dtype == np.bool_):
+                raise TypeError(f"actions must be integer action ids, got an array of {actions.dtype}")
+            actions = actions.astype(np.int64, copy=False).reshape(-1).tolist()
+        else:
+            actions = [operator.index(a) for a in actions]  # refuses floats rather than truncating
+        return self.client.request("POST", f"{self._path}/step", {"actions": actions}, plain=True)
+
+    def mask(self, labels: bool = False) -> Dict[str, Any]:
+        return self.client.request("GET", f"{self._path}/mask" + ("?labels=true" if labels else ""))
+
+    def info(self) -> Dict[str, Any]:
+        return self.client.request("GET", self._path)
+
+    def close(self) -> None:
+        """Deletes the session on the server (ignored if the server or session is already gone)."""
+        if self._closed:
+            return
+        self._closed = True
+        if self.client.closed:
+            return
+        try:
+            self.client.request("DELETE", self._path)
+        except ServerUnavailable:
+            pass
+        except ServerError as e:
+            if e.code not in ("session_gone", "unknown_session", "shutting_down"):
+                raise

@@ -1,0 +1,185 @@
+"""PettingZoo AEC environments: every client seat is an agent ``player_<seat>``.
+
+``env(game, ...)`` returns the AEC env wrapped in PettingZoo's OrderEnforcingWrapper;
+``raw_env(game, ...)`` the bare one.
+
+There is no Parallel API env: every game here is turn-based with exactly one seat to act at a time
+(the server names it per reply), so a parallel step would ask every agent for an action of which
+all but one are thrown away, and the acting order (passes, extra turns, events) is not a fixed
+cycle. Use the AEC env for multi-agent work and ``cardgym.make_vec`` to batch a single learner.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Sequence
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+from .client import Client, Session
+from .env import observation_space, open_client, random_seed
+
+CLIENT_ROLES = ("learner", "external")
+
+
+class CardgymAECEnv(AECEnv):
+    """An AEC env of ``game``: one agent per client seat, named ``player_<seat>``.
+
+    ``seats``: one role per seat; ``"external"`` (or ``"learner"``) seats are agents of this env,
+    anything else is an agent spec played inside the server (``"random"``...). Default: every seat
+    of the game's default count (or ``config["seats"]``) is external.
+
+    Observations: ``{"observation": float32[O], "action_mask": int8[A]}`` for each agent from its
+    own view; the mask is the legal actions when that agent is to act, else all zeros. Rewards:
+    each seat's change of return. When the game ends every agent is terminated (or truncated, with
+    ``max_decisions``), as in PettingZoo's classic games. An illegal action raises
+    :class:`cardgym.IllegalActionError` and changes nothing.
+    """
+
+    def __init__(
+        self,
+        game: str,
+        config: Optional[Dict[str, Any]] = None,
+        seed: Optional[int] = None,
+        *,
+        seats: Optional[Sequence[str]] = None,
+        max_decisions: Optional[int] = None,
+        render_mode: Optional[str] = None,
+        url: Optional[str] = None,
+        client: Optional[Client] = None,
+    ):
+        super().__init__()
+        self.metadata = {"name": f"cardgym_{game}_v0", "render_modes": ["ansi"], "render_fps": 4, "is_parallelizable": False}
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.render_mode = render_mode
+        self.game = game
+        self.client, self._owns_client = open_client(client, url)
+        self.session: Optional[Session] = None
+        try:
+            if seats is None:
+                n = (config or {}).get("seats") or self.client.game(game)["defaultSeats"]
+                seats = ["external"] * int(n)
+            roles = [str(s) for s in seats]
+            self._client_seats: List[int] = [i for i, r in enumerate(roles) if r in CLIENT_ROLES]
+            if len(self._client_seats) == 1:
+                # The server runs a lone client seat in single mode, where it must be the learner.
+                roles[self._client_seats[0]] = "learner"
+            self.session = self.client.create_session(
+                game, seats=roles, config=config, num_envs=1, seed=random_seed() if seed is None else seed, max_decisions=max_decisions
+            )
+        except BaseException:
+            self.close()
+            raise
+        self._single = self.session.mode == "single"
+        self.possible_agents = [f"player_{s}" for s in self._client_seats]
+        self._agent_of_seat = {s: a for s, a in zip(self._client_seats, self.possible_agents)}
+        self._seat_of = {a: s for s, a in self._agent_of_seat.items()}
+        # One space object per agent (PettingZoo seeds them per agent).
+        self.observation_spaces = {a: observation_space(self.session.spec) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.session.action_size) for a in self.possible_agents}
+        self.agents: List[str] = []
+        self._batch: Optional[Dict[str, Any]] = None
+        self._zero_mask = np.zeros(self.session.action_size, dtype=np.int8)
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def _acting_agent(self, b: Dict[str, Any]) -> Optional[str]:
+        seat = int(b["seat"][0])
+        return self._agent_of_seat.get(seat) if seat >= 0 else None
+
+    def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
+        assert self.session is not None, "the env is closed"
+        b = self.session.reset(seed)
+        self._batch = b
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        agent = self._acting_agent(b)
+        assert agent is not None, "the server reset to a row with no client seat to act"
+        self.agent_selection = agent
+
+    def observe(self, agent: str) -> Dict[str, np.ndarray]:
+        b = self._batch
+        assert b is not None, "call reset() first"
+        obs = b["obs"][0] if self._single else b["obs"][0, self._seat_of[agent]]
+        acting = int(b["seat"][0]) == self._seat_of[agent]
+        mask = b["mask"][0].view(np.int8) if acting else self._zero_mask.copy()
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action: Optional[int]) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        assert self.session is not None, "the env is closed"
+        if action is None:
+            raise ValueError(f"{agent} is to act and must be given an action, not None")
+        b = self.session.step([action])
+        self._batch = b
+        reward = b["reward"][0]
+        self._cumulative_rewards[agent] = 0.0
+        if self._single:
+            self.rewards = {a: float(reward) for a in self.agents}
+        else:
+            self.rewards = {a: float(reward[self._seat_of[a]]) for a in self.agents}
+        terminated, truncated = bool(b["terminated"][0]), bool(b["truncated"][0])
+        if terminated or truncated:
+            self.terminations = {a: terminated for a in self.agents}
+            self.truncations = {a: truncated and not terminated for a in self.agents}
+            # Every agent is done; each is stepped once with None (PettingZoo's dead-agent step).
+        else:
+            nxt = self._acting_agent(b)
+            assert nxt is not None, "the server named no client seat to act on a live row"
+            self.agent_selection = nxt
+        self.infos = {a: {} for a in self.agents}
+        self._accumulate_rewards()
+
+    def action_mask(self, agent: Optional[str] = None) -> np.ndarray:
+        """The legal actions of ``agent`` (default: the one to act) as bools."""
+        return self.observe(agent or self.agent_selection)["action_mask"].astype(bool)
+
+    def render(self) -> Optional[str]:
+        if self.render_mode != "ansi" or self.session is None or self._batch is None:
+            return None
+        legal = ", ".join(f"{a['id']}:{a['label']}" for a in self.session.mask(labels=True)["labels"][0])
+        return f"{self.game}: {self.agent_selection} to act; legal actions: {legal or 'none (episode over)'}\n"
+
+    def close(self) -> None:
+        session, self.session = getattr(self, "session", None), None
+        try:
+            if session is not None:
+                session.close()
+        finally:
+            if getattr(self, "_owns_client", False):
+                self._owns_client = False
+                self.client.close()
+
+
+    def __del__(self):
+        # Best effort: an env dropped without close() still releases the embedded server.
+        try:
+            if getattr(self, "_owns_client", False):
+                self._owns_client = False
+                self.client.close()
+        except Exception:
+            pass
+
+
+def raw_env(game: str, **kwargs: Any) -> CardgymAECEnv:
+    """The bare AEC env (see :class:`CardgymAECEnv` for the arguments)."""
+    return CardgymAECEnv(game, **kwargs)
+
+
+def env(game: str, **kwargs: Any):
+    """The AEC env of ``game`` in PettingZoo's OrderEnforcingWrapper (step before reset raises)."""
+    return OrderEnforcingWrapper(CardgymAECEnv(game, **kwargs))

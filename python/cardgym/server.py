@@ -1,0 +1,251 @@
+"""The embedded server: the Node cardgym server started as a child process of this Python process.
+
+How the repository checkout is found (the first that applies):
+
+1. the ``repo`` argument, else the ``CARDGYM_REPO`` environment variable;
+2. the folder two levels above this package (``<repo>/python/cardgym/`` -> ``<repo>``), which is
+   where an editable install (``pip install -e python``) leaves it;
+3. the current working directory or one of its parents.
+
+A checkout is a folder holding ``scripts/serve.ts`` and ``node_modules/tsx`` (run ``npm ci`` there
+first). The server is started as ``node --import tsx scripts/serve.ts --port 0 --host 127.0.0.1``
+in that folder; it picks a free port and prints its URL, which we read from its standard output.
+
+One embedded server is shared by every client of this process that asked for the default (no URL,
+no ``CARDGYM_URL``): it starts with the first such client and stops when the last one closes (and
+at interpreter exit). ``Client(private_server=True)`` starts a server of its own instead.
+"""
+
+from __future__ import annotations
+
+import atexit
+import collections
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Deque, List, Optional
+
+from .errors import ServerStartError
+
+_URL_LINE = re.compile(r"\bat (https?://\S+)")
+
+#: Seconds to wait for the server's URL line (tsx compiles the TypeScript on first start).
+START_TIMEOUT = float(os.environ.get("CARDGYM_START_TIMEOUT", "60"))
+
+
+def _is_checkout(path: Path) -> bool:
+    return (path / "scripts" / "serve.ts").is_file()
+
+
+def find_repo(repo: Optional[str] = None) -> Path:
+    """Returns the cardgym checkout to run the server from (see the module docstring)."""
+    explicit = repo or os.environ.get("CARDGYM_REPO")
+    if explicit:
+        path = Path(explicit).expanduser().resolve()
+        if not _is_checkout(path):
+            raise ServerStartError(f"{path} (from {'repo=' if repo else 'CARDGYM_REPO'}) is not a cardgym checkout: it has no scripts/serve.ts")
+        return path
+    candidates: List[Path] = [Path(__file__).resolve().parents[2]]
+    cwd = Path.cwd().resolve()
+    candidates += [cwd, *cwd.parents]
+    for path in candidates:
+        if _is_checkout(path):
+            return path
+    raise ServerStartError(
+        "cannot find the cardgym checkout to start a server from: set CARDGYM_REPO to the repository "
+        "folder (the one with scripts/serve.ts), or start a server yourself (npm start) and pass its URL "
+        "(cardgym.make(..., url=...) or CARDGYM_URL)"
+    )
+
+
+def _die_with_parent() -> None:
+    """Runs in the child before exec: on Linux, ask for SIGTERM when this Python process dies, so a
+    killed trainer does not leave a server behind."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        PR_SET_PDEATHSIG = 1
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except Exception:
+        pass
+
+
+class EmbeddedServer:
+    """One Node server process. ``url`` is where it listens; ``stop()`` ends it."""
+
+    def __init__(self, repo: Optional[str] = None, node: Optional[str] = None, extra_args: Optional[List[str]] = None):
+        self.repo = find_repo(repo)
+        node = node or os.environ.get("CARDGYM_NODE") or "node"
+        if not (self.repo / "node_modules" / "tsx").is_dir():
+            raise ServerStartError(f"{self.repo} has no node_modules/tsx: run `npm ci` in {self.repo} first")
+        args = [node, "--import", "tsx", "scripts/serve.ts", "--port", "0", "--host", "127.0.0.1", "--quiet", *(extra_args or [])]
+        self._stderr: Deque[str] = collections.deque(maxlen=40)
+        try:
+            self.process = subprocess.Popen(
+                args,
+                cwd=str(self.repo),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                encoding="utf-8",
+                errors="replace",
+                # PR_SET_PDEATHSIG fires when the creating *thread* ends, so only from the main thread.
+                preexec_fn=_die_with_parent
+                if sys.platform.startswith("linux") and threading.current_thread() is threading.main_thread()
+                else None,
+            )
+        except FileNotFoundError as e:
+            raise ServerStartError(f"cannot run {node!r} (Node.js 20+ is needed for the embedded server; set CARDGYM_NODE to its path): {e}") from None
+        self.pid = self.process.pid
+        self._owner_pid = os.getpid()
+        self.url = self._wait_for_url(args)
+        # Keep draining both pipes so the server never blocks on a full pipe.
+        threading.Thread(target=self._drain, args=(self.process.stdout, None), daemon=True).start()
+
+    def _wait_for_url(self, args: List[str]) -> str:
+        threading.Thread(target=self._drain, args=(self.process.stderr, self._stderr), daemon=True).start()
+        found: List[str] = []
+        lines: List[str] = []
+
+        def read_stdout() -> None:
+            assert self.process.stdout is not None
+            for line in self.process.stdout:
+                lines.append(line.rstrip())
+                m = _URL_LINE.search(line)
+                if m:
+                    found.append(m.group(1))
+                    return
+
+        reader = threading.Thread(target=read_stdout, daemon=True)
+        reader.start()
+        reader.join(START_TIMEOUT)
+        if found:
+            return found[0]
+        self.stop()
+        output = "\n".join([*lines, *self._stderr][-20:]) or "(no output)"
+        why = f"did not print its URL within {START_TIMEOUT:g} s" if reader.is_alive() else f"exited with code {self.process.returncode}"
+        raise ServerStartError(f"the cardgym server ({' '.join(args)} in {self.repo}) {why}:\n{output}")
+
+    @staticmethod
+    def _drain(stream, keep: Optional[Deque[str]]) -> None:
+        try:
+            for line in stream:
+                if keep is not None:
+                    keep.append(line.rstrip())
+        except (ValueError, OSError):
+            pass
+        finally:
+            try:
+                stream.close()
+            except Exception:
+                pass
+
+    @property
+    def running(self) -> bool:
+        if os.getpid() == self._owner_pid:
+            return self.process.poll() is None
+        try:  # a forked child cannot wait() on its parent's child: probe the pid instead
+            os.kill(self.pid, 0)
+            return True
+        except OSError:
+            return False
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Asks the server to finish (SIGTERM), then kills it if it has not exited in time.
+        A forked child of the owner never stops the owner's server."""
+        if os.getpid() != self._owner_pid or self.process.poll() is not None:
+            return
+        try:
+            self.process.send_signal(signal.SIGTERM)
+            self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(5)
+        except ProcessLookupError:
+            pass
+
+
+class _Shared:
+    """The process-wide embedded server, reference counted by the clients using it."""
+
+    lock = threading.Lock()
+    server: Optional[EmbeddedServer] = None
+    users = 0
+
+
+def acquire_shared(repo: Optional[str] = None) -> EmbeddedServer:
+    with _Shared.lock:
+        server = _Shared.server
+        # A forked child (multiprocessing) inherits the parent's server and uses it without owning it.
+        if server is None or not server.running:
+            server = EmbeddedServer(repo)
+            _Shared.server = server
+            _Shared.users = 0
+        _Shared.users += 1
+        return server
+
+
+def release_shared(server: EmbeddedServer) -> None:
+    with _Shared.lock:
+        if _Shared.server is not server:
+            server.stop()
+            return
+        _Shared.users -= 1
+        if _Shared.users <= 0:
+            _Shared.server = None
+            _Shared.users = 0
+            server.stop()
+
+
+def shared_server() -> Optional[EmbeddedServer]:
+    """The process's shared embedded server, if one is running (for tests and diagnostics)."""
+    return _Shared.server
+
+
+_private: "set[EmbeddedServer]" = set()
+
+
+def _stop_all() -> None:
+    servers = list(_private)
+    if _Shared.server is not None:
+        servers.append(_Shared.server)
+    for server in servers:
+        try:
+            server.stop(timeout=3)
+        except Exception:
+            pass
+
+
+atexit.register(_stop_all)
+
+
+def start_private(repo: Optional[str] = None) -> EmbeddedServer:
+    server = EmbeddedServer(repo)
+    _private.add(server)
+    return server
+
+
+def stop_private(server: EmbeddedServer) -> None:
+    _private.discard(server)
+    server.stop()
+
+
+def wait_gone(pid: int, timeout: float = 10.0) -> bool:
+    """True once no process has this pid (used by tests and by Client.close callers)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        except PermissionError:
+            return False
+        time.sleep(0.05)
+    return False

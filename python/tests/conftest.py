@@ -1,0 +1,51 @@
+"""Fixtures: one real cardgym server for the whole run (the package's embedded one, or CARDGYM_URL),
+and a `game` parameter that covers every game the server serves (GET /v1/games), so a game added
+to the server is tested without editing these files."""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+import numpy as np
+import pytest
+
+import cardgym
+
+_client: Optional[cardgym.Client] = None
+
+
+def shared_client() -> cardgym.Client:
+    global _client
+    if _client is None:
+        _client = cardgym.Client()
+    return _client
+
+
+def served_games() -> List[str]:
+    return [g["id"] for g in shared_client().games()]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "game" in metafunc.fixturenames:
+        metafunc.parametrize("game", served_games())
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _client is not None:
+        _client.close()
+
+
+@pytest.fixture(scope="session")
+def client() -> cardgym.Client:
+    return shared_client()
+
+
+@pytest.fixture(scope="session")
+def game_info(client):
+    return {g["id"]: g for g in client.games()}
+
+
+def masked_choice(rng: np.random.Generator, mask: np.ndarray) -> int:
+    legal = np.flatnonzero(mask)
+    assert legal.size > 0, "no legal action in a live state"
+    return int(rng.choice(legal))

@@ -1,0 +1,179 @@
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import cardgym
+from cardgym.server import wait_gone
+
+
+def test_tensors_are_zero_copy_numpy_views(client):
+    s = client.create_session("sevens", num_envs=4, seed=0)
+    try:
+        b = s.reset()
+        obs = b["obs"]
+        assert obs.dtype == np.float32 and obs.shape == (4, s.observation_size)
+        assert not obs.flags.writeable and not obs.flags.owndata  # a view of the reply bytes
+        assert b["mask"].dtype == np.uint8 and b["terminated"].dtype == np.bool_
+        assert b["info"]["returns"].shape == (4, s.num_seats)
+    finally:
+        s.close()
+
+
+def test_tensor_decoding_of_json_and_msgpack_forms():
+    raw = np.arange(6, dtype="<i4")
+    a = cardgym.tensor({"dtype": "int32", "shape": [2, 3], "data": raw.tobytes()})
+    b = cardgym.tensor({"dtype": "int32", "shape": [2, 3], "data": raw.tolist()})
+    assert np.array_equal(a, raw.reshape(2, 3)) and np.array_equal(a, b)
+
+
+def test_one_keep_alive_connection_is_reused(client):
+    client.health()
+    sock = client._conn.sock
+    for _ in range(20):
+        client.health()
+    assert client._conn.sock is sock
+
+
+def test_unreachable_server_raises_a_clear_error():
+    c = cardgym.Client("http://127.0.0.1:9")  # discard port: nothing listens there
+    with pytest.raises(cardgym.ServerUnavailable) as err:
+        c.games()
+    assert "127.0.0.1:9" in str(err.value) and "npm start" in str(err.value)
+    assert isinstance(err.value, ConnectionError)
+    c.close()
+
+
+def test_bad_url_is_refused():
+    with pytest.raises(ValueError):
+        cardgym.Client("ftp://example/")
+
+
+def test_unknown_session_error(client):
+    with pytest.raises(cardgym.ServerError) as err:
+        client.request("POST", "/v1/sessions/nope/step", {"actions": [0]})
+    assert err.value.code == "unknown_session" and err.value.status == 404
+
+
+def test_step_before_reset_is_refused_by_the_server(client):
+    s = client.create_session("sevens", seed=0)
+    try:
+        with pytest.raises(cardgym.ServerError) as err:
+            s.step([0])
+        assert err.value.code == "reset_required" and err.value.status == 409
+    finally:
+        s.close()
+
+
+def test_private_server_stops_on_close():
+    c = cardgym.Client(private_server=True)
+    pid = c.server.pid
+    assert c.health()["ok"] is True
+    c.close()
+    assert wait_gone(pid), f"server pid {pid} still alive after close()"
+    with pytest.raises(cardgym.ServerUnavailable):
+        c.health()
+
+
+def run_python(code: str) -> str:
+    env = {k: v for k, v in os.environ.items() if k != "CARDGYM_URL"}
+    out = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def test_closing_the_env_stops_the_embedded_server():
+    # A fresh interpreter, as a user's script: no URL, so cardgym starts the server itself.
+    out = run_python(
+        """
+        import cardgym
+        from cardgym.server import wait_gone
+        env = cardgym.make("sevens", seed=0)
+        env.reset()
+        pid = env.client.server.pid
+        print(pid)
+        env.close()
+        print(wait_gone(pid))
+        """
+    )
+    pid, gone = out.split()
+    assert gone == "True"
+    assert wait_gone(int(pid), timeout=1)
+
+
+def test_the_embedded_server_is_shared_until_the_last_env_closes():
+    out = run_python(
+        """
+        import cardgym, gymnasium
+        from cardgym.server import wait_gone
+        a = cardgym.make("sevens", seed=0)
+        b = gymnasium.make("cardgym/shephy-v0")
+        v = cardgym.make_vec("sevens", 4)
+        pids = {a.client.server.pid, b.unwrapped.client.server.pid, v.client.server.pid}
+        assert len(pids) == 1, pids
+        pid = pids.pop()
+        a.close(); b.close()
+        print(wait_gone(pid, timeout=0.5))
+        v.reset(); v.close()
+        print(wait_gone(pid), pid)
+        """
+    )
+    alive_after_two, gone_after_last, pid = out.split()
+    assert alive_after_two == "False" and gone_after_last == "True"
+
+
+def test_server_is_stopped_at_interpreter_exit_without_close():
+    out = run_python(
+        """
+        import cardgym
+        env = cardgym.make("sevens", seed=0)
+        print(env.client.server.pid)
+        """
+    )
+    assert wait_gone(int(out.strip()))
+
+
+def test_embedded_server_start_error_is_clear(tmp_path):
+    with pytest.raises(cardgym.ServerStartError) as err:
+        cardgym.Client(private_server=True, repo=str(tmp_path))
+    assert "scripts/serve.ts" in str(err.value)
+
+
+def test_a_connection_closed_while_idle_is_replaced_before_sending(client):
+    import socket
+
+    s = client.create_session("sevens", seed=0)
+    try:
+        client._conn.sock.shutdown(socket.SHUT_RDWR)  # as if the server dropped the idle connection
+        s.reset()  # a POST: not retried, so this only works if the dead connection is noticed first
+        assert client.health()["ok"] is True
+    finally:
+        s.close()
+
+
+def test_actions_must_be_integers(client):
+    s = client.create_session("sevens", seed=0)
+    try:
+        s.reset()
+        with pytest.raises(TypeError):
+            s.step([1.5])
+        with pytest.raises(TypeError):
+            s.step(np.array([1.0]))
+    finally:
+        s.close()
+
+
+def test_importing_cardgym_starts_no_server():
+    out = run_python(
+        """
+        import gymnasium, cardgym, cardgym.server as server
+        assert "cardgym/sevens-v0" in gymnasium.registry
+        print(server.shared_server() is None)
+        """
+    )
+    assert out.strip() == "True"
