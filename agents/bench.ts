@@ -17,6 +17,10 @@ export interface BenchFigures {
     readonly obsSize: number;
     readonly actionSize: number;
     readonly hidden: number;
+    /** onnxruntime's own session.run at batch 1 on the same model (one new input tensor per run): the floor. */
+    readonly bareRunsPerSec: number;
+    /** The agent's own work at batch 1 without the model: encoding the view and the legal ids, masking. */
+    readonly encodePerSec: number;
     readonly batch1DecisionsPerSec: number;
     readonly batchedDecisionsPerSec: number;
     readonly batchSize: number;
@@ -87,7 +91,24 @@ export async function benchAgents(game: AnyGame, config: unknown, options: Bench
       seed: options.seed,
     });
     const model = policyModelFromBytes("bench-mlp", bytes);
-    await model.ready();
+    const session = await model.ready();
+    const ort = await import("onnxruntime-node");
+    const input = new Float32Array(policy.observation.size);
+    policy.observation.encode(positions[0]!.view, input);
+    for (let i = 0; i < 64; i++) await session.run({ obs: new ort.Tensor("float32", input, [1, input.length]) });
+    const bareRunsPerSec = await timeLoopAsync(options.minMs, async () => {
+      for (let i = 0; i < 64; i++) await session.run({ obs: new ort.Tensor("float32", input, [1, input.length]) });
+      return 64;
+    });
+    const fakeLogits = new Float32Array(policy.actions.size);
+    const encodePerSec = timeLoop(options.minMs, () => {
+      for (const p of positions) {
+        policy.observation.encode(p.view, input);
+        let best = 0;
+        for (let i = 0; i < p.legal.length; i++) if (fakeLogits[policy.actions.encode(p.view, p.legal[i])]! > fakeLogits[best]!) best = i;
+      }
+      return positions.length;
+    });
     const agent = new OnnxAgent(model, policy, { sample: false, temperature: 1 }, options.seed);
     // Warm up the session (first runs allocate).
     for (const p of positions.slice(0, 8)) await agent.decide(p);
@@ -108,6 +129,8 @@ export async function benchAgents(game: AnyGame, config: unknown, options: Bench
       obsSize: policy.observation.size,
       actionSize: policy.actions.size,
       hidden: options.hidden,
+      bareRunsPerSec,
+      encodePerSec,
       batch1DecisionsPerSec: batch1,
       batchedDecisionsPerSec: batched,
       batchSize: runs > 0 ? Math.round((model.stats.requests - requestsBefore) / runs) : 0,

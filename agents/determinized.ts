@@ -10,12 +10,18 @@ export interface Sample {
   readonly byKey: ReadonlyMap<string, unknown>;
 }
 
-export function sampleWorld(game: AnyGame, view: unknown, seat: Seat, rng: Rng): Sample {
+/** A full state drawn from the view with the agent's stream (no legal list: search loops need none). */
+export function sampleState(game: AnyGame, view: unknown, seat: Seat, rng: Rng): unknown {
   const state = game.determinize(view, seat, Rng.seeded(rng.nextU32() * 0x200000 + (rng.nextU32() >>> 11)));
   const actor = game.actor(state);
   if (actor !== seat) {
     throw new Error(`${game.info.id}.determinize returned a state where ${actor === "terminal" ? "the game is over" : `seat ${actor} acts`}, not seat ${seat}`);
   }
+  return state;
+}
+
+export function sampleWorld(game: AnyGame, view: unknown, seat: Seat, rng: Rng): Sample {
+  const state = sampleState(game, view, seat, rng);
   const byKey = new Map<string, unknown>();
   for (const d of game.legal(state)) byKey.set(decisionKey(d), d);
   return { state, byKey };

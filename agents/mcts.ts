@@ -1,6 +1,7 @@
-import { decisionKey, Rng, type AnyGame, type Seat } from "../engine/core/index.ts";
+import { Rng, type AnyGame, type Seat } from "../engine/core/index.ts";
 import { gameEvaluator, randomPlayout, type Evaluator } from "./evaluators/index.ts";
-import { sampleWorld } from "./determinized.ts";
+import { sampleState } from "./determinized.ts";
+import { fastDecisionKey } from "./decision-key.ts";
 import type { DecisionRequest, Facilitatee } from "./facilitatee.ts";
 
 export interface MctsOptions {
@@ -30,7 +31,59 @@ interface Edge {
   avail: number;
   child: TreeNode | null;
 }
-type TreeNode = Map<string, Edge>;
+/**
+ * A node: its edges by decision key, plus the last legal list seen there and its edges in that
+ * order. Successive samples usually offer the very same decisions at a node (always at the root,
+ * whose decisions depend only on the view), so a cheap field-by-field comparison with the last list
+ * replaces building and looking up every decision's canonical key (which dominated the profile).
+ */
+interface TreeNode {
+  readonly byKey: Map<string, Edge>;
+  lastLegal: readonly unknown[] | null;
+  lastEdges: Edge[] | null;
+}
+const newNode = (): TreeNode => ({ byKey: new Map(), lastLegal: null, lastEdges: null });
+
+/** Same plain decision: same own keys with identical primitive values (nested values: by key). */
+function sameDecision(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let n = 0;
+  for (const k in x) {
+    const v = x[k];
+    const w = y[k];
+    if (v !== w && (typeof v !== "object" || v === null || fastDecisionKey(v) !== fastDecisionKey(w))) return false;
+    n++;
+  }
+  for (const _ in y) n--;
+  return n === 0;
+}
+
+function sameLegal(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!sameDecision(a[i], b[i])) return false;
+  return true;
+}
+
+/** The node's edges for this legal list, in its order (created on first sight). */
+function edgesFor(node: TreeNode, legal: readonly unknown[]): Edge[] {
+  if (node.lastLegal !== null && sameLegal(node.lastLegal, legal)) return node.lastEdges!;
+  const edges: Edge[] = new Array(legal.length);
+  for (let i = 0; i < legal.length; i++) {
+    const key = fastDecisionKey(legal[i]);
+    let e = node.byKey.get(key);
+    if (!e) {
+      e = { visits: 0, total: 0, avail: 0, child: null };
+      node.byKey.set(key, e);
+    }
+    edges[i] = e;
+  }
+  node.lastLegal = legal;
+  node.lastEdges = edges;
+  return edges;
+}
 
 /**
  * Single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012). Every iteration
@@ -59,7 +112,7 @@ export class MctsAgent implements Facilitatee {
     this.lastIterations = 0;
     if (legal.length === 1) return 0;
     this.leafValue = this.resolveLeaf(game);
-    const root: TreeNode = new Map();
+    const root: TreeNode = newNode();
     const { iters, ms } = this.options;
     const start = ms === undefined ? 0 : performance.now();
     const cap = ms === undefined ? iters : Math.max(iters, 1);
@@ -74,7 +127,7 @@ export class MctsAgent implements Facilitatee {
     let bestVisits = -1;
     let bestMean = -Infinity;
     for (let i = 0; i < legal.length; i++) {
-      const e = root.get(decisionKey(legal[i]));
+      const e = root.byKey.get(fastDecisionKey(legal[i]));
       const visits = e?.visits ?? 0;
       const mean = e && e.visits > 0 ? e.total / e.visits : -Infinity;
       if (visits > bestVisits || (visits === bestVisits && mean > bestMean)) {
@@ -100,7 +153,7 @@ export class MctsAgent implements Facilitatee {
 
   private iterate(game: AnyGame, view: unknown, seat: Seat, root: TreeNode): void {
     const rng = this.rng;
-    let state = sampleWorld(game, view, seat, rng).state;
+    let state = sampleState(game, view, seat, rng);
     const path: { edge: Edge; actor: Seat }[] = [];
     let node: TreeNode | null = root;
     const c = this.options.c;
@@ -112,16 +165,10 @@ export class MctsAgent implements Facilitatee {
       let chosenEdge: Edge | null = null;
       let unvisited = 0;
       let bestUcb = -Infinity;
-      const edges: Edge[] = new Array(legal.length);
-      for (let i = 0; i < legal.length; i++) {
-        const key = decisionKey(legal[i]);
-        let e = node.get(key);
-        if (!e) {
-          e = { visits: 0, total: 0, avail: 0, child: null };
-          node.set(key, e);
-        }
+      const edges = edgesFor(node, legal);
+      for (let i = 0; i < edges.length; i++) {
+        const e = edges[i]!;
         e.avail++;
-        edges[i] = e;
         if (e.visits === 0) unvisited++;
       }
       if (unvisited > 0) {
@@ -136,7 +183,7 @@ export class MctsAgent implements Facilitatee {
         chosenEdge = edges[chosen]!;
         state = game.applyTrusted(state, legal[chosen]);
         path.push({ edge: chosenEdge, actor });
-        chosenEdge.child ??= new Map();
+        chosenEdge.child ??= newNode();
         break;
       }
       for (let i = 0; i < legal.length; i++) {
@@ -150,7 +197,7 @@ export class MctsAgent implements Facilitatee {
       chosenEdge = edges[chosen]!;
       state = game.applyTrusted(state, legal[chosen]);
       path.push({ edge: chosenEdge, actor });
-      chosenEdge.child ??= new Map();
+      chosenEdge.child ??= newNode();
       node = chosenEdge.child;
     }
     const value = this.leafValue;

@@ -53,6 +53,8 @@ main(async () => {
       console.log(`  mcts               ${figures.mctsIterationsPerSec.toFixed(0)} iterations/s (${figures.mctsDecisionsPerSec.toFixed(2)} decisions/s at its budget)`);
       if (figures.onnx) {
         const o = figures.onnx;
+        console.log(`  onnx bare run      ${o.bareRunsPerSec.toFixed(0)} runs/s at batch 1  (onnxruntime session.run alone, same model)`);
+        console.log(`  onnx encode+mask   ${o.encodePerSec.toFixed(0)} decisions/s  (the agent's own work, no model)`);
         console.log(`  onnx batch 1       ${o.batch1DecisionsPerSec.toFixed(0)} decisions/s  (MLP ${o.obsSize}-${o.hidden}-${o.actionSize})`);
         console.log(`  onnx batched       ${o.batchedDecisionsPerSec.toFixed(0)} decisions/s  (mean batch ${o.batchSize} over ${o.runs} runs)`);
       } else console.log("  onnx               (no adapter for this game)");

@@ -19,6 +19,16 @@ export interface OnnxOptions {
 export class OnnxAgent implements Facilitatee {
   readonly name: string;
   private readonly rng: Rng;
+  /**
+   * Buffers reused across decisions: this agent awaits each answer before its next request, so
+   * its observation buffer is never queued twice (the model copies it into a batch, or runs it
+   * as is at batch 1 and is done with it when the answer arrives).
+   */
+  private obs: Float32Array | null = null;
+  private ids = new Int32Array(16);
+  private weights = new Float64Array(16);
+  /** A decide awaiting the model; a concurrent call on the same agent gets fresh buffers. */
+  private busy = false;
 
   constructor(
     private readonly model: PolicyModel,
@@ -39,7 +49,9 @@ export class OnnxAgent implements Facilitatee {
   async decide(request: DecisionRequest): Promise<number> {
     const { view, legal } = request;
     const { actions, observation } = this.adapter;
-    const ids = new Int32Array(legal.length);
+    const shared = !this.busy;
+    if (shared && this.ids.length < legal.length) this.ids = new Int32Array(Math.max(legal.length, this.ids.length * 2));
+    const ids = shared ? this.ids : new Int32Array(legal.length);
     for (let i = 0; i < legal.length; i++) {
       const id = actions.encode(view, legal[i]);
       if (!Number.isInteger(id) || id < 0 || id >= actions.size) {
@@ -48,40 +60,53 @@ export class OnnxAgent implements Facilitatee {
       ids[i] = id;
     }
     if (legal.length === 1) return 0;
-    const obs = new Float32Array(observation.size);
+    let obs: Float32Array;
+    if (shared) {
+      if (this.obs === null || this.obs.length !== observation.size) this.obs = new Float32Array(observation.size);
+      obs = this.obs;
+      obs.fill(0); // an encoder that skips unset features must not see the last view's values
+    } else obs = new Float32Array(observation.size);
     observation.encode(view, obs);
-    const logits = await this.model.infer(obs);
-    return this.options.sample ? this.sampleIndex(logits, ids) : argmaxIndex(logits, ids);
+    let logits: Float32Array;
+    if (shared) this.busy = true;
+    try {
+      logits = await this.model.infer(obs);
+    } finally {
+      if (shared) this.busy = false;
+    }
+    return this.options.sample ? this.sampleIndex(logits, ids, legal.length) : argmaxIndex(logits, ids, legal.length);
   }
 
-  private sampleIndex(logits: Float32Array, ids: Int32Array): number {
+  private sampleIndex(logits: Float32Array, ids: Int32Array, count: number): number {
     const t = this.options.temperature;
     let max = -Infinity;
-    for (let i = 0; i < ids.length; i++) {
+    for (let i = 0; i < count; i++) {
       const x = logits[ids[i]!]!;
       if (x > max) max = x;
     }
-    if (max === -Infinity || Number.isNaN(max)) return this.rng.int(ids.length);
-    const w = new Float64Array(ids.length);
+    if (max === -Infinity || Number.isNaN(max)) return this.rng.int(count);
+    if (this.weights.length < count) this.weights = new Float64Array(Math.max(count, this.weights.length * 2));
+    const w = this.weights;
     let sum = 0;
-    for (let i = 0; i < ids.length; i++) {
+    for (let i = 0; i < count; i++) {
       const x = logits[ids[i]!]!;
       w[i] = Number.isNaN(x) ? 0 : Math.exp((x - max) / t);
       sum += w[i]!;
     }
     let u = this.rng.nextFloat() * sum;
-    for (let i = 0; i < ids.length; i++) {
+    for (let i = 0; i < count; i++) {
       u -= w[i]!;
       if (u < 0) return i;
     }
-    return ids.length - 1;
+    return count - 1;
   }
 }
 
-export function argmaxIndex(logits: Float32Array, ids: Int32Array): number {
+/** Index (into the legal list) of the largest logit among the first `count` ids; NaN never wins. */
+export function argmaxIndex(logits: Float32Array, ids: Int32Array, count = ids.length): number {
   let best = 0;
   let bestValue = -Infinity;
-  for (let i = 0; i < ids.length; i++) {
+  for (let i = 0; i < count; i++) {
     const x = logits[ids[i]!]!;
     if (x > bestValue) {
       bestValue = x;

@@ -43,10 +43,14 @@ export class PolicyModel {
   /** onnxruntime runs and requests served, for tests and benches. */
   readonly stats = { runs: 0, requests: 0, largestBatch: 0 };
   private session: Promise<InferenceSession> | null = null;
+  /** The session and module once loaded, so that a run needs no extra awaits. */
+  private loaded: { session: InferenceSession; ort: Ort } | null = null;
   private queue: Pending[] = [];
   private scheduled = false;
   private running = false;
   private readonly maxBatch: number;
+  /** The batch input buffer, reused across runs (runs are serialised, so one is enough). */
+  private input = new Float32Array(0);
 
   constructor(
     readonly file: string,
@@ -67,7 +71,11 @@ export class PolicyModel {
   /** Creates the onnxruntime session (once); rejects with a ModelLoadError naming the file. */
   ready(): Promise<InferenceSession> {
     this.session ??= ort()
-      .then((m) => m.InferenceSession.create(this.bytes, { graphOptimizationLevel: "all", intraOpNumThreads: 1, interOpNumThreads: 1 }))
+      .then(async (m) => {
+        const session = await m.InferenceSession.create(this.bytes, { graphOptimizationLevel: "all", intraOpNumThreads: 1, interOpNumThreads: 1 });
+        this.loaded = { session, ort: m };
+        return session;
+      })
       .catch((e: unknown) => {
         throw new ModelLoadError(`${this.file}: onnxruntime cannot load the model: ${(e as Error).message}`);
       });
@@ -104,12 +112,19 @@ export class PolicyModel {
   }
 
   private async run(batch: Pending[]): Promise<void> {
-    const session = await this.ready();
-    const m = await ort();
+    if (this.loaded === null) await this.ready();
+    const { session, ort: m } = this.loaded!;
     const n = batch.length;
     const obsSize = this.obsSize > 0 ? this.obsSize : batch[0]!.obs.length;
-    const data = new Float32Array(n * obsSize);
-    for (let i = 0; i < n; i++) data.set(batch[i]!.obs, i * obsSize);
+    let data: Float32Array;
+    if (n === 1 && batch[0]!.obs.length === obsSize) {
+      // Batch 1 (sequential callers): the request's own buffer is the tensor, no copy.
+      data = batch[0]!.obs;
+    } else {
+      if (this.input.length < n * obsSize) this.input = new Float32Array(Math.max(n * obsSize, this.input.length * 2));
+      data = n * obsSize === this.input.length ? this.input : this.input.subarray(0, n * obsSize);
+      for (let i = 0; i < n; i++) data.set(batch[i]!.obs, i * obsSize);
+    }
     const out = await session.run({ [INPUT_NAME]: new m.Tensor("float32", data, [n, obsSize]) });
     const logits = out[OUTPUT_NAME] as Tensor | undefined;
     if (!logits || logits.type !== "float32") throw new ModelLoadError(`${this.file}: the model produced no float32 "${OUTPUT_NAME}"`);
@@ -125,6 +140,7 @@ export class PolicyModel {
   async release(): Promise<void> {
     const s = this.session;
     this.session = null;
+    this.loaded = null;
     if (s) await (await s.catch(() => null))?.release();
   }
 }
