@@ -1,6 +1,7 @@
 import { isCalculatorMode, type Calculator } from "./calculator.ts";
+import { CardDataError } from "./card-data-error.ts";
 import type { Effect } from "./effect.ts";
-import { checkTargeting, triggerKindsOf, type Targeting } from "./targeting.ts";
+import { checkTargeting, isPlayerOnly, triggerKindsOf, type Targeting } from "./targeting.ts";
 import type { TriggerKind } from "./trigger.ts";
 import type { Parameter } from "./params.ts";
 
@@ -56,9 +57,7 @@ interface AbilityHandler<K extends AbilityType> {
   readonly compile: (raw: Raw, c: AbilityCompiler, path: string) => Compiled<K>;
 }
 
-const PLAYER_ONLY: readonly string[] = ["Any", "MapPlayer", "FilterCardOwner", "FilterPlayerHp", "FilterPlayerDirectDamageInThisTurn", "FilterTurnPlayer", "Count"];
-
-export class CardDataError extends Error {}
+export { CardDataError };
 
 function conditions(raw: unknown, path: string): Targeting[] {
   if (!Array.isArray(raw)) throw new CardDataError(`${path}: expected an array of targetings`);
@@ -82,9 +81,10 @@ export const abilityHandlers = {
     compile: (raw, _c, path) => {
       if (raw.parameter !== "Attack" && raw.parameter !== "MoveCost") throw new CardDataError(`${path}.parameter: expected "Attack" or "MoveCost"`);
       const calc = raw.calc as Raw | undefined;
-      if (!calc || typeof calc !== "object" || !isCalculatorMode(calc.mode) || !Number.isInteger(calc.amount)) {
-        throw new CardDataError(`${path}.calc: expected {"mode": Add|Subtract|Multiply|Equalizer|Max|Min, "amount": integer}`);
+      if (!calc || typeof calc !== "object" || Array.isArray(calc) || !isCalculatorMode(calc.mode) || !Number.isInteger(calc.amount) || Math.abs(calc.amount as number) > 1000) {
+        throw new CardDataError(`${path}.calc: expected {"mode": Add|Subtract|Multiply|Equalizer|Max|Min, "amount": integer in -1000..1000}`);
       }
+      for (const k of Object.keys(calc)) if (k !== "mode" && k !== "amount") throw new CardDataError(`${path}.calc.${k}: unknown field (allowed: mode, amount)`);
       const lifetime = conditions(raw.lifetime ?? [], `${path}.lifetime`);
       return {
         type: "ParameterAbility",
@@ -109,7 +109,7 @@ export const abilityHandlers = {
     fields: ["conditions"],
     compile: (raw, _c, path) => {
       const conds = conditions(raw.conditions, `${path}.conditions`);
-      return { type: "NightmareAbility", conditions: conds, playersOnly: conds.every((t) => t.every((p) => PLAYER_ONLY.includes(p.kind))) };
+      return { type: "NightmareAbility", conditions: conds, playersOnly: conds.every(isPlayerOnly) };
     },
   },
 } satisfies { [K in AbilityType]: AbilityHandler<K> };
@@ -123,7 +123,7 @@ export function compileAbility(raw: unknown, c: AbilityCompiler, path: string): 
   }
   const h = abilityHandlers[type as AbilityType];
   for (const k of Object.keys(r)) {
-    if (k !== "type" && !h.fields.includes(k)) throw new CardDataError(`${path}.${k}: unknown field for ${type}`);
+    if (k !== "type" && !h.fields.includes(k)) throw new CardDataError(`${path}.${k}: unknown field for ${type} (allowed: type, ${h.fields.join(", ")})`);
   }
   return (h.compile as (raw: Raw, c: AbilityCompiler, path: string) => Omit<Ability, "id">)(r, c, path);
 }

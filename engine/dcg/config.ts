@@ -1,4 +1,5 @@
 import { asObject, fail, intField, nullableIntField, ok, type BaseConfig, type Raw, type Result } from "../core/index.ts";
+import type { CardSet, CardSetJson } from "./card-set.ts";
 import type { Pool } from "./pool.ts";
 
 /** A book: its 5 strategy rubrics and the rest of its cards, by card id. */
@@ -24,18 +25,24 @@ export interface DcgConfig extends BaseConfig {
   readonly opsPerTurn: number;
   /** Decision deadline advertised by expectation(); the default decision is forceFinish. */
   readonly timeoutMs: number | null;
+  /** A user card set carried inline (absent unless given, so default configs hash as before). */
+  readonly cardSet?: CardSetJson;
 }
 
 export const STRATEGY_SIZE = 5;
 export const COPIES = { rubric: 5, object: 3, feint: 3 } as const;
-const FIELDS = ["seats", "books", "hp", "turnLimit", "handStart", "mpCap", "mpGain", "mpFirst", "mpSecond", "attackCount", "bookSize", "opsPerTurn", "timeoutMs"];
+const FIELDS = ["seats", "books", "hp", "turnLimit", "handStart", "mpCap", "mpGain", "mpFirst", "mpSecond", "attackCount", "bookSize", "opsPerTurn", "timeoutMs", "cardSet"];
 
 export interface PresetBook extends BookSpec {
   readonly id: string;
   readonly name: string;
 }
 
-export function parseDcgConfig(raw: unknown, pool: Pool, presets: readonly PresetBook[]): Result<DcgConfig> {
+/**
+ * `extend` compiles a config's card set over the shipped cards (index.ts caches it); without a
+ * card set the shipped pool and presets are used.
+ */
+export function parseDcgConfig(raw: unknown, base: CardSet, extend: (cardSet: unknown, bookSize: number) => Result<CardSet>): Result<DcgConfig> {
   const o = asObject(raw, FIELDS);
   if (!o.ok) return o;
   const obj: Raw = o.value;
@@ -65,6 +72,16 @@ export function parseDcgConfig(raw: unknown, pool: Pool, presets: readonly Prese
   if (ints.mpFirst! > ints.mpCap! || ints.mpSecond! > ints.mpCap!) return fail("invalid_config", "mpFirst and mpSecond must be at most mpCap", "mpFirst");
   const timeout = nullableIntField(obj, "timeoutMs", null, 1, 86_400_000);
   if (!timeout.ok) return timeout;
+  let set = base;
+  let cardSet: CardSetJson | undefined;
+  if (obj.cardSet !== undefined) {
+    const ext = extend(obj.cardSet, ints.bookSize!);
+    if (!ext.ok) return ext;
+    set = ext.value;
+    // A plain, private copy: the state carries it and must stay JSON the caller cannot change.
+    cardSet = JSON.parse(JSON.stringify(obj.cardSet)) as CardSetJson;
+  }
+  const { pool, presets } = set;
   const rawBooks = obj.books ?? [presets[0]!.id, presets[1]!.id];
   if (!Array.isArray(rawBooks) || rawBooks.length !== 2) return fail("invalid_config", "books must be an array of 2 books (preset ids or {strategy, cards})", "books");
   const books: (string | BookSpec)[] = [];
@@ -103,6 +120,7 @@ export function parseDcgConfig(raw: unknown, pool: Pool, presets: readonly Prese
     bookSize: ints.bookSize!,
     opsPerTurn: ints.opsPerTurn!,
     timeoutMs: timeout.value,
+    ...(cardSet === undefined ? {} : { cardSet }),
   });
 }
 

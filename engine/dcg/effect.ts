@@ -2,8 +2,10 @@ import type { Seat } from "../core/index.ts";
 import { CELLS, cellOf, ROWS, xOf, yOf } from "./board.ts";
 import type { Draft } from "./draft.ts";
 import { attach, damageCard, damagePlayer, drawCard, moveUnit, setAilment, toGrave } from "./ops.ts";
-import { evaluate, type Items, type Scope, type Targeting } from "./targeting.ts";
-import type { Direction, FieldSpec } from "./validate.ts";
+import type { AbilityCompiler } from "./ability.ts";
+import { CardDataError } from "./card-data-error.ts";
+import { checkTargeting, evaluate, type Items, type Scope, type Targeting } from "./targeting.ts";
+import { checkFields, type Direction, type FieldSpec } from "./validate.ts";
 
 /**
  * Effects (seed 000 §2.5): what a TriggerAbility or a declared feint does. JSON objects; every
@@ -27,6 +29,8 @@ export type EffectKind = Effect["kind"];
 
 interface EffectHandler<K extends EffectKind> {
   readonly fields: FieldSpec;
+  /** Turns checked JSON into the compiled effect, when that is more than a cast (AttachAbility's ability). */
+  readonly compile?: (raw: Record<string, unknown>, c: AbilityCompiler, path: string) => Extract<Effect, { kind: K }>;
   readonly run: (e: Extract<Effect, { kind: K }>, d: Draft, scope: Scope) => void;
 }
 
@@ -141,6 +145,8 @@ export const effectHandlers = {
   },
   AttachAbility: {
     fields: { ability: "ability", target: "targeting" },
+    // In JSON `ability` is an ability object or {"ref": n}; compiled, it is an ability id.
+    compile: (raw, c, path) => ({ kind: "AttachAbility", ability: c.ability(raw.ability, `${path}.ability`), target: raw.target as Targeting }),
     run: (e, d, scope) => {
       for (const id of cardsOf(d, evaluate(d, scope, e.target))) attach(d, id, e.ability, scope.consumer, false, "Effect");
     },
@@ -167,6 +173,22 @@ export const effectHandlers = {
     },
   },
 } satisfies { [K in EffectKind]: EffectHandler<K> };
+
+/** Checks and compiles one effect's JSON; throws a CardDataError naming the JSON path. */
+export function compileEffect(raw: unknown, path: string, c: AbilityCompiler): Effect {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new CardDataError(`${path}: an effect must be an object`);
+  const r = raw as Record<string, unknown>;
+  const kind = r.kind;
+  if (typeof kind !== "string" || !Object.hasOwn(effectHandlers, kind)) {
+    throw new CardDataError(`${path}.kind: unknown effect ${JSON.stringify(kind)} (${Object.keys(effectHandlers).join(", ")})`);
+  }
+  const h = effectHandlers[kind as EffectKind] as EffectHandler<EffectKind>;
+  const err = checkFields(r, h.fields, path);
+  if (err) throw new CardDataError(err);
+  const tErr = checkTargeting(r.target, `${path}.target`);
+  if (tErr) throw new CardDataError(tErr);
+  return h.compile ? h.compile(r, c, path) : (r as unknown as Effect);
+}
 
 export function runEffect(d: Draft, e: Effect, scope: Scope): void {
   (effectHandlers[e.kind].run as (e: Effect, d: Draft, s: Scope) => void)(e, d, scope);

@@ -1,6 +1,7 @@
-import { applyChecked, type Game, type Seat, type Viewer } from "../core/index.ts";
+import { applyChecked, canonicalJson, type Game, type Result, type Seat, type Viewer } from "../core/index.ts";
 import type { BattleData } from "./battle-data.ts";
 import { PRESET_BOOKS, STARTER_POOL } from "./cards.ts";
+import { extendCardSet, type CardSet, type CardSetJson } from "./card-set.ts";
 import { parseDcgConfig, STRATEGY_SIZE, type DcgConfig, type PresetBook } from "./config.ts";
 import type { Decision } from "./decision.ts";
 import { determinizeView } from "./determinize.ts";
@@ -12,7 +13,7 @@ import { describeDecision, renderBattle } from "./render.ts";
 import { setupBattle } from "./setup.ts";
 import { viewOf, type DcgView } from "./view.ts";
 
-export type { BattleData, DcgConfig, Decision, DcgView, Pool, PresetBook, Trace };
+export type { BattleData, CardSet, CardSetJson, DcgConfig, Decision, DcgView, Pool, PresetBook, Trace };
 export { PRESET_BOOKS, STARTER_POOL };
 
 const FORCE_FINISH: Decision = { kind: "forceFinish" };
@@ -21,18 +22,47 @@ const FORCE_FINISH: Decision = { kind: "forceFinish" };
 const DECISIONS_PER_OP = 4;
 
 export interface DcgGame extends Game<BattleData, Decision, DcgView, DcgConfig> {
+  /** The shipped pool and presets (a config's card set extends them: see poolFor). */
   readonly pool: Pool;
   readonly presets: readonly PresetBook[];
+  /** The pool a config plays with: the shipped one, extended by `cfg.cardSet` if any. */
+  poolFor(cfg: DcgConfig): Pool;
+  presetsFor(cfg: DcgConfig): readonly PresetBook[];
   /** applyTrusted that also records the commands and triggers it ran (tests, the play CLI). */
   applyTraced(state: BattleData, decision: Decision): { state: BattleData; trace: Trace };
 }
 
 /** The dcg game over a card pool (the shipped one, or a test pool). */
 export function makeDcg(pool: Pool = STARTER_POOL, presets: readonly PresetBook[] = PRESET_BOOKS): DcgGame {
+  const base: CardSet = { pool, presets };
+  // Compiled card sets: by the config's cardSet object (the states of one game share it), then by
+  // content (a state revived from JSON has a fresh copy). Bounded: a server sees many configs.
+  const byObject = new WeakMap<object, CardSet>();
+  const byContent = new Map<string, CardSet>();
+  const extend = (raw: unknown, bookSize: number): Result<CardSet> => extendCardSet(base, raw, bookSize);
+  const setFor = (cfg: DcgConfig): CardSet => {
+    const raw = cfg.cardSet;
+    if (raw === undefined) return base;
+    let set = byObject.get(raw);
+    if (set !== undefined) return set;
+    const key = `${cfg.bookSize}:${canonicalJson(raw)}`;
+    set = byContent.get(key);
+    if (set === undefined) {
+      const r = extend(raw, cfg.bookSize);
+      // parseConfig validated it; a hand-edited state with a broken card set is a caller error.
+      if (!r.ok) throw new Error(`dcg: invalid cardSet in state config: ${r.error.message}`);
+      set = r.value;
+      if (byContent.size >= 64) byContent.delete(byContent.keys().next().value!);
+      byContent.set(key, set);
+    }
+    byObject.set(raw, set);
+    return set;
+  };
+  const poolOf = (s: BattleData): Pool => (s.cfg.cardSet === undefined ? pool : setFor(s.cfg).pool);
   const actor = (s: BattleData): Seat | "terminal" => (s.finished ? "terminal" : actorOf({ s }));
-  const legal = (s: BattleData): Decision[] => (s.finished ? [] : legalOps(s, pool));
+  const legal = (s: BattleData): Decision[] => (s.finished ? [] : legalOps(s, poolOf(s)));
   const applyTrusted = (s: BattleData, decision: Decision): BattleData => {
-    const d = new Draft(s, pool);
+    const d = new Draft(s, poolOf(s));
     applyDecision(d, decision);
     return d.finish();
   };
@@ -45,8 +75,13 @@ export function makeDcg(pool: Pool = STARTER_POOL, presets: readonly PresetBook[
     info: { id: "dcg", version: "1", title: "DCG (seed 000's grid battle)", minSeats: 2, maxSeats: 2, defaultSeats: 2, zeroSum: true },
     pool,
     presets,
-    parseConfig: (raw) => parseDcgConfig(raw, pool, presets),
-    setup: (config, seed) => setupBattle(config, seed, pool, presets),
+    poolFor: (cfg) => setFor(cfg).pool,
+    presetsFor: (cfg) => setFor(cfg).presets,
+    parseConfig: (raw) => parseDcgConfig(raw, base, extend),
+    setup: (config, seed) => {
+      const set = setFor(config);
+      return setupBattle(config, seed, set.pool, set.presets);
+    },
     config: (s) => s.cfg,
     actor,
     legal,
@@ -54,12 +89,12 @@ export function makeDcg(pool: Pool = STARTER_POOL, presets: readonly PresetBook[
     applyTrusted,
     applyTraced(s, decision) {
       const trace: Trace = { commands: [], triggers: [] };
-      const d = new Draft(s, pool, trace);
+      const d = new Draft(s, poolOf(s), trace);
       applyDecision(d, decision);
       return { state: d.finish(), trace };
     },
     returns: (s) => (!s.finished || s.winner < 0 ? [0, 0] : s.winner === 0 ? [1, -1] : [-1, 1]),
-    view: (s, viewer: Viewer) => viewOf(s, pool, viewer),
+    view: (s, viewer: Viewer) => viewOf(s, poolOf(s), viewer),
     expectation,
     maxDecisions: (c) => {
       // Strategy: 5 placements + STRATEGY_REMOVES moves + a confirm, per player. Each turn: a
@@ -67,9 +102,12 @@ export function makeDcg(pool: Pool = STARTER_POOL, presets: readonly PresetBook[
       const strategy = 2 * (STRATEGY_SIZE + STRATEGY_REMOVES + 1);
       return strategy + c.turnLimit * (2 + DECISIONS_PER_OP * c.opsPerTurn);
     },
-    determinize: (view, seat, rng) => determinizeView(view, seat, rng, pool, presets),
-    describe: (s, decision) => describeDecision(s, pool, decision, actorOf({ s })),
-    render: (s) => renderBattle(s, pool),
+    determinize: (view, seat, rng) => {
+      const set = setFor(view.cfg);
+      return determinizeView(view, seat, rng, set.pool, set.presets);
+    },
+    describe: (s, decision) => describeDecision(s, poolOf(s), decision, actorOf({ s })),
+    render: (s) => renderBattle(s, poolOf(s)),
   };
 }
 

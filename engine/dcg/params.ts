@@ -2,7 +2,8 @@ import type { Card } from "./battle-data.ts";
 import { calculate } from "./calculator.ts";
 import type { Pool } from "./pool.ts";
 
-export type Parameter = "Attack" | "MoveCost";
+export const PARAMETERS = ["Attack", "MoveCost"] as const;
+export type Parameter = (typeof PARAMETERS)[number];
 
 /** BattleData, or a view (whose unseen cards are null; only visible ids are asked about). */
 export interface CardsLike {

@@ -1,9 +1,10 @@
 import { fail, ok, type Result } from "../core/index.ts";
-import { CardDataError, compileAbility, type Ability } from "./ability.ts";
-import { effectHandlers, type Effect, type EffectKind } from "./effect.ts";
-import { checkTargeting } from "./targeting.ts";
+import { compileAbility, type Ability } from "./ability.ts";
+import { CardDataError } from "./card-data-error.ts";
+import { compileEffect, type Effect } from "./effect.ts";
+import { guardJson } from "./json-guard.ts";
+import { isPositional } from "./targeting.ts";
 import { TRIGGER_KINDS, type TriggerKind } from "./trigger.ts";
-import { checkFields } from "./validate.ts";
 
 export type CardKind = "rubric" | "object" | "feint";
 
@@ -57,53 +58,40 @@ export interface Pool {
   readonly hasAreas: boolean;
   /** Some card has an AreaAbility or a NightmareAbility (else refresh never has work). */
   readonly hasRefresh: boolean;
-  /** Every AreaAbility reach reads only positions and printed card data (see POSITIONAL). */
+  /** Every AreaAbility reach reads only positions and printed card data (PhraseHandler.positional). */
   readonly areasPositional: boolean;
+  /** The card JSON it was compiled from (a card set extends it). */
+  readonly source: readonly unknown[];
 }
-
-/** Phrases whose result depends only on what stands where and on printed card data. */
-const POSITIONAL: readonly string[] = [
-  "Any",
-  "MapCard",
-  "MapCell",
-  "MapActorCard",
-  "MapFollowCell",
-  "MapPlayer",
-  "FilterCardOwner",
-  "FilterCardKind",
-  "FilterCardCost",
-  "FilterLayer",
-  "FilterCardCell",
-  "FilterInvader",
-  "FilterAbilityConsumer",
-  "FilterAbilityProducer",
-  "Take",
-  "Count",
-];
 
 const CARD_FIELDS = ["id", "no", "name", "kind", "cost", "attack", "life", "move", "abilities", "feint"];
 const MAX_CARDS = 1000;
 
-/** Compiles card JSON into a pool; errors name the card and the JSON path. */
-export function loadPool(raw: unknown): Result<Pool> {
+/**
+ * Compiles card JSON into a pool; errors name the card and the JSON path. `label` names a card's
+ * place in the user's document (a card set's cards follow the shipped ones in the pool).
+ */
+export function loadPool(raw: unknown, label: (index: number) => string = (i) => `cards[${i}]`): Result<Pool> {
   try {
-    return ok(compilePool(raw));
+    return ok(compilePool(raw, label));
   } catch (e) {
     if (e instanceof CardDataError) return fail("invalid_config", e.message);
     throw e;
   }
 }
 
-function compilePool(raw: unknown): Pool {
+function compilePool(raw: unknown, label: (index: number) => string): Pool {
   if (!Array.isArray(raw)) throw new CardDataError("cards: expected an array of cards");
   if (raw.length > MAX_CARDS) throw new CardDataError(`cards: at most ${MAX_CARDS} cards`);
   const abilities: Ability[] = [];
   const cards: CardDef[] = [];
   const byId = new Map<string, number>();
   raw.forEach((rc, index) => {
-    if (rc === null || typeof rc !== "object" || Array.isArray(rc)) throw new CardDataError(`cards[${index}]: a card must be an object`);
+    if (rc === null || typeof rc !== "object" || Array.isArray(rc)) throw new CardDataError(`${label(index)}: a card must be an object`);
     const r = rc as Record<string, unknown>;
-    const at = `cards[${index}]${typeof r.id === "string" ? ` (${r.id})` : ""}`;
+    const at = `${label(index)}${typeof r.id === "string" ? ` (${r.id.slice(0, 40)})` : ""}`;
+    const unsafe = guardJson(r, at);
+    if (unsafe) throw new CardDataError(unsafe);
     for (const k of Object.keys(r)) if (!CARD_FIELDS.includes(k)) throw new CardDataError(`${at}.${k}: unknown card field`);
     if (typeof r.id !== "string" || !/^[a-z0-9-]{1,40}$/.test(r.id)) throw new CardDataError(`${at}.id: expected a kebab-case id`);
     if (byId.has(r.id)) throw new CardDataError(`${at}.id: duplicate card id ${r.id}`);
@@ -126,6 +114,7 @@ function compilePool(raw: unknown): Pool {
       ability: (rawAb: unknown, path: string): number => {
         const ref = (rawAb as Record<string, unknown> | null)?.ref;
         if (ref !== undefined) {
+          for (const k of Object.keys(rawAb as object)) if (k !== "ref") throw new CardDataError(`${path}.${k}: unknown field (a reference is {"ref": n})`);
           if (!Number.isInteger(ref) || (ref as number) < 0 || (ref as number) >= own.length) throw new CardDataError(`${path}.ref: must name an earlier ability of this card`);
           return own[ref as number]!;
         }
@@ -144,7 +133,8 @@ function compilePool(raw: unknown): Pool {
     let feint: CardDef["feint"] = null;
     if (kind === "feint") {
       const f = r.feint as Record<string, unknown> | undefined;
-      if (!f || (f.on !== "enter" && f.on !== "attack")) throw new CardDataError(`${at}.feint.on: expected "enter" or "attack"`);
+      if (!f || typeof f !== "object" || Array.isArray(f) || (f.on !== "enter" && f.on !== "attack")) throw new CardDataError(`${at}.feint.on: expected "enter" or "attack"`);
+      for (const k of Object.keys(f)) if (k !== "on" && k !== "effect") throw new CardDataError(`${at}.feint.${k}: unknown field (allowed: on, effect)`);
       feint = { on: f.on, effect: f.effect === undefined ? null : compiler.effect(f.effect, `${at}.feint.effect`) };
     } else if (r.feint !== undefined) throw new CardDataError(`${at}.feint: only feints have a feint trigger`);
 
@@ -182,21 +172,7 @@ function compilePool(raw: unknown): Pool {
     }
   }
   const hasAreas = abilities.some((a) => a.type === "AreaAbility");
-  const areasPositional = abilities.every((a) => a.type !== "AreaAbility" || a.reach.every((p) => POSITIONAL.includes(p.kind) && (p.kind !== "Take" || p.mode === "first")));
-  return { cards, abilities, byId, listens, answers, lifetimes, hasAreas, hasRefresh: hasAreas || abilities.some((a) => a.type === "NightmareAbility"), areasPositional };
-}
-
-function compileEffect(raw: unknown, path: string, compiler: { ability(raw: unknown, path: string): number }): Effect {
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new CardDataError(`${path}: an effect must be an object`);
-  const r = raw as Record<string, unknown>;
-  const kind = r.kind;
-  if (typeof kind !== "string" || !Object.hasOwn(effectHandlers, kind)) {
-    throw new CardDataError(`${path}.kind: unknown effect ${JSON.stringify(kind)} (${Object.keys(effectHandlers).join(", ")})`);
-  }
-  const err = checkFields(r, effectHandlers[kind as EffectKind].fields, path);
-  if (err) throw new CardDataError(err);
-  const tErr = checkTargeting(r.target, `${path}.target`);
-  if (tErr) throw new CardDataError(tErr);
-  if (kind === "AttachAbility") return { ...(r as unknown as Effect), ability: compiler.ability(r.ability, `${path}.ability`) } as Effect;
-  return r as unknown as Effect;
+  const areasPositional = abilities.every((a) => a.type !== "AreaAbility" || isPositional(a.reach));
+  const hasRefresh = hasAreas || abilities.some((a) => a.type === "NightmareAbility");
+  return { cards, abilities, byId, listens, answers, lifetimes, hasAreas, hasRefresh, areasPositional, source: raw };
 }

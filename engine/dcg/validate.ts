@@ -64,7 +64,8 @@ const checks: { [K in FieldType]: (v: unknown) => boolean } = {
 export function checkFields(obj: Record<string, unknown>, spec: FieldSpec, path: string): string | null {
   for (const key of Object.keys(obj)) {
     if (key === "kind") continue;
-    if (!(key in spec)) return `${path}.${key}: unknown field (allowed: kind${Object.keys(spec).map((k) => `, ${k}`).join("")})`;
+    // hasOwn, not `in`: "constructor" or "__proto__" must not pass as a field of every spec.
+    if (!Object.hasOwn(spec, key)) return `${path}.${key}: unknown field (allowed: kind${Object.keys(spec).map((k) => `, ${k}`).join("")})`;
   }
   for (const [key, raw] of Object.entries(spec)) {
     const optional = raw.endsWith("?");

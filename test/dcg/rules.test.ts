@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { makeDcg, STARTER_POOL } from "../../engine/dcg/index.ts";
 import { loadPool } from "../../engine/dcg/pool.ts";
 import { MAX_CHAIN_DEPTH, MAX_RESOLUTIONS } from "../../engine/dcg/resolve.ts";
-import starters from "../../engine/dcg/cards/starters.json" with { type: "json" };
+import { SHIPPED_CARDS as starters } from "../../engine/dcg/cards.ts";
 import { at, scenario } from "./scenario.ts";
 
 /** One scenario per rule of rules/dcg.md (cards have theirs in cards.test.ts). */

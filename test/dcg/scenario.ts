@@ -184,7 +184,9 @@ export class Scenario {
   life(cell: CellRef): number {
     return this.card(this.unitAt(cell)).life;
   }
+  /** Effective attack of the unit on a cell, after seals and area buffs are brought up to date. */
   attack(cell: CellRef): number {
+    this.settle();
     return effectiveAttack(this.state, this.pool, this.unitAt(cell));
   }
   triggers(kind?: string): string[] {

@@ -1,0 +1,62 @@
+import { fail, ok, type Result } from "../core/index.ts";
+import { checkBook, type PresetBook } from "./config.ts";
+import { guardJson } from "./json-guard.ts";
+import { loadPool, type Pool } from "./pool.ts";
+
+/**
+ * A user card set (seed 000's promise: new cards are data). It travels inline in the game config
+ * (`config.cardSet`), so a GameRecord replays without any file; the server and the CLIs read
+ * files and inline them before parseConfig, which keeps the engine free of I/O.
+ *
+ * Its cards join the shipped pool (after it, so shipped card indices and observation one-hots are
+ * unchanged); its books join the preset books and can use shipped and new cards alike.
+ */
+export interface CardSetJson {
+  readonly cards?: readonly unknown[];
+  readonly books?: readonly unknown[];
+}
+
+/** A compiled pool with the preset books that go with it. */
+export interface CardSet {
+  readonly pool: Pool;
+  readonly presets: readonly PresetBook[];
+}
+
+export const MAX_SET_BOOKS = 100;
+const BOOK_FIELDS = ["id", "name", "strategy", "cards"];
+
+/** Extends `base` with a card set's JSON; errors name the JSON path under `cardSet`. */
+export function extendCardSet(base: CardSet, raw: unknown, bookSize: number): Result<CardSet> {
+  const unsafe = guardJson(raw, "cardSet");
+  if (unsafe) return fail("invalid_config", unsafe, "cardSet");
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return fail("invalid_config", "cardSet must be an object {cards?, books?}", "cardSet");
+  const set = raw as Record<string, unknown>;
+  for (const k of Object.keys(set)) if (k !== "cards" && k !== "books") return fail("invalid_config", `cardSet.${k}: unknown field (allowed: cards, books)`, `cardSet.${k}`);
+  const cards = set.cards ?? [];
+  if (!Array.isArray(cards)) return fail("invalid_config", "cardSet.cards must be an array of cards", "cardSet.cards");
+  const n = base.pool.source.length;
+  const pool = loadPool([...base.pool.source, ...cards], (i) => (i < n ? `cards[${i}]` : `cardSet.cards[${i - n}]`));
+  if (!pool.ok) return fail("invalid_config", pool.error.message, "cardSet.cards");
+  const books = set.books ?? [];
+  if (!Array.isArray(books)) return fail("invalid_config", "cardSet.books must be an array of books", "cardSet.books");
+  if (books.length > MAX_SET_BOOKS) return fail("invalid_config", `cardSet.books: at most ${MAX_SET_BOOKS} books`, "cardSet.books");
+  const presets: PresetBook[] = [...base.presets];
+  for (let i = 0; i < books.length; i++) {
+    const b = books[i] as Record<string, unknown> | null;
+    const at = `cardSet.books[${i}]`;
+    const err = (message: string, path = at) => fail("invalid_config", `${path}: ${message}`, path);
+    if (b === null || typeof b !== "object" || Array.isArray(b)) return err("a book must be an object {id, name, strategy, cards}");
+    for (const k of Object.keys(b)) if (!BOOK_FIELDS.includes(k)) return err(`unknown field (allowed: ${BOOK_FIELDS.join(", ")})`, `${at}.${k}`);
+    const named = `${at}${typeof b.id === "string" ? ` (${b.id.slice(0, 40)})` : ""}`;
+    if (typeof b.id !== "string" || !/^[a-z0-9-]{1,40}$/.test(b.id)) return err("expected a kebab-case id", `${named}.id`);
+    if (presets.some((p) => p.id === b.id)) return err(`duplicate book id ${b.id}`, `${named}.id`);
+    if (typeof b.name !== "string" || b.name.length === 0 || b.name.length > 100) return err("expected a name", `${named}.name`);
+    if (!Array.isArray(b.strategy) || !b.strategy.every((x) => typeof x === "string")) return err("expected an array of card ids", `${named}.strategy`);
+    if (!Array.isArray(b.cards) || !b.cards.every((x) => typeof x === "string")) return err("expected an array of card ids", `${named}.cards`);
+    const book: PresetBook = { id: b.id, name: b.name, strategy: b.strategy as string[], cards: b.cards as string[] };
+    const bad = checkBook(book, pool.value, bookSize);
+    if (bad) return err(bad.message, `${named}${bad.path}`);
+    presets.push(book);
+  }
+  return ok({ pool: pool.value, presets });
+}

@@ -1,0 +1,195 @@
+import type { Seat } from "../core/index.ts";
+import type { LayerKind } from "./battle-data.ts";
+import { cellOf, depthOf, inEnemyHome, relCell } from "./board.ts";
+import { compare, type Comparator } from "./comparator.ts";
+import type { Draft } from "./draft.ts";
+import { byNumber } from "./heads.ts";
+import { effectiveAttack } from "./params.ts";
+import type { Items, PhraseHandler, Scope } from "./targeting.ts";
+import type { TriggerKind, TriggerType } from "./trigger.ts";
+import type { FieldSpec, RowName } from "./validate.ts";
+
+/**
+ * Targeting Pipes (seed 000 §2.5): filters applied to the items the sentence has so far. One
+ * entry per Pipe, with its JSON fields and what it reads (see PhraseHandler), so adding a Pipe is
+ * a change to this file only.
+ */
+export type PipePhrase =
+  | { readonly kind: "FilterCardOwner"; readonly opponent: boolean }
+  | { readonly kind: "FilterCardKind"; readonly cardKind: "rubric" | "object" | "feint" }
+  | { readonly kind: "FilterCardCost"; readonly cmp: Comparator; readonly value: number }
+  | { readonly kind: "FilterCardAttack"; readonly cmp: Comparator; readonly value: number }
+  | { readonly kind: "FilterCardDamage"; readonly cmp?: Comparator; readonly value?: number }
+  | { readonly kind: "FilterCardAilment"; readonly ailment: "poison" | "any" | "none" }
+  | { readonly kind: "FilterLayer"; readonly layer?: LayerKind; readonly row?: RowName }
+  | { readonly kind: "FilterCardCell"; readonly cells: readonly (readonly [number, number])[] }
+  | { readonly kind: "FilterInvader"; readonly invader?: boolean }
+  | { readonly kind: "FilterTriggerType"; readonly types: readonly TriggerType[] }
+  | { readonly kind: "FilterTriggerKind"; readonly triggers: readonly TriggerKind[] }
+  | { readonly kind: "FilterTriggerDamage"; readonly cmp: Comparator; readonly value: number }
+  | { readonly kind: "FilterTargetCard"; readonly except?: boolean }
+  | { readonly kind: "FilterAbilityConsumer"; readonly except?: boolean }
+  | { readonly kind: "FilterAbilityProducer"; readonly except?: boolean }
+  | { readonly kind: "FilterActivateCount"; readonly cmp: Comparator; readonly value: number }
+  | { readonly kind: "FilterTurnPlayer"; readonly opponent?: boolean }
+  | { readonly kind: "FilterPlayerDirectDamageInThisTurn"; readonly cmp: Comparator; readonly value: number }
+  | { readonly kind: "FilterPlayerHp"; readonly cmp: Comparator; readonly value: number }
+  | { readonly kind: "Take"; readonly count: number; readonly mode: "first" | "random" }
+  | { readonly kind: "Count"; readonly cmp: Comparator; readonly value: number };
+
+export type PipeKind = PipePhrase["kind"];
+
+/** Cards an item list stands for: cards themselves, or the units standing on cells. */
+function asCards(d: Draft, items: Items): number[] {
+  if (items.kind === "card") return items.ids;
+  const out: number[] = [];
+  if (items.kind === "cell") {
+    for (let i = 0; i < items.ids.length; i++) {
+      const u = d.s.cells[items.ids[i]!]!;
+      if (u >= 0) out.push(u);
+    }
+  }
+  return out;
+}
+
+// The filters below are written as plain loops without per-call closures: they run after every
+// command (AreaAbility reach, NightmareAbility conditions) and dominate playout time otherwise.
+type CardTest<P> = (p: P, d: Draft, scope: Scope, id: number) => boolean;
+
+function filterCards<P>(test: CardTest<P>) {
+  return (p: P, d: Draft, scope: Scope, items: Items): Items => {
+    const ids = asCards(d, items);
+    const out: number[] = [];
+    for (let i = 0; i < ids.length; i++) if (test(p, d, scope, ids[i]!)) out.push(ids[i]!);
+    return { kind: "card", ids: out };
+  };
+}
+
+function filterPlayers<P>(test: (p: P, d: Draft, seat: Seat) => boolean) {
+  return (p: P, d: Draft, _scope: Scope, items: Items): Items => {
+    if (items.kind !== "player") return NONE;
+    const out: number[] = [];
+    for (let i = 0; i < items.ids.length; i++) if (test(p, d, items.ids[i]!)) out.push(items.ids[i]!);
+    return { kind: "player", ids: out };
+  };
+}
+
+const NONE: Items = { kind: "any", ids: [] };
+
+function passIf(ok: boolean, items: Items): Items {
+  return ok ? items : { kind: items.kind, ids: [] };
+}
+
+const ROW_BY_DEPTH: readonly RowName[] = ["back", "middle", "front", "centre", "enemyFront", "enemyMiddle", "enemyBack"];
+
+function activations(d: Draft, scope: Scope): number {
+  if (scope.consumer < 0 || scope.ability < 0) return 0;
+  const c = d.s.cards[scope.consumer]!;
+  if (c.actsTurn !== d.s.turn) return 0;
+  for (let i = 0; i < c.acts.length; i += 2) if (c.acts[i] === scope.ability) return c.acts[i + 1]!;
+  return 0;
+}
+
+const defOf = (d: Draft, id: number) => d.pool.cards[d.s.cards[id]!.def]!;
+const CMP: FieldSpec = { cmp: "comparator", value: "int" };
+// What a pipe reads, for the resolve shortcuts (see PhraseHandler).
+const BOARD = { positional: true, playerOnly: false } as const;
+const PLAYER = { positional: true, playerOnly: true } as const;
+const PLAYER_STATE = { positional: false, playerOnly: true } as const;
+const OTHER = { positional: false, playerOnly: false } as const;
+
+type Handlers = { [K in PipeKind]: PhraseHandler<Extract<PipePhrase, { kind: K }>> };
+
+export const pipeHandlers = {
+  FilterCardOwner: {
+    fields: { opponent: "boolean" },
+    ...PLAYER,
+    run: (p, d, scope, items) => {
+      const want = p.opponent ? 1 - scope.owner : scope.owner;
+      const out: number[] = [];
+      if (items.kind === "player") {
+        for (let i = 0; i < items.ids.length; i++) if (items.ids[i] === want) out.push(want);
+        return { kind: "player", ids: out };
+      }
+      const ids = asCards(d, items);
+      for (let i = 0; i < ids.length; i++) if (d.s.cards[ids[i]!]!.owner === want) out.push(ids[i]!);
+      return { kind: "card", ids: out };
+    },
+  },
+  FilterCardKind: { fields: { cardKind: "cardKind" }, ...BOARD, run: filterCards((p, d, _s, id) => defOf(d, id).kind === p.cardKind) },
+  FilterCardCost: { fields: CMP, ...BOARD, run: filterCards((p, d, _s, id) => compare(p.cmp, defOf(d, id).cost, p.value)) },
+  FilterCardAttack: { fields: CMP, ...OTHER, run: filterCards((p, d, _s, id) => compare(p.cmp, effectiveAttack(d.s, d.pool, id), p.value)) },
+  FilterCardDamage: {
+    fields: { cmp: "comparator?", value: "int?" },
+    ...OTHER,
+    run: filterCards((p, d, _s, id) => compare(p.cmp ?? "GreaterThan", defOf(d, id).life - d.s.cards[id]!.life, p.value ?? 0)),
+  },
+  FilterCardAilment: {
+    fields: { ailment: "ailmentFilter" },
+    ...OTHER,
+    run: filterCards((p, d, _s, id) => {
+      const a = d.s.cards[id]!.ailment;
+      return p.ailment === "any" ? a !== "none" : a === p.ailment;
+    }),
+  },
+  FilterLayer: {
+    fields: { layer: "layer?", row: "row?" },
+    ...BOARD,
+    run: filterCards((p, d, _s, id) => {
+      const c = d.s.cards[id]!;
+      if (p.layer !== undefined && c.layer !== p.layer) return false;
+      if (p.row !== undefined && (c.cell < 0 || ROW_BY_DEPTH[depthOf(c.cell, c.owner)] !== p.row)) return false;
+      return true;
+    }),
+  },
+  FilterCardCell: {
+    fields: { cells: "cells" },
+    ...BOARD,
+    run: (p, d, scope, items) => {
+      const wanted = p.cells.map(([x, y]) => relCell(cellOf(x, y), scope.owner));
+      if (items.kind === "cell") return { kind: "cell", ids: items.ids.filter((c) => wanted.includes(c)) };
+      return { kind: "card", ids: asCards(d, items).filter((id) => wanted.includes(d.s.cards[id]!.cell)) };
+    },
+  },
+  FilterInvader: {
+    fields: { invader: "boolean?" },
+    ...BOARD,
+    run: filterCards((p, d, _s, id) => {
+      const c = d.s.cards[id]!;
+      return (c.cell >= 0 && inEnemyHome(c.cell, c.owner)) === (p.invader ?? true);
+    }),
+  },
+  FilterTriggerType: { fields: { types: "triggerTypes" }, ...OTHER, run: (p, _d, scope, items) => passIf(scope.trigger !== null && p.types.includes(scope.trigger.type), items) },
+  FilterTriggerKind: {
+    fields: { triggers: "triggerKinds" },
+    ...OTHER,
+    // A condition containing this pipe can only hold for these trigger kinds (lets resolve skip fast).
+    triggerKinds: (p) => p.triggers,
+    run: (p, _d, scope, items) => passIf(scope.trigger !== null && p.triggers.includes(scope.trigger.kind), items),
+  },
+  FilterTriggerDamage: { fields: CMP, ...OTHER, run: (p, _d, scope, items) => passIf(scope.trigger !== null && compare(p.cmp, scope.trigger.amount, p.value), items) },
+  FilterTargetCard: {
+    fields: { except: "boolean?" },
+    ...OTHER,
+    run: filterCards((p, _d, scope, id) => (id === (scope.trigger === null ? -1 : scope.trigger.target)) !== (p.except ?? false)),
+  },
+  FilterAbilityConsumer: { fields: { except: "boolean?" }, ...BOARD, run: filterCards((p, _d, scope, id) => (id === scope.consumer) !== (p.except ?? false)) },
+  FilterAbilityProducer: { fields: { except: "boolean?" }, ...BOARD, run: filterCards((p, _d, scope, id) => (id === scope.producer) !== (p.except ?? false)) },
+  FilterActivateCount: { fields: CMP, ...OTHER, run: (p, d, scope, items) => passIf(compare(p.cmp, activations(d, scope), p.value), items) },
+  FilterTurnPlayer: { fields: { opponent: "boolean?" }, ...PLAYER_STATE, run: (p, d, scope, items) => passIf((d.s.turnPlayer === scope.owner) !== (p.opponent ?? false), items) },
+  FilterPlayerDirectDamageInThisTurn: { fields: CMP, ...PLAYER_STATE, run: filterPlayers((p, d, seat) => compare(p.cmp, d.s.players[seat]!.directDamage, p.value)) },
+  FilterPlayerHp: { fields: CMP, ...PLAYER_STATE, run: filterPlayers((p, d, seat) => compare(p.cmp, d.s.players[seat]!.hp, p.value)) },
+  Take: {
+    fields: { count: "int", mode: "takeMode" },
+    // A random pick changes with the RNG, not with the board.
+    positional: (p) => p.mode === "first",
+    playerOnly: false,
+    run: (p, d, _s, items) => {
+      if (items.ids.length <= p.count) return items;
+      if (p.mode === "first") return { kind: items.kind, ids: items.ids.slice(0, p.count) };
+      // Random choices use the state's seeded RNG; the sample is re-sorted so the order is stable.
+      return { kind: items.kind, ids: d.rng.sample(items.ids, p.count).sort(byNumber) };
+    },
+  },
+  Count: { fields: CMP, ...PLAYER, run: (p, _d, _s, items) => passIf(compare(p.cmp, items.ids.length, p.value), items) },
+} satisfies Handlers;

@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { abilityHandlers } from "../../engine/dcg/ability.ts";
+import { CALCULATOR_MODES } from "../../engine/dcg/calculator.ts";
+import { SHIPPED_CARDS } from "../../engine/dcg/cards.ts";
+import { COMPARATORS } from "../../engine/dcg/comparator.ts";
+import { effectHandlers } from "../../engine/dcg/effect.ts";
+import { headHandlers } from "../../engine/dcg/heads.ts";
+import { dcg } from "../../engine/dcg/index.ts";
+import { pipeHandlers } from "../../engine/dcg/pipes.ts";
+
+/**
+ * The shipped card pool must exercise the whole vocabulary (rules file: "the full pool must use
+ * every ability type, Head, Pipe, Effect, Calculator mode and Comparator at least once"). Coverage
+ * is computed from the card JSON itself, so a vocabulary item added without a card fails here.
+ */
+type Seen = Record<string, Set<string>>;
+
+function walk(v: unknown, seen: Seen): void {
+  if (Array.isArray(v)) {
+    for (const x of v) walk(x, seen);
+    return;
+  }
+  if (v === null || typeof v !== "object") return;
+  const o = v as Record<string, unknown>;
+  if (typeof o.type === "string") seen.ability!.add(o.type);
+  if (typeof o.kind === "string") {
+    if (Object.hasOwn(headHandlers, o.kind)) seen.head!.add(o.kind);
+    else if (Object.hasOwn(pipeHandlers, o.kind)) seen.pipe!.add(o.kind);
+    else if (Object.hasOwn(effectHandlers, o.kind)) seen.effect!.add(o.kind);
+  }
+  if (typeof o.cmp === "string") seen.comparator!.add(o.cmp);
+  if (o.kind === "Take" && typeof o.mode === "string") seen.take!.add(o.mode);
+  if (typeof o.parameter === "string") seen.parameter!.add(o.parameter);
+  const calc = o.calc as { mode?: unknown } | undefined;
+  if (calc && typeof calc.mode === "string") seen.calculator!.add(calc.mode);
+  for (const x of Object.values(o)) walk(x, seen);
+}
+
+function coverage(cards: readonly unknown[]): Seen {
+  const seen: Seen = { ability: new Set(), head: new Set(), pipe: new Set(), effect: new Set(), calculator: new Set(), comparator: new Set(), take: new Set(), parameter: new Set() };
+  walk(cards, seen);
+  return seen;
+}
+
+const expected: Record<string, readonly string[]> = {
+  ability: Object.keys(abilityHandlers),
+  head: Object.keys(headHandlers),
+  pipe: Object.keys(pipeHandlers),
+  effect: Object.keys(effectHandlers),
+  calculator: CALCULATOR_MODES,
+  comparator: COMPARATORS,
+  take: ["first", "random"],
+  parameter: ["Attack", "MoveCost"],
+};
+
+describe("the shipped card pool", () => {
+  it("has at least 30 cards", () => {
+    expect(dcg.pool.cards.length).toBeGreaterThanOrEqual(30);
+  });
+
+  for (const [what, all] of Object.entries(expected)) {
+    it(`uses every ${what} at least once`, () => {
+      const seen = coverage(SHIPPED_CARDS)[what]!;
+      expect(all.filter((k) => !seen.has(k)), `unused ${what} kinds`).toEqual([]);
+    });
+  }
+
+  it("the coverage count notices a missing item (remove every Count phrase)", () => {
+    const stripped = JSON.parse(JSON.stringify(SHIPPED_CARDS, (_k, v) => (v && v.kind === "Count" ? { kind: "Any" } : v)));
+    expect(coverage(stripped).pipe!.has("Count")).toBe(false);
+  });
+
+  it("has the 4 preset books of distinct styles, every card in some book's non-strategy part", () => {
+    expect(dcg.presets.map((b) => b.id)).toEqual(["vanguard", "bastion", "venom", "tempo"]);
+    const inBooks = new Set(dcg.presets.flatMap((b) => b.cards));
+    expect(dcg.pool.cards.filter((c) => !inBooks.has(c.id)).map((c) => c.id)).toEqual([]);
+  });
+});

@@ -1,0 +1,94 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { describe, expect, it } from "vitest";
+import { SHIPPED_CARDS } from "../../engine/dcg/cards.ts";
+import { buildCardSchema } from "../../engine/dcg/schema.ts";
+import { checkCardFiles } from "../../scripts/cards/check-card-files.ts";
+import { repoRoot, runScript } from "./run-script.ts";
+
+/** The published JSON Schema and `npm run validate-cards`, from a card author's side. */
+const tmp = () => mkdtempSync(join(tmpdir(), "cardgym-validate-"));
+
+describe("docs/card-schema.json", () => {
+  it("is the schema generated from the handler registries (run npx tsx scripts/card-schema.ts after a vocabulary change)", () => {
+    const published = JSON.parse(readFileSync(join(repoRoot, "docs/card-schema.json"), "utf8"));
+    expect(published).toEqual(buildCardSchema());
+  });
+
+  it("accepts every shipped card and refuses what the loader refuses", () => {
+    const ajv = new Ajv2020({ allErrors: true, discriminator: true, strict: true, strictRequired: false, strictTuples: false });
+    const validate = ajv.compile(buildCardSchema());
+    expect(validate({ cards: SHIPPED_CARDS }), JSON.stringify(validate.errors)).toBe(true);
+    const card = { id: "x", name: "X", kind: "rubric", cost: 1, attack: 1, life: 1 };
+    expect(validate({ cards: [{ ...card, __proto__: 1 }] })).toBe(true); // an object literal's __proto__ is not a key...
+    expect(validate(JSON.parse(`{"cards": [{"id": "x", "name": "X", "kind": "rubric", "cost": 1, "attack": 1, "life": 1, "__proto__": {}}]}`))).toBe(false); // ...a JSON one is
+    expect(validate({ cards: [{ ...card, abilities: [{ type: "TriggerAbility", conditions: [[{ kind: "Count", cmp: "Equal", value: 1 }]], effect: { kind: "PlayerHand", amount: 1, target: [{ kind: "MapPlayer" }] } }] }] })).toBe(false);
+    expect(validate({ cards: [{ ...card, kind: "feint", feint: { on: "enter" }, attack: 0, life: 0 }] })).toBe(true);
+    expect(validate({ cards: [{ ...card, feint: { on: "enter" } }] })).toBe(false);
+  });
+});
+
+describe("npm run validate-cards", () => {
+  it("passes the shipped cards and books and the test fixtures", () => {
+    const r = runScript("validate-cards.ts", ["engine/dcg/cards", "test/fixtures/cards"]);
+    expect(r.stderr).toBe("");
+    expect(r.stdout.trim()).toBe("5 file(s), 37 card(s), 6 book(s): ok");
+    expect(r.code).toBe(0);
+  });
+
+  it("reports every problem with the file, card id and JSON path, and exits 1", () => {
+    const dir = tmp();
+    const bad = join(dir, "bad.json");
+    writeFileSync(
+      bad,
+      JSON.stringify({
+        cards: [
+          { id: "fine", name: "Fine", kind: "rubric", cost: 1, attack: 1, life: 2 },
+          { id: "bad-one", name: "Bad", kind: "rubric", cost: 5, attack: 1, life: 2, colour: "red", abilities: [{ type: "TriggerAbility", conditions: [[{ kind: "FilterCardKind", cardKind: "rubric" }]], effect: { kind: "Teleport", target: [{ kind: "Any" }] } }] },
+          { id: "bad-two", name: "Two", kind: "feint", cost: 1, feint: { on: "enter", effect: { kind: "CardDamage", amount: "3", target: [{ kind: "MapCard" }, { kind: "Take", count: 1, mode: "best" }] } } },
+          { id: "ref-bad", name: "Ref", kind: "rubric", cost: 1, attack: 1, life: 1, abilities: [{ type: "TriggerAbility", conditions: [], effect: { kind: "AttachAbility", ability: { ref: 3 }, target: [{ kind: "Any" }] } }] },
+          { id: "agnis", name: "Agnis 2", kind: "rubric", cost: 1, attack: 9, life: 9 },
+          { id: "fine", name: "Fine again", kind: "rubric", cost: 1, attack: 1, life: 2 },
+        ],
+        books: [
+          { id: "b", name: "B", strategy: ["fine", "fine", "fine", "fine", "fine", "fine"], cards: [] },
+          { id: "c", name: "C", strategy: ["fine", "fine", "fine", "fine", "agnis"], cards: ["nope"] },
+        ],
+      }),
+    );
+    const { problems } = checkCardFiles([bad]);
+    expect(problems.map((p) => `${p.path}: ${p.message}`)).toEqual([
+      "cards[1] (bad-one).cost: must be <= 3",
+      "cards[1] (bad-one).colour: unknown field",
+      "cards[1] (bad-one).abilities[0].conditions[0][0].kind: \"FilterCardKind\" is not a head: a targeting starts with one of Any, MapCard, MapPlayer, MapCell, MapActorCard, MapTargetCard, MapFollowCell, MapAbility",
+      'cards[1] (bad-one).abilities[0].effect.kind: unknown kind "Teleport"',
+      "cards[2] (bad-two).feint.effect.amount: must be integer",
+      'cards[2] (bad-two).feint.effect.target[1].mode: must be one of "first", "random"',
+      "books[0] (b).strategy: must NOT have more than 5 items",
+      "cards[3] (ref-bad).abilities[0].effect.ability.ref: must name an earlier ability of this card",
+      "cards[4] (agnis).id: agnis is a shipped card id; choose another id",
+      `cards[5] (fine).id: duplicate card id fine (also ${bad}: cards[0] (fine))`,
+      'books[1] (c).cards[0]: unknown card "nope"',
+    ]);
+    const r = runScript("validate-cards.ts", [bad]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${bad}: cards[1] (bad-one).cost: must be <= 3`);
+    expect(r.stderr.trim().split("\n").at(-1)).toBe("1 file(s), 4 card(s), 1 book(s): 11 problem(s)");
+  });
+
+  it("says clearly when a file is unreadable or not JSON, and checks lists of cards or books too", () => {
+    const dir = tmp();
+    writeFileSync(join(dir, "broken.json"), "{ \"cards\": [");
+    writeFileSync(join(dir, "cards.json"), JSON.stringify([{ id: "solo", name: "Solo", kind: "object", cost: 1, life: 2 }]));
+    writeFileSync(join(dir, "books.json"), JSON.stringify([{ id: "solo-book", name: "Solo", strategy: ["est", "est", "est", "agnis", "agnis"], cards: Array(15).fill("solo").slice(0, 3).concat(Array(12).fill("agnis").slice(0, 3), ["est", "est", "bubble", "bubble", "bubble", "mirage", "mirage", "mirage", "pitfall"]) }]));
+    const r = runScript("validate-cards.ts", [dir, join(dir, "missing.json")]);
+    expect(r.code).toBe(1);
+    const lines = r.stderr.trim().split("\n");
+    expect(lines).toContain(`${join(dir, "missing.json")}: cannot read: ENOENT`);
+    expect(lines.some((l) => l.startsWith(`${join(dir, "broken.json")}: not JSON: `))).toBe(true);
+    expect(lines.at(-1)).toBe("3 file(s), 1 card(s), 1 book(s): 2 problem(s)");
+    expect(runScript("validate-cards.ts", []).code).not.toBe(0);
+  });
+});
