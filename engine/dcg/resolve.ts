@@ -1,8 +1,9 @@
-import type { Seat } from "../core/index.ts";
+import type { Ability } from "./ability.ts";
 import type { Attached } from "./battle-data.ts";
 import { commandHandlers, COMMAND_TYPE, type Command, type CommandKind } from "./command.ts";
 import type { Draft } from "./draft.ts";
 import { attach, detachAt } from "./ops.ts";
+import { poolIndex } from "./pool-index.ts";
 import { evaluate, holds, type Scope } from "./targeting.ts";
 import type { Trigger, TriggerType } from "./trigger.ts";
 
@@ -96,46 +97,55 @@ function answers(d: Draft, id: number, t: Trigger): boolean {
   return c.layer === "Grave" && t.kind === "CardGraved" && t.target === id;
 }
 
-function collect(d: Draft, id: number, t: Trigger, out: number[]): void {
-  const c = d.s.cards[id]!;
-  if (!answers(d, id, t) || c.sealed) return;
-  const def = d.pool.cards[c.def]!;
-  for (const abId of def.triggerAbilities) {
-    const ab = d.pool.abilities[abId]!;
-    if (ab.type === "TriggerAbility" && (ab.kinds === null || ab.kinds.includes(t.kind))) out.push(id, abId, id);
+function matchAbilities(d: Draft, t: Trigger, depth: number): void {
+  // Snapshot the candidates (card, ability, producer): the turn player's cards first, then the
+  // other's, each by instance id; then check each when its turn comes.
+  const ki = poolIndex(d.pool)[t.kind];
+  const defAbilities = ki.defAbilities;
+  const matches = ki.matches;
+  const cards = d.s.cards;
+  const cells = d.s.cells;
+  const tp = d.s.turnPlayer;
+  // Only the graved card itself answers from the Grave (its own CardGraved).
+  const graved = t.kind === "CardGraved" ? t.target : -1;
+  let mine: number[] | null = null;
+  let theirs: number[] | null = null;
+  for (let id = 0; id < cards.length; id++) {
+    const c = cards[id]!;
+    if (c.layer === "Field") {
+      if (cells[c.cell] !== id) continue;
+    } else if (id !== graved || c.layer !== "Grave") continue;
+    if (c.sealed) continue;
+    const own = defAbilities[c.def]!;
+    const att = c.attached;
+    if (own.length === 0 && att.length === 0) continue;
+    let out: number[] | null = c.owner === tp ? mine : theirs;
+    for (let i = 0; i < own.length; i++) (out ??= []).push(id, own[i]!, id);
+    for (let i = 0; i < att.length; i++) {
+      const a = att[i]!;
+      if (matches[a.ability] === 1) (out ??= []).push(id, a.ability, a.producer);
+    }
+    if (c.owner === tp) mine = out;
+    else theirs = out;
   }
-  for (const a of c.attached) {
-    const ab = d.pool.abilities[a.ability]!;
-    if (ab.type === "TriggerAbility" && (ab.kinds === null || ab.kinds.includes(t.kind))) out.push(id, a.ability, a.producer);
-  }
+  if (mine !== null && !fire(d, t, depth, mine)) return;
+  if (theirs !== null) fire(d, t, depth, theirs);
 }
 
-function matchAbilities(d: Draft, t: Trigger, depth: number): void {
-  // Snapshot the candidates (card, ability, producer), then check each when its turn comes.
-  const cands: number[] = [];
-  const n = d.s.cards.length;
-  const tp = d.s.turnPlayer;
-  for (let pass = 0; pass < 2; pass++) {
-    const seat: Seat = pass === 0 ? tp : 1 - tp;
-    for (let id = 0; id < n; id++) {
-      const c = d.s.cards[id]!;
-      if (c.owner !== seat || (c.layer !== "Field" && c.layer !== "Grave")) continue;
-      if (c.attached.length === 0 && d.pool.cards[c.def]!.triggerAbilities.length === 0) continue;
-      collect(d, id, t, cands);
-    }
-  }
+/** Runs the candidates that still answer and whose conditions hold; false when the budget ran out. */
+function fire(d: Draft, t: Trigger, depth: number, cands: readonly number[]): boolean {
   for (let i = 0; i < cands.length; i += 3) {
     const id = cands[i]!;
     const abId = cands[i + 1]!;
     if (!answers(d, id, t) || d.s.cards[id]!.sealed) continue;
-    const ab = d.pool.abilities[abId]!;
-    if (ab.type !== "TriggerAbility") continue;
+    const ab = d.pool.abilities[abId]! as Extract<Ability, { type: "TriggerAbility" }>;
     const scope: Scope = { consumer: id, producer: cands[i + 2]!, owner: d.s.cards[id]!.owner, ability: abId, trigger: t };
     if (!holds(d, scope, ab.conditions)) continue;
-    if (!budgetLeft(d, depth + 1)) return;
+    if (!budgetLeft(d, depth + 1)) return false;
     d.resolutions += 1;
     runCommand(d, { kind: "EffectDeclareCommand", card: id, ability: abId, producer: scope.producer, trigger: t }, depth + 1);
   }
+  return true;
 }
 
 /** NightmareAbility seals and AreaAbility attachments, recomputed after every command. */

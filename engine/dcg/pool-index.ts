@@ -1,0 +1,49 @@
+import type { Pool } from "./pool.ts";
+import { TRIGGER_KINDS, type TriggerKind } from "./trigger.ts";
+
+/**
+ * Lookup tables derived from a compiled pool, for ability matching in resolve.ts: built once per
+ * pool (pools are immutable) instead of re-filtering every card's abilities per trigger.
+ */
+export interface KindIndex {
+  /** defAbilities[def]: the card's own TriggerAbilities that can match this kind, in card order. */
+  readonly defAbilities: readonly (readonly number[])[];
+  /** matches[ability] = 1 when that ability is a TriggerAbility that can match this kind. */
+  readonly matches: Uint8Array;
+}
+
+export type PoolIndex = Readonly<Record<TriggerKind, KindIndex>>;
+
+const NO_ABILITIES: readonly number[] = [];
+const cache = new WeakMap<Pool, PoolIndex>();
+// Most applies use one pool: a one-entry memo in front of the WeakMap.
+let lastPool: Pool | null = null;
+let lastIndex: PoolIndex | null = null;
+
+export function poolIndex(pool: Pool): PoolIndex {
+  if (pool === lastPool) return lastIndex!;
+  let idx = cache.get(pool);
+  if (idx === undefined) {
+    idx = buildIndex(pool);
+    cache.set(pool, idx);
+  }
+  lastPool = pool;
+  lastIndex = idx;
+  return idx;
+}
+
+function buildIndex(pool: Pool): PoolIndex {
+  const out = {} as Record<TriggerKind, KindIndex>;
+  for (const kind of TRIGGER_KINDS) {
+    const matches = new Uint8Array(pool.abilities.length);
+    for (const ab of pool.abilities) {
+      if (ab.type === "TriggerAbility" && (ab.kinds === null || ab.kinds.includes(kind))) matches[ab.id] = 1;
+    }
+    const defAbilities = pool.cards.map((def) => {
+      const list = def.triggerAbilities.filter((id) => matches[id] === 1);
+      return list.length === 0 ? NO_ABILITIES : list;
+    });
+    out[kind] = { defAbilities, matches };
+  }
+  return out;
+}
