@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { deriveSeed, fail, ok, type Result } from "../engine/core/index.ts";
 import { ComputerAgent, COMPUTER_DEFAULTS, type EvaluatorChoice } from "./computer.ts";
 import type { Facilitatee } from "./facilitatee.ts";
@@ -42,11 +43,19 @@ const agentSeed = (ctx: AgentContext, name: string) => deriveSeed(ctx.seed, `age
 
 /** The spec written back canonically (name and parameters in the order given): the agent's name. */
 export function specText(spec: AgentSpec): string {
-  const params = Object.entries(spec.params).map(([k, v]) => `${k}=${v}`);
+  const params = Object.entries(spec.params).map(([k, v]) => (spec.name === "onnx" && k === "builtin" ? `builtin/${v}` : `${k}=${v}`));
   return params.length === 0 ? spec.name : `${spec.name}:${params.join(",")}`;
 }
 
 const MB = 1024 * 1024;
+
+/**
+ * Trained policies shipped with the repository (models/builtin/<name>.onnx, each with a <name>.md
+ * saying how it was made), seated as `onnx:builtin/<name>` from any host: they resolve here, not
+ * against the host's model root, and stay confined to this folder.
+ */
+export const BUILTIN_MODEL_DIR = fileURLToPath(new URL("../models/builtin/", import.meta.url));
+const BUILTIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 const factories: Record<string, { params: readonly string[]; make: Factory }> = {
   random: { params: [], make: (_spec, ctx) => ok(new RandomAgent(agentSeed(ctx, "random"))) },
@@ -86,11 +95,17 @@ const factories: Record<string, { params: readonly string[]; make: Factory }> = 
     },
   },
   onnx: {
-    params: ["path", "sample", "temperature", "maxMB", "batch"],
+    params: ["path", "builtin", "sample", "temperature", "maxMB", "batch"],
     make(spec, ctx) {
       const path = stringParam(spec, "path");
       if (!path.ok) return path;
-      if (path.value === undefined) return fail("invalid_config", 'agent "onnx" needs path=<model.onnx>');
+      const builtin = stringParam(spec, "builtin");
+      if (!builtin.ok) return builtin;
+      if (builtin.value !== undefined && path.value !== undefined) return fail("invalid_config", 'agent "onnx" takes either path=<model.onnx> or builtin/<name>, not both');
+      if (builtin.value !== undefined && !BUILTIN_NAME.test(builtin.value)) return fail("invalid_config", `agent "onnx": "${builtin.value}" is not a built-in model name`);
+      if (path.value === undefined && builtin.value === undefined) return fail("invalid_config", 'agent "onnx" needs path=<model.onnx> (or builtin/<name>)');
+      const file = builtin.value !== undefined ? `${builtin.value}.onnx` : path.value!;
+      const root = builtin.value !== undefined ? BUILTIN_MODEL_DIR : ctx.modelRoot;
       const sample = boolParam(spec, "sample", false);
       if (!sample.ok) return sample;
       const temperature = numberParam(spec, "temperature", 1, 1e-3, 1e3);
@@ -103,10 +118,10 @@ const factories: Record<string, { params: readonly string[]; make: Factory }> = 
         return fail("invalid_config", `agent "onnx" needs the ${ctx.game} adapter and action-spec hash from its host (arena, server); none was given`);
       }
       try {
-        const model = loadPolicyModel(path.value, {
+        const model = loadPolicyModel(file, {
           maxBytes: Math.floor(maxMB.value * MB),
           maxBatch: batch.value,
-          ...(ctx.modelRoot === undefined ? {} : { root: ctx.modelRoot }),
+          ...(root === undefined ? {} : { root }),
         });
         checkPolicyModel(model, {
           game: ctx.game,
@@ -118,7 +133,10 @@ const factories: Record<string, { params: readonly string[]; make: Factory }> = 
         const options = { sample: sample.value, temperature: temperature.value };
         return ok(new OnnxAgent(model, ctx.adapter, options, agentSeed(ctx, "onnx"), specText(spec)));
       } catch (e) {
-        if (e instanceof ModelLoadError) return fail("invalid_config", `agent "onnx": ${e.message}`);
+        if (e instanceof ModelLoadError) {
+          const which = builtin.value === undefined ? "" : ` (built-in model "${builtin.value}", looked up in ${BUILTIN_MODEL_DIR})`;
+          return fail("invalid_config", `agent "onnx": ${e.message}${which}`);
+        }
         throw e;
       }
     },
@@ -137,6 +155,11 @@ export function parseAgentSpec(text: unknown): Result<AgentSpec> {
     for (const part of text.slice(colon + 1).split(",")) {
       if (part === "") continue;
       const eq = part.indexOf("=");
+      // `onnx:builtin/<name>`: a shipped model (see BUILTIN_MODEL_DIR), short for builtin=<name>.
+      if (eq < 0 && name === "onnx" && part.startsWith("builtin/")) {
+        params.builtin = part.slice("builtin/".length);
+        continue;
+      }
       if (eq <= 0) return fail("invalid_config", `agent spec "${text}": parameter "${part}" is not key=value`);
       const key = part.slice(0, eq);
       if (key === "__proto__" || key === "constructor" || key === "prototype") {

@@ -5,6 +5,7 @@
     venv = cardgym.make_vec("sevens", num_envs=64, seed=0)          # gymnasium.vector.VectorEnv
     aec = cardgym.pettingzoo.env("sevens", seed=0)                  # PettingZoo AEC env
     gymnasium.make("cardgym/sevens-v0")                              # after `import cardgym`
+    cardgym.onnx.export(policy, "dcg", "models/p.onnx")             # a PyTorch policy as an opponent
 
 With no URL (and no CARDGYM_URL) the package starts the Node server from the repository checkout
 (see cardgym.server) and stops it when the last env using it closes.
@@ -16,7 +17,7 @@ from typing import Any, Dict, Iterable, Optional
 
 import gymnasium
 
-from . import pettingzoo
+from . import onnx, pettingzoo
 from .client import Client, Session, tensor
 from .env import CardgymEnv, Opponents
 from .errors import CardgymError, IllegalActionError, ServerError, ServerStartError, ServerUnavailable
@@ -36,6 +37,7 @@ __all__ = [
     "Session",
     "make",
     "make_vec",
+    "onnx",
     "pettingzoo",
     "register_envs",
     "tensor",
