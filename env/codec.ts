@@ -21,6 +21,14 @@ export interface ObservationField {
   readonly offset: number;
   readonly length: number;
   readonly description: string;
+  /**
+   * Declared range of every float of the field: the encoder never writes a value below `low` or
+   * above `high`. Absent: unbounded on that side (the rules do not bound it, e.g. a buffable
+   * attack), and a trainer's Box gets -inf/+inf there. Served in the spec; not part of
+   * actionSpecHash (bounds describe the inputs, they do not change them).
+   */
+  readonly low?: number;
+  readonly high?: number;
 }
 
 export interface ObservationEncoder<V = any> {
@@ -36,6 +44,21 @@ export interface GameAdapter<D = any, V = any> {
   readonly game: AnyGame;
   readonly actions: ActionCodec<D, V>;
   readonly observation: ObservationEncoder<V>;
+}
+
+/**
+ * Per-float bounds of an encoder, from its fields' declared ranges (+-Infinity where undeclared),
+ * as float32 like the observations (and a trainer's Box): 18/13 as float32 is the value an
+ * encoder writes for 18/13, and it lies a little above the float64 18/13.
+ */
+export function observationBounds(encoder: ObservationEncoder): { low: Float32Array; high: Float32Array } {
+  const low = new Float32Array(encoder.size).fill(-Infinity);
+  const high = new Float32Array(encoder.size).fill(Infinity);
+  for (const f of encoder.layout) {
+    if (f.low !== undefined) low.fill(f.low, f.offset, f.offset + f.length);
+    if (f.high !== undefined) high.fill(f.high, f.offset, f.offset + f.length);
+  }
+  return { low, high };
 }
 
 /** Checks that fields tile [0, size) with no gap or overlap; call it when defining an encoder. */

@@ -116,6 +116,8 @@ export class LearningFacilitator {
   private busy = false;
   private stepIndex = 0;
   private totalEnvSteps = 0;
+  /** Per env during a step: 1 when its reward counts, 0 when it autoresets (reused, steps never overlap). */
+  private readonly rewardFrom: Uint8Array;
 
   private constructor(options: FacilitatorOptions, config: BaseConfig, seatNames: string[]) {
     this.adapter = options.adapter;
@@ -133,6 +135,7 @@ export class LearningFacilitator {
     this.createAgent = options.createAgent ?? defaultCreateAgent;
     this.modelRoot = options.modelRoot;
     this.seed = options.seed;
+    this.rewardFrom = new Uint8Array(this.numEnvs);
     this.envs = [];
     for (let i = 0; i < this.numEnvs; i++) {
       this.envs.push({
@@ -246,32 +249,54 @@ export class LearningFacilitator {
    * throws EnvRequestError and leaves the session exactly as it was.
    */
   async step(actions: ArrayLike<number>): Promise<EnvBatch> {
+    return this.stepNow(actions);
+  }
+
+  /**
+   * step() without a promise when every agent answered synchronously (random, rules-based bots):
+   * the server's hot path, where a promise per request costs more than stepping a small batch.
+   * Same effects and errors as step(), thrown synchronously; a promise only when some agent
+   * returned one.
+   */
+  stepNow(actions: ArrayLike<number>): EnvBatch | Promise<EnvBatch> {
     if (!this.started) throw new EnvRequestError("reset_required", "reset the session before stepping it", 409);
     if (this.busy) throw busyError();
     const chosen = this.validate(actions);
-    return this.exclusive(async () => {
-      const rewardFrom = new Array<boolean>(this.numEnvs).fill(true);
-      const pending: Promise<void>[] = [];
-      try {
-        for (const env of this.envs) {
-          let p: void | Promise<void>;
-          if (env.done !== Done.Running) {
-            rewardFrom[env.index] = false;
-            p = this.beginEpisode(env);
-          } else {
-            p = this.applyClient(env, env.point!.legal[chosen[env.index]!]);
-          }
-          if (p) pending.push(p);
+    this.busy = true;
+    let pending: Promise<void>[] | null = null;
+    let sync = true;
+    try {
+      const rewardFrom = this.rewardFrom;
+      rewardFrom.fill(1);
+      for (const env of this.envs) {
+        let p: void | Promise<void>;
+        if (env.done !== Done.Running) {
+          rewardFrom[env.index] = 0;
+          p = this.beginEpisode(env);
+        } else {
+          p = this.applyClient(env, env.point!.legal[chosen[env.index]!]);
         }
-      } catch (e) {
-        abandon(pending);
-        throw e;
+        if (p) (pending ??= []).push(p);
       }
-      await settleInOrder(pending);
-      this.stepIndex++;
-      this.totalEnvSteps += this.numEnvs;
-      return this.batch(rewardFrom);
-    });
+      if (pending === null) return this.finishStep();
+      sync = false;
+      return settleInOrder(pending)
+        .then(() => this.finishStep())
+        .finally(() => {
+          this.busy = false;
+        });
+    } catch (e) {
+      if (pending) abandon(pending);
+      throw e;
+    } finally {
+      if (sync) this.busy = false;
+    }
+  }
+
+  private finishStep(): EnvBatch {
+    this.stepIndex++;
+    this.totalEnvSteps += this.numEnvs;
+    return this.batch(this.rewardFrom);
   }
 
   /** The current legal-action mask of every env ([N, A], 0/1) and the seat that must act ([N], -1 when done). */
@@ -502,22 +527,28 @@ export class LearningFacilitator {
     }
   }
 
-  /** The reply arrays. rewardFrom[i] false (or rewardFrom null) marks rows that just (re)started: reward 0. */
-  private batch(rewardFrom: boolean[] | null): EnvBatch {
+  /** The reply arrays. rewardFrom[i] 0 (or rewardFrom null) marks rows that just (re)started: reward 0. */
+  private batch(rewardFrom: Uint8Array | null): EnvBatch {
     const n = this.numEnvs;
     const s = this.numSeats;
     const o = this.adapter.observation.size;
     const a = this.adapter.actions.size;
     const single = this.mode === "single";
-    const obs = new Float32Array(single ? n * o : n * s * o);
-    const mask = new Uint8Array(n * a);
-    const reward = new Float32Array(single ? n : n * s);
-    const terminated = new Uint8Array(n);
-    const truncated = new Uint8Array(n);
-    const seat = new Int32Array(n);
-    const episode = new Int32Array(n);
-    const episodeStep = new Int32Array(n);
-    const returns = new Float32Array(n * s);
+    // One zeroed buffer carved into every array: one allocation per reply instead of nine (the
+    // 4-byte arrays first, so each view is aligned). Views behave as separate arrays.
+    const obsLen = single ? n * o : n * s * o;
+    const rewardLen = single ? n : n * s;
+    const words = obsLen + rewardLen + n * s + 3 * n;
+    const buf = new ArrayBuffer(4 * words + n * a + 2 * n);
+    const obs = new Float32Array(buf, 0, obsLen);
+    const reward = new Float32Array(buf, 4 * obsLen, rewardLen);
+    const returns = new Float32Array(buf, 4 * (obsLen + rewardLen), n * s);
+    const seat = new Int32Array(buf, 4 * (obsLen + rewardLen + n * s), n);
+    const episode = new Int32Array(buf, 4 * (obsLen + rewardLen + n * s + n), n);
+    const episodeStep = new Int32Array(buf, 4 * (obsLen + rewardLen + n * s + 2 * n), n);
+    const mask = new Uint8Array(buf, 4 * words, n * a);
+    const terminated = new Uint8Array(buf, 4 * words + n * a, n);
+    const truncated = new Uint8Array(buf, 4 * words + n * a + n, n);
     for (const env of this.envs) {
       const i = env.index;
       const now = this.returnsOf(env);

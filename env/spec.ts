@@ -21,6 +21,7 @@ export interface EnvSpec {
     readonly dtype: "float32";
     readonly size: number;
     readonly version: string;
+    /** Fields with their declared low/high where the game bounds them (codec.ts). */
     readonly layout: readonly ObservationField[];
   };
   readonly action: {
@@ -38,7 +39,12 @@ export function buildSpec(adapter: GameAdapter): EnvSpec {
   const hashed = {
     format: SPEC_FORMAT,
     game: game.info.id,
-    observation: { dtype: "float32", size: observation.size, version: observation.version, layout: observation.layout },
+    observation: {
+      dtype: "float32",
+      size: observation.size,
+      version: observation.version,
+      layout: observation.layout.map((f) => ({ name: f.name, offset: f.offset, length: f.length, description: f.description })),
+    },
     action: { dtype: "int32", size: actions.size, layout: actions.layout },
     mask: { dtype: "uint8" },
   };
@@ -53,7 +59,15 @@ export function buildSpec(adapter: GameAdapter): EnvSpec {
       dtype: "float32",
       size: observation.size,
       version: observation.version,
-      layout: observation.layout.map((f) => ({ name: f.name, offset: f.offset, length: f.length, description: f.description })),
+      // low/high only where declared (absent = unbounded), so JSON and msgpack carry no infinities.
+      layout: observation.layout.map((f) => ({
+        name: f.name,
+        offset: f.offset,
+        length: f.length,
+        description: f.description,
+        ...(f.low === undefined ? {} : { low: f.low }),
+        ...(f.high === undefined ? {} : { high: f.high }),
+      })),
     },
     action: { dtype: "int32", size: actions.size, layout: actions.layout },
     mask: { dtype: "uint8" },

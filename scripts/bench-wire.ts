@@ -1,8 +1,10 @@
 /**
  * `npm run bench:wire`: env-steps/s through the real HTTP + msgpack stack, from a Node client with
  * a keep-alive connection, one request in flight (how a trainer steps one session), at 1, 16, 64
- * and 256 envs per request; with a bare fastify msgpack echo measured in the same run as the
- * baseline. The servers run in a child process so client and server do not share an event loop.
+ * and 256 envs per request; with a bare fastify msgpack echo as the baseline, measured in slices
+ * alternating with each row's (so "vs bare echo" compares like with like on a machine whose other
+ * load comes and goes; the echo row sums all its slices). The servers run in a child process so
+ * client and server do not share an event loop.
  *
  *   npm run bench:wire -- [--game sevens] [--seconds 3] [--envs 1,16,64,256]
  */
@@ -102,9 +104,10 @@ interface Timing {
   clientUs: number;
 }
 
-async function timed(seconds: number, once: () => Promise<number>): Promise<Timing> {
-  // Warm up (JIT, connection) for a tenth of the time, then measure.
-  const warm = performance.now() + seconds * 100;
+async function timed(seconds: number, once: () => Promise<number>, warmMs = Math.max(1000, seconds * 100)): Promise<Timing> {
+  // Warm up (JIT tiers, connection) before measuring: at least a second, so a row measures the
+  // steady state a long training run sees, not the optimizing compiler's first passes.
+  const warm = performance.now() + warmMs;
   while (performance.now() < warm) await once();
   let requests = 0;
   let envSteps = 0;
@@ -121,6 +124,32 @@ async function timed(seconds: number, once: () => Promise<number>): Promise<Timi
   const serverUs = ((cpuSecondsOf(serverPid) - server0) * 1e6) / requests;
   const clientUs = (client.user + client.system) / requests;
   return { requests, envSteps, perSecond: requests / s, envPerSecond: envSteps / s, serverUs, clientUs };
+}
+
+/** Sums timings of the same thing measured in several slices. */
+function merge(parts: Timing[]): Timing {
+  const requests = parts.reduce((n, t) => n + t.requests, 0);
+  const envSteps = parts.reduce((n, t) => n + t.envSteps, 0);
+  const secs = parts.reduce((n, t) => n + t.requests / t.perSecond, 0);
+  const avg = (k: "serverUs" | "clientUs") => parts.reduce((n, t) => n + t[k] * t.requests, 0) / requests;
+  return { requests, envSteps, perSecond: requests / secs, envPerSecond: envSteps / secs, serverUs: avg("serverUs"), clientUs: avg("clientUs") };
+}
+
+/**
+ * The app and the bare echo measured in alternating slices (SLICES of each), so that load from
+ * other jobs, which comes and goes, weighs on both sides of the ratio alike.
+ */
+const SLICES = 3;
+async function sideBySide(seconds: number, app: () => Promise<number>, echo: () => Promise<number>): Promise<{ app: Timing; echo: Timing }> {
+  const a: Timing[] = [];
+  const e: Timing[] = [];
+  await timed(0.001, app); // warm both before the first slice
+  await timed(0.001, echo);
+  for (let k = 0; k < SLICES; k++) {
+    a.push(await timed(seconds / SLICES, app, 50));
+    e.push(await timed(seconds / SLICES, echo, 50));
+  }
+  return { app: merge(a), echo: merge(e) };
 }
 
 function inProcess(game: string, numEnvs: number, seconds: number): Promise<number> {
@@ -165,26 +194,31 @@ main(async () => {
   try {
     console.log(`cardgym wire bench: ${game}, Node client (http keep-alive, 1 request in flight), ${seconds} s per row, server in a child process`);
     const echoBody = packr.pack({ actions: [0] });
-    const echo = await timed(seconds, async () => {
+    const echoOnce = async () => {
       await post(`${urls.echo}/echo`, echoBody);
       return 1;
-    });
+    };
+    const echoes: Timing[] = [];
     // CPU per request (server + client) is less sensitive to other load on the machine than wall
     // time; 1e6 / (server + client µs) estimates the rate with a core each and nothing else running.
     const est = (t: Timing) => 1e6 / (t.serverUs + t.clientUs);
     const rows: string[][] = [
       ["envs/request", "requests/s", "env-steps/s", "vs bare echo", "server CPU µs/req", "client CPU µs/req", "CPU-bound est. env-steps/s", "in-process env-steps/s"],
     ];
-    rows.push(["bare fastify msgpack echo", echo.perSecond.toFixed(0), "-", "1.00", echo.serverUs.toFixed(0), echo.clientUs.toFixed(0), `(${est(echo).toFixed(0)} req/s)`, "-"]);
     for (const n of sizes) {
       const created = unpackr.unpack(await post(`${urls.app}/v1/sessions`, packr.pack({ game, numEnvs: n, seed: 1 })));
       const base = `${urls.app}/v1/sessions/${created.session}`;
       let reply = unpackr.unpack(await post(`${base}/reset`, packr.pack({})));
       const pick = chooser(n);
-      const r = await timed(seconds, async () => {
-        reply = unpackr.unpack(await post(`${base}/step`, packr.pack({ actions: pick(reply.mask) })));
-        return n;
-      });
+      const { app: r, echo } = await sideBySide(
+        seconds,
+        async () => {
+          reply = unpackr.unpack(await post(`${base}/step`, packr.pack({ actions: pick(reply.mask) })));
+          return n;
+        },
+        echoOnce,
+      );
+      echoes.push(echo);
       const local = await inProcess(game, n, Math.max(1, Math.floor(seconds / 2)));
       rows.push([
         String(n),
@@ -197,6 +231,8 @@ main(async () => {
         local.toFixed(0),
       ]);
     }
+    const echo = merge(echoes);
+    rows.splice(1, 0, ["bare fastify msgpack echo", echo.perSecond.toFixed(0), "-", "1.00", echo.serverUs.toFixed(0), echo.clientUs.toFixed(0), `(${est(echo).toFixed(0)} req/s)`, "-"]);
     const widths = rows[0]!.map((_, c) => Math.max(...rows.map((row) => row[c]!.length)));
     for (const row of rows) console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  "));
     console.log("targets: >= 150k env-steps/s at 64 envs/request; at 1 env/request >= 0.80 of the bare echo");

@@ -1,8 +1,9 @@
 /**
- * npm run play -- <game> [--seed N] [--seats N] [--agents a,b,...] [--config JSON] [--record out.json] [--board turn|every|end]
+ * npm run play -- <game> [--seed N] [--seats N] [--agents a,b,...] [--config JSON] [--cards FILE] [--record out.json] [--board turn|every|end]
  * Plays one whole game between agents and prints every decision, the board and the result.
+ * --cards FILE (dcg): a card-set file ({cards, books}, docs/cards.md), inlined as config.cardSet.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { deriveSeed, unwrap } from "../engine/core/index.ts";
 import { registry } from "../engine/games.ts";
 import { runMatch } from "../agents/match.ts";
@@ -11,7 +12,7 @@ import { adapters } from "../env/games/index.ts";
 import { specOf } from "../env/spec.ts";
 import { intArg, jsonArg, main, parseCli, UsageError } from "./cli.ts";
 
-const USAGE = "npm run play -- <game> [--seed N] [--seats N] [--agents spec,spec,...] [--config JSON] [--record out.json] [--board turn|every|end]";
+const USAGE = "npm run play -- <game> [--seed N] [--seats N] [--agents spec,spec,...] [--config JSON] [--cards FILE] [--record out.json] [--board turn|every|end]";
 
 main(async () => {
   const { values, positionals } = parseCli(USAGE, {
@@ -19,6 +20,7 @@ main(async () => {
     seats: { type: "string" },
     agents: { type: "string" },
     config: { type: "string" },
+    cards: { type: "string" },
     record: { type: "string" },
     board: { type: "string" },
     quiet: { type: "boolean", short: "q" },
@@ -32,7 +34,8 @@ main(async () => {
   const seed = intArg(values.seed, "seed", 1);
   const rawConfig = jsonArg(values.config, "config") as Record<string, unknown>;
   if (rawConfig === null || typeof rawConfig !== "object" || Array.isArray(rawConfig)) throw new UsageError("--config must be a JSON object");
-  const config = values.seats === undefined ? rawConfig : { ...rawConfig, seats: intArg(values.seats, "seats", 0) };
+  const seated = values.seats === undefined ? rawConfig : { ...rawConfig, seats: intArg(values.seats, "seats", 0) };
+  const config = values.cards === undefined ? seated : { ...seated, cardSet: readCardSet(values.cards) };
   const parsed = game.parseConfig(config);
   if (!parsed.ok) throw new UsageError(`${game.info.id}: ${parsed.error.message}`);
   const seats = parsed.value.seats as number;
@@ -77,4 +80,19 @@ main(async () => {
 
 function fmt(x: number): string {
   return Number.isInteger(x) ? (x > 0 ? `+${x}` : String(x)) : x.toFixed(3);
+}
+
+/** A card-set file's data; unreadable or non-JSON files are one-line usage errors. */
+function readCardSet(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    throw new UsageError(`--cards: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`--cards: ${file} is not JSON (${(e as Error).message})`);
+  }
 }

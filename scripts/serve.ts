@@ -7,7 +7,7 @@ import { intArg, main, parseCli, UsageError } from "./cli.ts";
 
 const USAGE =
   "npm start -- [--host H] [--port N] [--token T] [--max-sessions N] [--max-envs N] [--max-total-envs N] " +
-  "[--body-limit BYTES] [--idle-timeout S] [--request-timeout S] [--step-timeout S] [--model-dir DIR] [--quiet]\n" +
+  "[--body-limit BYTES] [--idle-timeout S] [--request-timeout S] [--step-timeout S] [--model-dir DIR] [--card-set-dir DIR] [--quiet] [--exit-on-stdin-eof]\n" +
   "environment: HOST, PORT, CARDGYM_TOKEN";
 
 main(async () => {
@@ -23,7 +23,9 @@ main(async () => {
     "request-timeout": { type: "string" },
     "step-timeout": { type: "string" },
     "model-dir": { type: "string" },
+    "card-set-dir": { type: "string" },
     quiet: { type: "boolean" },
+    "exit-on-stdin-eof": { type: "boolean" },
   });
   if (values.help) {
     console.log(`usage: ${USAGE}`);
@@ -47,6 +49,7 @@ main(async () => {
     stepTimeoutMs: seconds("step-timeout", DEFAULT_LIMITS.stepTimeoutMs),
     log,
     ...(values["model-dir"] === undefined ? {} : { modelDir: values["model-dir"] }),
+    ...(values["card-set-dir"] === undefined ? {} : { cardSetDir: values["card-set-dir"] }),
   });
   let address: string;
   try {
@@ -80,6 +83,19 @@ main(async () => {
     };
     process.on("SIGINT", () => stop("SIGINT"));
     process.on("SIGTERM", () => stop("SIGTERM"));
+    if (values["exit-on-stdin-eof"]) {
+      // For a server embedded in another process (python/cardgym/server.py): the parent holds our
+      // stdin pipe open, and the OS closes it however the parent ends (even SIGKILL), on every OS.
+      // Input is read and discarded; its end means the parent is gone.
+      const parentGone = () => {
+        if (!stopping) stop("stdin closed");
+      };
+      process.stdin.on("data", () => undefined);
+      process.stdin.on("end", parentGone);
+      process.stdin.on("error", parentGone);
+    }
   });
+  // An open stdin would keep the process alive after a signal-initiated shutdown.
+  if (values["exit-on-stdin-eof"]) process.stdin.destroy();
   return 0;
 });

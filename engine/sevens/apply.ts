@@ -1,5 +1,5 @@
 import { CARD_COUNT } from "./cards.ts";
-import { DEAD, NEIGHBOURS4, PLACED, enclosedRegion } from "./board.ts";
+import { DEAD, NEIGHBOURS4, PLACED, enclosedRectangle, enclosedRegion } from "./board.ts";
 import type { SevensDecision, SevensState } from "./state.ts";
 
 /** Working copies for one apply; the input state's arrays are never written. */
@@ -76,13 +76,13 @@ export function applySevens(s: SevensState, d: SevensDecision): SevensState {
 /** Steps 2-3 of Apply Play: the Empty regions orthogonally next to the placed card. */
 function killAround(draft: Draft, card: number, mover: number): void {
   const ns = NEIGHBOURS4[card]!;
-  let visited: Uint8Array | null = null;
   for (let i = 0; i < ns.length; i++) {
     const start = ns[i]!;
+    // A neighbour in a region already killed is filled now; one in a region already found not to
+    // be a rectangle gets the same answer again (regions are disjoint, so a kill elsewhere cannot
+    // change it), and the kill order does not matter (kill only counts).
     if (draft.cells[start]! >= PLACED) continue;
-    visited ??= new Uint8Array(CARD_COUNT);
-    if (visited[start] === 1) continue;
-    const region = enclosedRegion(draft.cells, start, visited);
+    const region = enclosedRectangle(draft.cells, start);
     if (region !== null) kill(draft, region, mover);
   }
 }

@@ -1,6 +1,6 @@
 import type { Actor, Expectation } from "../core/index.ts";
 import { CARD_COUNT } from "./cards.ts";
-import { touchesFilled } from "./board.ts";
+import { collectPlayable } from "./board.ts";
 import { PASS, type PlayDecision, type SevensDecision, type SevensState } from "./state.ts";
 
 export function sevensActor(s: SevensState): Actor {
@@ -10,9 +10,7 @@ export function sevensActor(s: SevensState): Actor {
 /** Cards of `seat` that may be played now, ascending: in hand, cell 8-adjacent to a Placed or Dead cell. */
 export function playableCards(cells: readonly number[], seat: number): number[] {
   const out: number[] = [];
-  for (let card = 0; card < CARD_COUNT; card++) {
-    if (cells[card] === seat && touchesFilled(cells, card)) out.push(card);
-  }
+  collectPlayable(cells, seat, CARD_IDS, out);
   return out;
 }
 
@@ -27,6 +25,8 @@ export function passAllowed(s: SevensState, seat: number, hasPlayable: boolean):
   return voluntaryPass && (passLimit === null || s.passes[seat]! < passLimit);
 }
 
+const CARD_IDS: readonly number[] = Array.from({ length: CARD_COUNT }, (_, card) => card);
+
 /** One shared, frozen decision object per card: legal() allocates only its list. */
 const PLAYS: readonly PlayDecision[] = Array.from({ length: CARD_COUNT }, (_, card) => Object.freeze({ kind: "play" as const, card }));
 
@@ -35,10 +35,7 @@ export function sevensLegal(s: SevensState): SevensDecision[] {
   const seat = s.current;
   if (seat < 0) return [];
   const out: SevensDecision[] = [];
-  const cells = s.cells;
-  for (let card = 0; card < CARD_COUNT; card++) {
-    if (cells[card] === seat && touchesFilled(cells, card)) out.push(PLAYS[card]!);
-  }
+  collectPlayable(s.cells, seat, PLAYS, out);
   if (passAllowed(s, seat, out.length > 0)) out.push(PASS);
   return out;
 }

@@ -142,8 +142,11 @@ const fields: [string, number, string][] = [
 ];
 const obsLayout: ObservationField[] = [];
 let obsSize = 0;
+// Declared ranges (codec.ts): [0, 1] but for unit sizes and modifiers (a turn's modifiers stack
+// with no rule cap, and can be negative) and the stage depth (no rule caps how many requests stack).
+const UNBOUNDED = new Set(["myUnits", "oppUnits", "stageSize"]);
 for (const [name, length, description] of fields) {
-  obsLayout.push({ name, offset: obsSize, length, description });
+  obsLayout.push({ name, offset: obsSize, length, description, ...(UNBOUNDED.has(name) ? {} : { low: 0, high: 1 }) });
   obsSize += length;
 }
 checkLayout(obsSize, obsLayout);

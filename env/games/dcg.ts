@@ -103,8 +103,9 @@ const actions: ActionCodec<Decision, DcgView> = {
 };
 
 // ---------------------------------------------------------------- observation
-const pool = dcg.pool;
-const K = pool.cards.length;
+// One-hots cover the shipped pool. A config's card set appends its cards after the shipped ones:
+// they keep every numeric feature but have no one-hot (the layout does not depend on the config).
+const K = dcg.pool.cards.length;
 const CELL_FEATURES = [
   "own unit",
   "enemy unit",
@@ -156,8 +157,12 @@ const fields: [string, number, string][] = [
 ];
 const layout: ObservationField[] = [];
 let obsSize = 0;
+// Declared ranges (codec.ts). Unbounded: cells (attack and move cost can be buffed without a cap,
+// custom card sets bring their own stats) and scalars (HP goes below 0 on lethal damage). Graves
+// count copies / 3, and a book may hold 5 copies of a rubric.
+const RANGES: Record<string, { low?: number; high?: number }> = { cells: {}, scalars: {}, graves: { low: 0, high: 5 / 3 } };
 for (const [name, length, description] of fields) {
-  layout.push({ name, offset: obsSize, length, description });
+  layout.push({ name, offset: obsSize, length, description, ...(RANGES[name] ?? { low: 0, high: 1 }) });
   obsSize += length;
 }
 checkLayout(obsSize, layout);
@@ -169,6 +174,10 @@ const observation: ObservationEncoder<DcgView> = {
   layout,
   encode(view, out) {
     out.fill(0, 0, obsSize);
+    const pool = view.cfg.cardSet === undefined ? dcg.pool : dcg.poolFor(view.cfg);
+    const hot = (o: number, def: number) => {
+      if (def < K) out[o + def] = 1;
+    };
     const me = view.viewer === "spectator" ? 0 : view.viewer;
     const foe = 1 - me;
     const cfg = view.cfg;
@@ -188,7 +197,7 @@ const observation: ObservationEncoder<DcgView> = {
       out[o + 9] = c.sealed ? 1 : 0;
       out[o + 10] = c.owner === me && def.kind === "rubric" ? moveCost(view, pool, id) / 2 : 0;
       out[o + 11] = c.attached.some((a) => a.area) ? 1 : 0;
-      out[o + CELL_FEATURES.length + c.def] = 1;
+      hot(o + CELL_FEATURES.length, c.def);
     };
     for (let cell = 0; cell < CELLS; cell++) {
       const id = view.cells[cell]!;
@@ -205,20 +214,20 @@ const observation: ObservationEncoder<DcgView> = {
       if (!c || c.layer !== "Strategy") continue;
       if (c.cell >= 0) unitAt(c.cell, stratBase + slot, true);
       out[at.strategy! + slot * (K + 1)] = c.cell < 0 ? 1 : 0;
-      out[at.strategy! + slot * (K + 1) + 1 + c.def] = 1;
+      hot(at.strategy! + slot * (K + 1) + 1, c.def);
     }
     if (view.viewer !== "spectator") {
       const myFeint = view.players[me]!.feintCell;
       if (myFeint >= 0) {
         const id = view.cards.findIndex((c) => c !== null && c.owner === me && c.layer === "Field" && c.cell === myFeint && pool.cards[c.def]!.kind === "feint");
-        if (id >= 0) out[at.cells! + relCell(myFeint, me) * PER_CELL + CELL_FEATURES.length + K + view.cards[id]!.def] = 1;
+        if (id >= 0) hot(at.cells! + relCell(myFeint, me) * PER_CELL + CELL_FEATURES.length + K, view.cards[id]!.def);
       }
       view.hand.forEach((id, slot) => {
         if (slot >= HAND_SLOTS) return;
         const c = view.cards[id]!;
         const o = at.hand! + slot * (K + 2);
         out[o] = 1;
-        out[o + 1 + c.def] = 1;
+        hot(o + 1, c.def);
         out[o + 1 + K] = pool.cards[c.def]!.cost <= view.players[me]!.mp ? 1 : 0;
       });
     }
@@ -263,7 +272,7 @@ const observation: ObservationEncoder<DcgView> = {
     for (const [k, seat] of [[0, me], [1, foe]] as const) {
       for (const id of view.graves[seat]!) {
         const c = view.cards[id];
-        if (c) out[at.graves! + k * K + c.def] += 1 / 3;
+        if (c && c.def < K) out[at.graves! + k * K + c.def] += 1 / 3;
       }
     }
   },

@@ -40,14 +40,28 @@ const fields: [string, number, string][] = [
   ["diamond7", 1, "1 if config.startPlayer is 'diamond7'"],
   ["seatCount", 1, "seats / 6"],
 ];
+// Declared ranges (codec.ts): every float is in [0, 1] but these counts / 13. A hand never holds
+// more than the 18 cards a 3-seat 'diamond7' deal gives (so neither can its killed cards), and a
+// seat cannot kill more than the 52 cards there are.
+const RANGES: Record<string, number> = { handSize: 18 / 13, killed: 18 / 13, kills: 52 / 13 };
 const layout: ObservationField[] = [];
 let size = 0;
 for (const [name, length, description] of fields) {
-  layout.push({ name, offset: size, length, description });
+  layout.push({ name, offset: size, length, description, low: 0, high: RANGES[name] ?? 1 });
   size += length;
 }
 checkLayout(size, layout);
 const at = Object.fromEntries(layout.map((f) => [f.name, f.offset])) as Record<string, number>;
+// Offsets as plain constants: the encoder runs once per env-step and record lookups showed up.
+const [IN_HAND, MINE, PLAYABLE, PLACED_AT, PLACED_BY_ME, DEAD_AT, DEAD_MINE] = [
+  at.cellInHand!, at.cellMine!, at.cellPlayable!, at.cellPlaced!, at.cellPlacedByMe!, at.cellDead!, at.cellDeadMine!,
+];
+const [SEAT_PRESENT, HAND_SIZE, KILLED, KILLS, PASSES, FINISHED, FINISH_POSITION, ELIMINATED, TURN] = [
+  at.seatPresent!, at.handSize!, at.killed!, at.kills!, at.passes!, at.finished!, at.finishPosition!, at.eliminated!, at.turn!,
+];
+const [MY_TURN, CAN_PASS, GAME_OVER, PASS_LIMIT_SET, PASS_LIMIT, VOLUNTARY_PASS, DIAMOND7, SEAT_COUNT] = [
+  at.myTurn!, at.canPass!, at.gameOver!, at.passLimitSet!, at.passLimit!, at.voluntaryPass!, at.diamond7!, at.seatCount!,
+];
 
 const observation: ObservationEncoder<SevensView> = {
   version: "sevens-obs-v1",
@@ -58,47 +72,49 @@ const observation: ObservationEncoder<SevensView> = {
     const n = view.config.seats;
     const me = view.viewer === "spectator" ? -1 : view.viewer;
     const base = me < 0 ? 0 : me;
+    const cells = view.cells;
     for (let card = 0; card < CARDS; card++) {
-      const v = view.cells[card]!;
+      const v = cells[card]!;
       if (v < PLACED) {
-        out[at.cellInHand! + card] = 1;
-        if (v === me) out[at.cellMine! + card] = 1;
+        out[IN_HAND + card] = 1;
+        if (v === me) out[MINE + card] = 1;
       } else if (v < DEAD) {
-        out[at.cellPlaced! + card] = 1;
-        if (v === PLACED + me) out[at.cellPlacedByMe! + card] = 1;
+        out[PLACED_AT + card] = 1;
+        if (v === PLACED + me) out[PLACED_BY_ME + card] = 1;
       } else {
-        out[at.cellDead! + card] = 1;
-        if (v === DEAD + me) out[at.cellDeadMine! + card] = 1;
+        out[DEAD_AT + card] = 1;
+        if (v === DEAD + me) out[DEAD_MINE + card] = 1;
       }
     }
-    for (const card of view.playable) out[at.cellPlayable! + card] = 1;
+    const playable = view.playable;
+    for (let k = 0; k < playable.length; k++) out[PLAYABLE + playable[k]!] = 1;
     const limit = view.config.passLimit;
     for (let i = 0; i < n; i++) {
       const seat = (base + i) % n;
-      out[at.seatPresent! + i] = 1;
-      out[at.handSize! + i] = view.handSize[seat]! / 13;
-      out[at.killed! + i] = view.killed[seat]! / 13;
-      out[at.kills! + i] = view.kills[seat]! / 13;
+      out[SEAT_PRESENT + i] = 1;
+      out[HAND_SIZE + i] = view.handSize[seat]! / 13;
+      out[KILLED + i] = view.killed[seat]! / 13;
+      out[KILLS + i] = view.kills[seat]! / 13;
       const p = view.passes[seat]!;
-      out[at.passes! + i] = limit === null ? Math.min(p, 10) / 10 : p / (limit + 1);
+      out[PASSES + i] = limit === null ? Math.min(p, 10) / 10 : p / (limit + 1);
       const fin = view.finishOrder.indexOf(seat);
       if (fin >= 0) {
-        out[at.finished! + i] = 1;
-        out[at.finishPosition! + i] = (fin + 1) / n;
+        out[FINISHED + i] = 1;
+        out[FINISH_POSITION + i] = (fin + 1) / n;
       }
-      if (view.eliminated.includes(seat)) out[at.eliminated! + i] = 1;
-      if (view.turn === seat) out[at.turn! + i] = 1;
+      if (view.eliminated.includes(seat)) out[ELIMINATED + i] = 1;
+      if (view.turn === seat) out[TURN + i] = 1;
     }
-    if (me >= 0 && view.turn === me) out[at.myTurn!] = 1;
-    if (view.canPass) out[at.canPass!] = 1;
-    if (view.turn === null) out[at.gameOver!] = 1;
+    if (me >= 0 && view.turn === me) out[MY_TURN] = 1;
+    if (view.canPass) out[CAN_PASS] = 1;
+    if (view.turn === null) out[GAME_OVER] = 1;
     if (limit !== null) {
-      out[at.passLimitSet!] = 1;
-      out[at.passLimit!] = limit / 20;
+      out[PASS_LIMIT_SET] = 1;
+      out[PASS_LIMIT] = limit / 20;
     }
-    if (view.config.voluntaryPass) out[at.voluntaryPass!] = 1;
-    if (view.config.startPlayer === "diamond7") out[at.diamond7!] = 1;
-    out[at.seatCount!] = n / MAX_SEATS;
+    if (view.config.voluntaryPass) out[VOLUNTARY_PASS] = 1;
+    if (view.config.startPlayer === "diamond7") out[DIAMOND7] = 1;
+    out[SEAT_COUNT] = n / MAX_SEATS;
   },
 };
 

@@ -73,7 +73,9 @@ const fields: [string, number, string][] = [
 const layout: ObservationField[] = [];
 let at = 0;
 for (const [name, length, description] of fields) {
-  layout.push({ name, offset: at, length, description });
+  // Every float is in [0, 1]: counts are divided by their maxima (7 field cards, 5 in hand, 22 in
+  // the deck, copies per card type, 7 x 1000 for the field sum).
+  layout.push({ name, offset: at, length, description, low: 0, high: 1 });
   at += length;
 }
 const SIZE = at;

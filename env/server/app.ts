@@ -6,6 +6,7 @@ import { EnvFault, EnvRequestError, describeThrown } from "../errors.ts";
 import { LearningFacilitator, type EnvBatch } from "../learning-facilitator.ts";
 import { specOf } from "../spec.ts";
 import { ApiError } from "./api-error.ts";
+import { inlineCardSet } from "./card-sets.ts";
 import { Metrics } from "./metrics.ts";
 import { resolveOptions, type ResolvedOptions, type ServerOptions } from "./options.ts";
 import { createSessionBody, gameParams, maskQuery, resetBody, sessionParams, stepBody } from "./schemas.ts";
@@ -138,34 +139,56 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
   const servedGames = (): string[] => o.registry.ids().filter((id) => o.adapters.has(id));
 
   /** Runs a reset/step: maps request errors to 4xx, and quarantines the session on a fault or timeout. */
-  const run = async (entry: SessionEntry, op: () => Promise<EnvBatch>): Promise<EnvBatch> => {
+  const run = (entry: SessionEntry, op: () => EnvBatch | Promise<EnvBatch>): EnvBatch | Promise<EnvBatch> => {
     entry.inFlight++;
+    let work: EnvBatch | Promise<EnvBatch>;
+    try {
+      work = op();
+    } catch (e) {
+      settle(entry);
+      throw failure(entry, e, null);
+    }
+    // A step whose agents all answered synchronously is already done: no timer can interrupt
+    // synchronous work anyway, so the timeout race (a promise and a timer per request) is skipped.
+    if (!(work instanceof Promise)) {
+      settle(entry);
+      return work;
+    }
+    return raceTimeout(entry, work);
+  };
+  const settle = (entry: SessionEntry): void => {
+    entry.inFlight--;
+    entry.lastUsed = o.now();
+  };
+  const raceTimeout = async (entry: SessionEntry, work: Promise<EnvBatch>): Promise<EnvBatch> => {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const work = op();
     try {
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new StepTimeout()), o.stepTimeoutMs);
       });
       return await Promise.race([work, timeout]);
     } catch (e) {
-      if (e instanceof EnvRequestError) throw new ApiError(e.status, e.code, e.message, e.details as Record<string, unknown> | undefined);
-      let api: ApiError;
-      if (e instanceof StepTimeout) {
-        work.catch(() => undefined);
-        api = new ApiError(503, "step_timeout", `the step did not finish within ${o.stepTimeoutMs} ms`);
-      } else if (e instanceof EnvFault) {
-        api = new ApiError(500, e.code, e.message, e.env === undefined ? undefined : { env: e.env });
-      } else {
-        api = new ApiError(500, "internal_error", describeThrown(e));
-      }
-      entry.quarantine = { code: api.code, message: api.message };
-      o.log(`session ${entry.id} quarantined: ${api.code}: ${api.message}`);
-      throw api;
+      throw failure(entry, e, work);
     } finally {
       clearTimeout(timer);
-      entry.inFlight--;
-      entry.lastUsed = o.now();
+      settle(entry);
     }
+  };
+  /** Maps a failed reset/step to its ApiError; a fault or timeout quarantines the session. */
+  const failure = (entry: SessionEntry, e: unknown, work: Promise<EnvBatch> | null): ApiError => {
+    if (e instanceof EnvRequestError) return new ApiError(e.status, e.code, e.message, e.details as Record<string, unknown> | undefined);
+    let api: ApiError;
+    if (e instanceof StepTimeout) {
+      work?.catch(() => undefined);
+      api = new ApiError(503, "step_timeout", `the step did not finish within ${o.stepTimeoutMs} ms`);
+    } else if (e instanceof EnvFault) {
+      api = new ApiError(500, e.code, e.message, e.env === undefined ? undefined : { env: e.env });
+    } else {
+      api = new ApiError(500, "internal_error", describeThrown(e));
+    }
+    entry.quarantine = { code: api.code, message: api.message };
+    o.log(`session ${entry.id} quarantined: ${api.code}: ${api.message}`);
+    return api;
   };
 
   app.get("/healthz", (request, reply) => send(request, reply, 200, { ok: true, sessions: sessions.size }));
@@ -221,7 +244,8 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
     try {
       facilitator = LearningFacilitator.create({
         adapter,
-        config: body.config,
+        // A named card-set file is read here and inlined: the engine never touches files.
+        config: inlineCardSet(body.config, o.cardSetDir),
         seats: body.seats,
         numEnvs,
         seed: body.seed ?? 0,
@@ -288,11 +312,16 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
   app.post<{ Params: { id: string }; Body: { actions: number[] } }>(
     "/v1/sessions/:id/step",
     { schema: { params: sessionParams, body: stepBody(o.maxEnvsPerSession) } },
-    async (request, reply) => {
+    (request, reply) => {
       const entry = sessions.usable(request.params.id);
-      const batch = await run(entry, () => entry.facilitator.step(request.body.actions));
-      metrics.recordStep(batch.numEnvs);
-      return send(request, reply, 200, batchReply(batch, entry.facilitator));
+      const done = (batch: EnvBatch): FastifyReply => {
+        metrics.recordStep(batch.numEnvs);
+        return send(request, reply, 200, batchReply(batch, entry.facilitator));
+      };
+      // Synchronous handler on the fast path: fastify sends the returned reply without an extra
+      // promise; only a step waiting on an asynchronous agent goes through one.
+      const work = run(entry, () => entry.facilitator.stepNow(request.body.actions));
+      return work instanceof Promise ? work.then(done) : done(work);
     },
   );
 

@@ -1,8 +1,11 @@
+import { Tensor } from "./tensor.ts";
+
 /**
  * A small msgpack encoder for replies: plain data only (nil, bool, number, string, array, plain
  * object, Uint8Array as bin). Replies are a dozen small maps around a few large bins; sizing
  * first and writing once into one exact buffer costs a fraction of a general encoder's per-call
- * overhead. Integers use the smallest msgpack int format; other numbers are float64.
+ * overhead. Integers use the smallest msgpack int format; other numbers are float64. A Tensor is
+ * written as the map {dtype, shape, data: bin of its bytes} (wire.ts).
  */
 export function encodeMsgpack(value: unknown): Buffer {
   const out = Buffer.allocUnsafe(sizeOf(value, 0));
@@ -19,6 +22,10 @@ function sizeOf(v: unknown, depth: number): number {
   if (typeof v === "number") return numberSize(v);
   if (typeof v === "string") return encodedString(v).length;
   if (v instanceof Uint8Array) return binHeader(v.length) + v.length;
+  if (v instanceof Tensor) {
+    const bytes = v.values.byteLength;
+    return 1 + TENSOR_KEYS_SIZE + encodedString(v.dtype).length + sizeOf(v.shape, depth + 1) + binHeader(bytes) + bytes;
+  }
   if (Array.isArray(v)) {
     let n = lenHeader(v.length);
     for (const x of v) n += sizeOf(x, depth + 1);
@@ -64,6 +71,7 @@ function encodedString(s: string): Uint8Array {
   return out;
 }
 const binHeader = (n: number): number => (n < 256 ? 2 : n < 65536 ? 3 : 5);
+const TENSOR_KEYS_SIZE = ["dtype", "shape", "data"].reduce((n, k) => n + encodedString(k).length, 0);
 const lenHeader = (n: number): number => (n < 16 ? 1 : n < 65536 ? 3 : 5);
 
 function write(v: unknown, b: Buffer, p: number): number {
@@ -77,24 +85,16 @@ function write(v: unknown, b: Buffer, p: number): number {
   }
   if (typeof v === "number") return writeNumber(v, b, p);
   if (typeof v === "string") return writeString(v, b, p);
-  if (v instanceof Uint8Array) {
-    const n = v.length;
-    if (n < 256) {
-      b[p++] = 0xc4;
-      b[p++] = n;
-    } else if (n < 65536) {
-      b[p++] = 0xc5;
-      b.writeUInt16BE(n, p);
-      p += 2;
-    } else {
-      b[p++] = 0xc6;
-      b.writeUInt32BE(n, p);
-      p += 4;
-    }
-    if (n <= 32) {
-      for (let i = 0; i < n; i++) b[p + i] = v[i]!;
-    } else b.set(v, p);
-    return p + n;
+  if (v instanceof Uint8Array) return writeBin(v, b, p);
+  if (v instanceof Tensor) {
+    b[p++] = 0x83;
+    p = writeString("dtype", b, p);
+    p = writeString(v.dtype, b, p);
+    p = writeString("shape", b, p);
+    p = write(v.shape, b, p);
+    p = writeString("data", b, p);
+    const t = v.values;
+    return writeBin(new Uint8Array(t.buffer, t.byteOffset, t.byteLength), b, p);
   }
   if (Array.isArray(v)) {
     p = writeLen(v.length, 0x90, 0xdc, b, p);
@@ -112,6 +112,26 @@ function write(v: unknown, b: Buffer, p: number): number {
     p = write(x, b, p);
   }
   return p;
+}
+
+function writeBin(v: Uint8Array, b: Buffer, p: number): number {
+  const n = v.length;
+  if (n < 256) {
+    b[p++] = 0xc4;
+    b[p++] = n;
+  } else if (n < 65536) {
+    b[p++] = 0xc5;
+    b.writeUInt16BE(n, p);
+    p += 2;
+  } else {
+    b[p++] = 0xc6;
+    b.writeUInt32BE(n, p);
+    p += 4;
+  }
+  if (n <= 32) {
+    for (let i = 0; i < n; i++) b[p + i] = v[i]!;
+  } else b.set(v, p);
+  return p + n;
 }
 
 function writeLen(n: number, fix: number, wide: number, b: Buffer, p: number): number {

@@ -5,6 +5,7 @@ import { registry as shippedRegistry } from "../../engine/games.ts";
 import type { GameAdapter } from "../codec.ts";
 import { adapters as shippedAdapters } from "../games/index.ts";
 import type { AgentFactory } from "../learning-facilitator.ts";
+import { DEFAULT_CARD_SET_DIR } from "./card-sets.ts";
 
 export interface ServerOptions {
   /** Games served (default: the shipped registry); only games with an adapter are listed. */
@@ -14,6 +15,8 @@ export interface ServerOptions {
   readonly createAgent?: AgentFactory;
   /** Directory that agent seats' `onnx:path=...` models are loaded from (and confined to). */
   readonly modelDir?: string;
+  /** Directory that a session config's `cardSetFile` is read from (and confined to); default <repo>/cards. */
+  readonly cardSetDir?: string;
   /** When set, every route but /healthz requires `Authorization: Bearer <token>`. */
   readonly token?: string | null;
   readonly maxSessions?: number;
@@ -40,8 +43,9 @@ export interface ServerOptions {
   readonly logger?: boolean;
 }
 
-export type ResolvedOptions = Required<Omit<ServerOptions, "token" | "sweepIntervalMs" | "modelDir">> & {
+export type ResolvedOptions = Required<Omit<ServerOptions, "token" | "sweepIntervalMs" | "modelDir" | "cardSetDir">> & {
   readonly modelDir: string;
+  readonly cardSetDir: string;
   readonly token: string | null;
   readonly sweepIntervalMs: number;
 };
@@ -73,6 +77,7 @@ export function resolveOptions(o: ServerOptions): ResolvedOptions {
     createAgent: o.createAgent ?? createAgent,
     token: o.token ?? null,
     modelDir: o.modelDir ?? DEFAULT_MODEL_DIR,
+    cardSetDir: o.cardSetDir ?? DEFAULT_CARD_SET_DIR,
     maxSessions: positive("maxSessions", o.maxSessions, DEFAULT_LIMITS.maxSessions),
     maxEnvsPerSession: positive("maxEnvsPerSession", o.maxEnvsPerSession, DEFAULT_LIMITS.maxEnvsPerSession),
     maxTotalEnvs: positive("maxTotalEnvs", o.maxTotalEnvs, DEFAULT_LIMITS.maxTotalEnvs),

@@ -2,6 +2,7 @@ import { Unpackr } from "msgpackr";
 import { endianness } from "node:os";
 import { ApiError } from "./api-error.ts";
 import { encodeMsgpack } from "./msgpack-writer.ts";
+import { Tensor } from "./tensor.ts";
 
 /**
  * The wire format. Bodies and replies are msgpack (JSON accepted for debugging). Arrays of numbers
@@ -10,15 +11,7 @@ import { encodeMsgpack } from "./msgpack-writer.ts";
  * without a copy. (msgpackr's own typed-array extension is not used: other msgpack libraries
  * cannot read it.) In JSON, data is a plain array of numbers instead.
  */
-export type Dtype = "float32" | "uint8" | "int32" | "bool";
-
-export class Tensor {
-  constructor(
-    readonly dtype: Dtype,
-    readonly shape: readonly number[],
-    readonly values: Float32Array | Uint8Array | Int32Array,
-  ) {}
-}
+export { Tensor, type Dtype } from "./tensor.ts";
 
 export type WireFormat = "msgpack" | "json";
 
@@ -212,9 +205,9 @@ function toWire(value: unknown, format: WireFormat): unknown {
 }
 
 export function encodeReply(value: unknown, format: WireFormat): Buffer | string {
-  const wire = toWire(value, format);
-  // Replies: standard msgpack only (maps, arrays, bin), readable by every msgpack library.
-  return format === "msgpack" ? encodeMsgpack(wire) : JSON.stringify(wire);
+  // Replies: standard msgpack only (maps, arrays, bin), readable by every msgpack library. The
+  // msgpack writer encodes tensors in place (the same bytes as toWire's objects would give).
+  return format === "msgpack" ? encodeMsgpack(value) : JSON.stringify(toWire(value, format));
 }
 
 export function contentTypeOf(format: WireFormat): string {

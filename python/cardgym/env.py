@@ -73,9 +73,9 @@ def observation_box(spec: Dict[str, Any]) -> spaces.Box:
         high[:] = o.get("high", np.inf)
     for field in o.get("layout", []):
         at = slice(int(field["offset"]), int(field["offset"]) + int(field["length"]))
-        if "low" in field:
+        if field.get("low") is not None:
             low[at] = field["low"]
-        if "high" in field:
+        if field.get("high") is not None:
             high[at] = field["high"]
     return spaces.Box(low, high, shape=(size,), dtype=np.float32)
 

@@ -84,13 +84,15 @@ class EmbeddedServer:
         node = node or os.environ.get("CARDGYM_NODE") or "node"
         if not (self.repo / "node_modules" / "tsx").is_dir():
             raise ServerStartError(f"{self.repo} has no node_modules/tsx: run `npm ci` in {self.repo} first")
-        args = [node, "--import", "tsx", "scripts/serve.ts", "--port", "0", "--host", "127.0.0.1", "--quiet", *(extra_args or [])]
+        # --exit-on-stdin-eof: the server ends when this process does, however it dies and on any OS,
+        # because the OS closes our end of its stdin pipe (PR_SET_PDEATHSIG below is Linux-only).
+        args = [node, "--import", "tsx", "scripts/serve.ts", "--port", "0", "--host", "127.0.0.1", "--quiet", "--exit-on-stdin-eof", *(extra_args or [])]
         self._stderr: Deque[str] = collections.deque(maxlen=40)
         try:
             self.process = subprocess.Popen(
                 args,
                 cwd=str(self.repo),
-                stdin=subprocess.DEVNULL,
+                stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 text=True,
@@ -160,16 +162,24 @@ class EmbeddedServer:
     def stop(self, timeout: float = 10.0) -> None:
         """Asks the server to finish (SIGTERM), then kills it if it has not exited in time.
         A forked child of the owner never stops the owner's server."""
-        if os.getpid() != self._owner_pid or self.process.poll() is not None:
+        if os.getpid() != self._owner_pid:
             return
         try:
-            self.process.send_signal(signal.SIGTERM)
-            self.process.wait(timeout)
+            if self.process.poll() is None:
+                self.process.send_signal(signal.SIGTERM)
+                self.process.wait(timeout)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait(5)
         except ProcessLookupError:
             pass
+        finally:
+            # Our end of the server's stdin pipe (--exit-on-stdin-eof); closing it also stops the server.
+            if self.process.stdin is not None and not self.process.stdin.closed:
+                try:
+                    self.process.stdin.close()
+                except OSError:
+                    pass
 
 
 class _Shared:

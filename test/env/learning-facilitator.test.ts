@@ -176,6 +176,41 @@ describe("LearningFacilitator (single learner)", () => {
     expect(slow).toEqual(sync);
   });
 
+  it("stepNow answers without a promise while every agent is synchronous, and through one otherwise", async () => {
+    const pick = maskedPicker(3);
+    const fast = make({ seats: ["learner", "random"] });
+    const slow = make({ seats: ["learner", "slow:ms=0"] });
+    let a = await fast.reset();
+    let b = await slow.reset();
+    let waited = 0;
+    for (let t = 0; t < 30; t++) {
+      const actions = pick(a.mask, fast.numEnvs, A);
+      const x = fast.stepNow(actions);
+      const y = slow.stepNow(actions);
+      expect(x).not.toBeInstanceOf(Promise);
+      expect(fast.isBusy).toBe(false);
+      // The slow agent answers through a promise whenever some env consults it; the session stays
+      // busy until that settles.
+      if (y instanceof Promise) {
+        waited++;
+        expect(slow.isBusy).toBe(true);
+      }
+      a = x as EnvBatch;
+      b = await y;
+      expect(slow.isBusy).toBe(false);
+      expect(snapshot(b)).toEqual(snapshot(a));
+    }
+    expect(waited).toBeGreaterThan(10);
+  });
+
+  it("a synchronous fault leaves the session free (not stuck busy) and reports the fault", async () => {
+    const f = make({ numEnvs: 3, config: { throwAtStep: 2 } });
+    const b = await f.reset();
+    const b1 = f.stepNow(maskedPicker(1)(b.mask, 3, A)) as EnvBatch;
+    expect(() => f.stepNow(maskedPicker(2)(b1.mask, 3, A))).toThrow(EnvFault);
+    expect(f.isBusy).toBe(false);
+  });
+
   it("plays agents at any seat and waits for the learner (learner at seat 1 of 3)", async () => {
     const f = make({ seats: ["random", "learner", "random"], numEnvs: 2 });
     let b = await f.reset();

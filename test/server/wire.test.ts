@@ -58,6 +58,22 @@ describe("reply msgpack writer", () => {
     expect(Array.from(new Uint8Array(t.data))).toEqual([0, 0, 0xc0, 0x3f, 0, 0, 0, 0xc0]);
     expect(JSON.parse(encodeReply({ t: new Tensor("int32", [2], Int32Array.from([3, -4])) }, "json") as string)).toEqual({ t: { dtype: "int32", shape: [2], data: [3, -4] } });
   });
+
+  it("writes tensors in place with the same bytes as their {dtype, shape, data} maps, views into shared buffers included", () => {
+    const shared = new ArrayBuffer(4 * 300 + 64);
+    const obs = new Float32Array(shared, 0, 300).map((_, i) => i / 7);
+    const seat = new Int32Array(shared, 1200, 3).fill(-1);
+    const mask = new Uint8Array(shared, 1212, 40).map((_, i) => i & 1);
+    const tensors = { obs: new Tensor("float32", [3, 100], obs), seat: new Tensor("int32", [3], seat), mask: new Tensor("uint8", [2, 20], mask) };
+    const asMap = (t: Tensor) => ({ dtype: t.dtype, shape: t.shape, data: new Uint8Array(t.values.buffer, t.values.byteOffset, t.values.byteLength) });
+    const reply = { step: 3, mode: "single", ...tensors, skipped: undefined, info: { seat: tensors.seat, list: [tensors.mask] } };
+    const plainReply = { step: 3, mode: "single", obs: asMap(tensors.obs), seat: asMap(tensors.seat), mask: asMap(tensors.mask), info: { seat: asMap(tensors.seat), list: [asMap(tensors.mask)] } };
+    const bytes = encodeReply(reply, "msgpack") as Buffer;
+    expect(Buffer.compare(bytes, encodeMsgpack(plainReply))).toBe(0);
+    const back = unpackr.unpack(bytes);
+    expect(Array.from(new Float32Array(new Uint8Array(back.obs.data).slice().buffer))).toEqual(Array.from(obs));
+    expect(Array.from(new Int32Array(new Uint8Array(back.info.seat.data).slice().buffer))).toEqual([-1, -1, -1]);
+  });
 });
 
 describe("reply format negotiation", () => {

@@ -1,0 +1,66 @@
+"""The embedded server must not outlive its Python parent, however the parent dies."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+# The parent starts its server from a non-main thread: server.py then skips Linux's
+# PR_SET_PDEATHSIG, so only the stdin pipe (--exit-on-stdin-eof) can tell the server that the
+# parent is gone, which is what happens on macOS and Windows.
+PARENT = r"""
+import sys, threading, time
+sys.path.insert(0, sys.argv[1])
+from cardgym.server import EmbeddedServer
+box = []
+t = threading.Thread(target=lambda: box.append(EmbeddedServer()))
+t.start(); t.join()
+print(box[0].pid, flush=True)
+time.sleep(600)
+"""
+
+
+def _exited(pid: int) -> bool:
+    """True when no process has this pid, or it is a zombie nobody reaped yet (it has exited)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    status = Path(f"/proc/{pid}/status")
+    try:
+        return any(line.split()[1] == "Z" for line in status.read_text().splitlines() if line.startswith("State:"))
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX; Windows closes the pipe the same way on TerminateProcess")
+def test_server_exits_when_its_parent_is_killed() -> None:
+    package_root = str(Path(__file__).resolve().parents[1])
+    parent = subprocess.Popen([sys.executable, "-c", PARENT, package_root], stdout=subprocess.PIPE, text=True)
+    server_pid = 0
+    try:
+        assert parent.stdout is not None
+        line = parent.stdout.readline().strip()
+        assert line.isdigit(), f"parent did not report a server pid: {line!r}"
+        server_pid = int(line)
+        assert not _exited(server_pid)
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(10)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not _exited(server_pid):
+            time.sleep(0.05)
+        assert _exited(server_pid), "the server outlived its SIGKILLed parent"
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait(10)
+        if parent.stdout is not None:
+            parent.stdout.close()
+        if server_pid and not _exited(server_pid):
+            os.kill(server_pid, signal.SIGKILL)
