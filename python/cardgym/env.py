@@ -28,6 +28,23 @@ def open_client(client: Optional[Client], url: Optional[str]) -> Tuple[Client, b
     return Client(url), True
 
 
+def release_client(owner: Any) -> None:
+    """Closes the client ``owner`` owns (and so an embedded server it started), at most once."""
+    if getattr(owner, "_owns_client", False):
+        owner._owns_client = False
+        owner.client.close()
+
+
+def release(owner: Any) -> None:
+    """Closes ``owner``'s server session, then the client it owns: every env's close()."""
+    session, owner.session = getattr(owner, "session", None), None
+    try:
+        if session is not None:
+            session.close()
+    finally:
+        release_client(owner)
+
+
 def seat_roles(
     client: Client,
     game: str,
@@ -202,20 +219,11 @@ class CardgymEnv(gym.Env):
         return f"{self.game} (learner seat {self.seat}); legal actions: {legal or 'none (episode over)'}\n"
 
     def close(self) -> None:
-        session, self.session = self.session, None
-        try:
-            if session is not None:
-                session.close()
-        finally:
-            if self._owns_client:
-                self._owns_client = False
-                self.client.close()
+        release(self)
 
     def __del__(self):
         # Best effort: an env dropped without close() still releases the embedded server.
         try:
-            if getattr(self, "_owns_client", False):
-                self._owns_client = False
-                self.client.close()
+            release_client(self)
         except Exception:
             pass

@@ -19,7 +19,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from .client import Client, Session
-from .env import observation_space, open_client, random_seed
+from .env import observation_space, open_client, random_seed, release, release_client
 
 CLIENT_ROLES = ("learner", "external")
 
@@ -155,22 +155,12 @@ class CardgymAECEnv(AECEnv):
         return f"{self.game}: {self.agent_selection} to act; legal actions: {legal or 'none (episode over)'}\n"
 
     def close(self) -> None:
-        session, self.session = getattr(self, "session", None), None
-        try:
-            if session is not None:
-                session.close()
-        finally:
-            if getattr(self, "_owns_client", False):
-                self._owns_client = False
-                self.client.close()
-
+        release(self)
 
     def __del__(self):
         # Best effort: an env dropped without close() still releases the embedded server.
         try:
-            if getattr(self, "_owns_client", False):
-                self._owns_client = False
-                self.client.close()
+            release_client(self)
         except Exception:
             pass
 

@@ -11,7 +11,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .client import Client, Session
-from .env import Opponents, open_client, random_seed, seat_roles, single_spaces
+from .env import Opponents, open_client, random_seed, release, seat_roles, single_spaces
 
 
 class CardgymVectorEnv(VectorEnv):
@@ -117,11 +117,4 @@ class CardgymVectorEnv(VectorEnv):
         return self._mask.astype(bool)
 
     def close_extras(self, **kwargs: Any) -> None:
-        session, self.session = self.session, None
-        try:
-            if session is not None:
-                session.close()
-        finally:
-            if getattr(self, "_owns_client", False):
-                self._owns_client = False
-                self.client.close()
+        release(self)
