@@ -6,13 +6,17 @@
  * load comes and goes; the echo row sums all its slices). The servers run in a child process so
  * client and server do not share an event loop.
  *
- *   npm run bench:wire -- [--game sevens] [--seconds 3] [--envs 1,16,64,256]
+ * The transport is a Unix domain socket by default (what the Python package's embedded server
+ * uses), or loopback TCP with `--transport tcp` (a server reached by host:port).
+ *
+ *   npm run bench:wire -- [--game sevens] [--seconds 3] [--envs 1,16,64,256] [--transport unix|tcp]
  */
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { Agent, request } from "node:http";
 import { fileURLToPath } from "node:url";
-import { cpus, loadavg } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { Packr, Unpackr } from "msgpackr";
 import Fastify from "fastify";
 import { buildApp } from "../env/server/index.ts";
@@ -23,7 +27,7 @@ import { intArg, main, parseCli, UsageError } from "./cli.ts";
 const packr = new Packr({ useRecords: false });
 const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true });
 
-async function serve(): Promise<void> {
+async function serve(transport: Transport): Promise<void> {
   const app = buildApp({ maxEnvsPerSession: 4096 });
   const echo = Fastify({ logger: false });
   echo.removeAllContentTypeParsers();
@@ -35,19 +39,33 @@ async function serve(): Promise<void> {
     }
   });
   echo.post("/echo", (req, reply) => reply.type("application/msgpack").send(packr.pack(req.body)));
-  const a = await app.listen({ host: "127.0.0.1", port: 0 });
-  const b = await echo.listen({ host: "127.0.0.1", port: 0 });
-  process.stdout.write(JSON.stringify({ app: a, echo: b }) + "\n");
+  const urls: Record<string, { app: string; echo: string }> = {};
+  if (transport === "unix") {
+    const dir = mkdtempSync(join(tmpdir(), "cardgym-bench-"));
+    process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+    await app.listen({ path: join(dir, "app.sock") });
+    await echo.listen({ path: join(dir, "echo.sock") });
+    urls.unix = { app: `unix:${join(dir, "app.sock")}|`, echo: `unix:${join(dir, "echo.sock")}|` }; // "|" ends the socket path (see post)
+  } else {
+    urls.tcp = { app: await app.listen({ host: "127.0.0.1", port: 0 }), echo: await echo.listen({ host: "127.0.0.1", port: 0 }) };
+  }
+  process.stdout.write(JSON.stringify(urls[transport]) + "\n");
   process.on("SIGTERM", () => {
     void Promise.all([app.close(), echo.close()]).then(() => process.exit(0));
   });
 }
 
+type Transport = "unix" | "tcp";
+
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 
+/** POSTs to `http://host:port/path` or `unix:/socket/path|/path` (the bench's own notation). */
 function post(url: string, body: Buffer): Promise<Buffer> {
+  const headers = { "content-type": "application/msgpack", accept: "application/msgpack", "content-length": body.length };
+  const bar = url.indexOf("|");
+  const target = url.startsWith("unix:") ? { socketPath: url.slice(5, bar), path: url.slice(bar + 1) } : new URL(url);
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: "POST", agent, headers: { "content-type": "application/msgpack", accept: "application/msgpack", "content-length": body.length } }, (res) => {
+    const req = request({ ...("socketPath" in target ? target : { host: target.hostname, port: target.port, path: target.pathname }), method: "POST", agent, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => {
@@ -168,19 +186,22 @@ function inProcess(game: string, numEnvs: number, seconds: number): Promise<numb
 }
 
 main(async () => {
-  const { values } = parseCli("npm run bench:wire -- [--game sevens] [--seconds 3] [--envs 1,16,64,256]", {
+  const { values } = parseCli("npm run bench:wire -- [--game sevens] [--seconds 3] [--envs 1,16,64,256] [--transport unix|tcp]", {
     role: { type: "string" },
     game: { type: "string" },
     seconds: { type: "string" },
     envs: { type: "string" },
+    transport: { type: "string" },
   });
-  if (values.role === "server") return serve();
+  const transport = (values.transport ?? "unix") as Transport;
+  if (transport !== "unix" && transport !== "tcp") throw new UsageError(`--transport must be unix or tcp, got "${values.transport}"`);
+  if (values.role === "server") return serve(transport);
   const game = values.game ?? "sevens";
   if (!adapters.has(game)) throw new UsageError(`--game: no adapter for "${game}"; have ${[...adapters.keys()].join(", ")}`);
   const seconds = intArg(values.seconds, "seconds", 3, 1, 600);
   const sizes = (values.envs ?? "1,16,64,256").split(",").map((s) => intArg(s, "envs", 1, 1, 4096));
 
-  const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--role", "server"], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--role", "server", "--transport", transport], { stdio: ["ignore", "pipe", "inherit"] });
   const urls = await new Promise<{ app: string; echo: string }>((resolve, reject) => {
     let buf = "";
     child.stdout!.on("data", (c: Buffer) => {
@@ -192,7 +213,7 @@ main(async () => {
   });
   serverPid = child.pid ?? 0;
   try {
-    console.log(`cardgym wire bench: ${game}, Node client (http keep-alive, 1 request in flight), ${seconds} s per row, server in a child process`);
+    console.log(`cardgym wire bench: ${game}, Node client (http keep-alive, 1 request in flight) over ${transport === "unix" ? "a Unix socket" : "loopback TCP"}, ${seconds} s per row, server in a child process`);
     const echoBody = packr.pack({ actions: [0] });
     const echoOnce = async () => {
       await post(`${urls.echo}/echo`, echoBody);

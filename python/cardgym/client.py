@@ -13,7 +13,7 @@ from urllib.parse import quote, urlsplit
 import msgpack
 import numpy as np
 
-from .http import Connection
+from .http import Connection, unix_socket_path
 from .errors import ServerError, ServerUnavailable, server_error
 from .server import EmbeddedServer, acquire_shared, release_shared, start_private, stop_private
 
@@ -60,9 +60,12 @@ class Client:
 
     ``Client()`` uses ``CARDGYM_URL`` when set, else the embedded server (started on first use,
     shared by the clients of this process, stopped when the last one closes); ``Client(url)``
-    connects to a running server (``npm start``). ``private_server=True`` starts a server owned by
-    this client alone (whatever CARDGYM_URL says). The bearer token comes from ``token`` or
-    ``CARDGYM_TOKEN``.
+    connects to a running server (``npm start``): ``http://host:port``, or ``unix:/path`` for one
+    started with ``npm start -- --socket /path``. ``private_server=True`` starts a server owned by
+    this client alone (whatever CARDGYM_URL says). An embedded server listens on a Unix socket in a
+    private temp folder (several times cheaper per request than TCP loopback), or on a free
+    loopback port where Unix sockets are missing; ``transport="tcp"`` (private servers) or
+    ``CARDGYM_TRANSPORT=tcp`` picks TCP. The bearer token comes from ``token`` or ``CARDGYM_TOKEN``.
 
     One HTTP/1.1 keep-alive connection per client (see cardgym.http); requests are serialised by
     a lock, so share a client between threads only if they may wait on each other. Error replies raise :class:`cardgym.ServerError` (``.code``, ``.status``,
@@ -77,6 +80,7 @@ class Client:
         timeout: float = 120.0,
         repo: Optional[str] = None,
         private_server: bool = False,
+        transport: Optional[str] = None,
     ):
         self.server: Optional[EmbeddedServer] = None
         self._shared = False
@@ -84,20 +88,28 @@ class Client:
         if private_server:
             if url is not None:
                 raise ValueError("pass either url or private_server=True, not both")
-            self.server = start_private(repo)
+            self.server = start_private(repo, transport)
             url = self.server.url
         else:
+            if transport is not None:
+                raise ValueError("transport= applies to a private_server=True server (the shared one follows CARDGYM_TRANSPORT)")
             url = url or os.environ.get("CARDGYM_URL") or None
             if url is None:
                 self.server = acquire_shared(repo)
                 self._shared = True
                 url = self.server.url
-        parts = urlsplit(url if "://" in url else f"http://{url}")
-        if parts.scheme != "http" or not parts.hostname:
-            raise ValueError(f"cardgym server URL must look like http://host:port, got {url!r}")
-        self.url = f"http://{parts.netloc}"
-        self._host = parts.hostname
-        self._port = parts.port or 80
+        self._socket_path: Optional[str] = unix_socket_path(url)
+        if self._socket_path is not None:
+            self.url = f"unix:{self._socket_path}"
+            self._host = "localhost"
+            self._port = 0
+        else:
+            parts = urlsplit(url if "://" in url else f"http://{url}")
+            if parts.scheme != "http" or not parts.hostname:
+                raise ValueError(f"cardgym server URL must look like http://host:port or unix:/path/to/socket, got {url!r}")
+            self.url = f"http://{parts.netloc}"
+            self._host = parts.hostname
+            self._port = parts.port or 80
         self._timeout = timeout
         token = token if token is not None else os.environ.get("CARDGYM_TOKEN")
         auth = f"Authorization: Bearer {token}\r\n" if token else ""
@@ -111,7 +123,7 @@ class Client:
     def _connection(self) -> Connection:
         conn = self._conn
         if conn is None:
-            conn = self._conn = Connection(self._host, self._port, self._timeout)
+            conn = self._conn = Connection(self._host, self._port, self._timeout, unix_path=self._socket_path)
         elif conn.sock is not None and conn.stale():
             # A keep-alive connection the server closed while idle reads as EOF: reconnect before
             # sending rather than fail half-way through a request.

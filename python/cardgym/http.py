@@ -17,18 +17,46 @@ class ProtocolError(OSError):
     """The peer sent something that is not an HTTP/1.1 reply, or closed mid-reply."""
 
 
+def unix_socket_path(url: str) -> Optional[str]:
+    """The socket path of a ``unix:/path`` (or ``unix:///path``) URL, else None. Relative paths
+    are refused: the server prints absolute ones, and a relative path would depend on the cwd."""
+    if not url.startswith("unix:"):
+        return None
+    path = url[len("unix:") :]
+    if path.startswith("//"):
+        path = path[2:]
+    if not path.startswith("/"):
+        raise ValueError(f"a Unix socket URL must name an absolute path, like unix:/tmp/cardgym.sock; got {url!r}")
+    if not hasattr(socket, "AF_UNIX"):
+        raise ValueError(f"{url!r}: this platform has no Unix domain sockets; use http://host:port")
+    return path
+
+
 class Connection:
-    def __init__(self, host: str, port: int, timeout: Optional[float]):
+    """``unix_path``: connect to that Unix domain socket instead of host:port (the Host header
+    still names ``host``)."""
+
+    def __init__(self, host: str, port: int, timeout: Optional[float], unix_path: Optional[str] = None):
         self.host = host
         self.port = port
         self.timeout = timeout
+        self.unix_path = unix_path
         self.sock: Optional[socket.socket] = None
         self._buf = bytearray()
-        self._host_header = f"Host: {host}:{port}\r\n".encode("ascii")
+        self._host_header = (f"Host: {host}\r\n" if unix_path else f"Host: {host}:{port}\r\n").encode("ascii")
 
     def connect(self) -> None:
-        sock = socket.create_connection((self.host, self.port), timeout=self.timeout)
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        if self.unix_path is not None:
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock.settimeout(self.timeout)
+            try:
+                sock.connect(self.unix_path)
+            except BaseException:
+                sock.close()
+                raise
+        else:
+            sock = socket.create_connection((self.host, self.port), timeout=self.timeout)
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.sock = sock
         self._buf.clear()
 

@@ -177,3 +177,68 @@ def test_importing_cardgym_starts_no_server():
         """
     )
     assert out.strip() == "True"
+
+
+@pytest.mark.skipif(not hasattr(__import__("socket"), "AF_UNIX"), reason="no Unix domain sockets on this platform")
+def test_the_embedded_server_listens_on_a_private_unix_socket():
+    import stat
+
+    c = cardgym.Client(private_server=True)
+    try:
+        assert c.server.transport == "unix" and c.url.startswith("unix:/")
+        path = c.url[len("unix:") :]
+        assert stat.S_ISSOCK(os.stat(path).st_mode)
+        # The folder is ours alone: other users cannot reach the socket.
+        assert stat.S_IMODE(os.stat(os.path.dirname(path)).st_mode) == 0o700
+        env = cardgym.make("sevens", client=c, seed=3)
+        obs, _ = env.reset()
+        obs, reward, terminated, truncated, _ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        assert obs["observation"].shape == (env.observation_space["observation"].shape[0],)
+        env.close()
+        # Another client reaches the same server by its unix: URL.
+        other = cardgym.Client(c.url)
+        assert other.health()["ok"] is True
+        other.close()
+    finally:
+        c.close()
+    assert not os.path.exists(os.path.dirname(path)), "the socket folder is removed when the server stops"
+
+
+def test_unix_and_tcp_transports_give_identical_observations():
+    def stream(client):
+        env = cardgym.make("sevens", client=client, seed=11)
+        obs, _ = env.reset()
+        out = [obs["observation"].copy()]
+        for _ in range(30):
+            obs, _, te, tr, _ = env.step(int(np.flatnonzero(obs["action_mask"])[-1]))
+            out.append(obs["observation"].copy())
+            if te or tr:
+                obs, _ = env.reset()
+        env.close()
+        return np.stack(out)
+
+    tcp = cardgym.Client(private_server=True, transport="tcp")
+    try:
+        assert tcp.url.startswith("http://127.0.0.1:")
+        a = stream(tcp)
+    finally:
+        tcp.close()
+    unix = cardgym.Client(private_server=True)
+    try:
+        b = stream(unix)
+    finally:
+        unix.close()
+    assert np.array_equal(a, b)
+
+
+def test_unix_socket_urls_are_checked():
+    with pytest.raises(ValueError, match="absolute path"):
+        cardgym.Client("unix:relative.sock")
+    with pytest.raises(ValueError, match="private_server"):
+        cardgym.Client("http://127.0.0.1:9", transport="tcp")
+    c = cardgym.Client("unix:///nonexistent/cardgym.sock")
+    assert c.url == "unix:/nonexistent/cardgym.sock"
+    with pytest.raises(cardgym.ServerUnavailable) as err:
+        c.health()
+    assert "/nonexistent/cardgym.sock" in str(err.value)
+    c.close()

@@ -1,4 +1,8 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 /** Starts `npm start`'s script on a free port and resolves with its URL line. */
@@ -12,7 +16,7 @@ function startServer(args: string[]): { child: ChildProcess; url: Promise<string
     let out = "";
     child.stdout!.on("data", (c: Buffer) => {
       out += c.toString();
-      const m = /\bat (http:\/\/\S+)/.exec(out);
+      const m = /\bat ((?:http:\/\/|unix:)\S+)/.exec(out);
       if (m) resolve(m[1]!);
     });
     child.on("exit", (code) => reject(new Error(`server exited (${code}) before printing its URL: ${stderr}`)));
@@ -51,6 +55,87 @@ describe("npm start -- --exit-on-stdin-eof", () => {
       expect((await exit).code).toBe(0);
     } finally {
       if (child.exitCode === null) child.kill("SIGKILL");
+    }
+  }, 60_000);
+});
+
+/** GET over a Unix domain socket. */
+function getUnix(socketPath: string, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ socketPath, path, method: "GET", headers: { accept: "application/json" } }, (res) => {
+      let body = "";
+      res.on("data", (c: Buffer) => (body += c.toString()));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+function serveOnce(args: string[]): { status: number | null; stderr: string } {
+  const r = spawnSync(process.execPath, ["--import", "tsx", "scripts/serve.ts", ...args], { encoding: "utf8", timeout: 60_000 });
+  return { status: r.status, stderr: r.stderr };
+}
+
+describe("npm start -- --socket PATH", () => {
+  it("serves on a Unix socket, refuses a second server on it, and removes it on exit", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cardgym-test-"));
+    const sock = join(dir, "s.sock");
+    const { child, url, exit } = startServer(["--socket", sock]);
+    try {
+      expect(await url).toBe(`unix:${sock}`);
+      const r = await getUnix(sock, "/healthz");
+      expect(r.status).toBe(200);
+      expect(JSON.parse(r.body).ok).toBe(true);
+      const second = serveOnce(["--socket", sock]);
+      expect(second.status).not.toBe(0);
+      expect(second.stderr).toMatch(/another server is listening on it/);
+      expect(second.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
+      child.kill("SIGTERM");
+      expect((await exit).code).toBe(0);
+      expect(existsSync(sock)).toBe(false);
+    } finally {
+      if (child.exitCode === null) child.kill("SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it("replaces a stale socket file left by a killed server", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cardgym-test-"));
+    const sock = join(dir, "s.sock");
+    const first = startServer(["--socket", sock]);
+    try {
+      await first.url;
+      first.child.kill("SIGKILL"); // no cleanup: the socket file stays behind
+      await first.exit;
+      expect(existsSync(sock)).toBe(true);
+      const { child, url } = startServer(["--socket", sock]);
+      try {
+        await url;
+        expect((await getUnix(sock, "/healthz")).status).toBe(200);
+      } finally {
+        child.kill("SIGKILL");
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it("refuses paths that are not sockets, missing folders and over-long paths with a clear message", () => {
+    const dir = mkdtempSync(join(tmpdir(), "cardgym-test-"));
+    try {
+      const file = join(dir, "plain.txt");
+      writeFileSync(file, "keep me");
+      const notSocket = serveOnce(["--socket", file]);
+      expect(notSocket.status).not.toBe(0);
+      expect(notSocket.stderr).toMatch(/exists and is not a socket/);
+      expect(existsSync(file)).toBe(true); // never deletes a file that is not a socket
+      const noFolder = serveOnce(["--socket", join(dir, "missing", "s.sock")]);
+      expect(noFolder.stderr).toMatch(/does not exist/);
+      const tooLong = serveOnce(["--socket", join(dir, "x".repeat(120) + ".sock")]);
+      expect(tooLong.stderr).toMatch(/too long for a Unix socket/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
 });
