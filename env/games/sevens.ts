@@ -68,24 +68,28 @@ const observation: ObservationEncoder<SevensView> = {
   size,
   layout,
   encode(view, out) {
-    out.fill(0, 0, size);
     const n = view.config.seats;
     const me = view.viewer === "spectator" ? -1 : view.viewer;
     const base = me < 0 ? 0 : me;
     const cells = view.cells;
+    // Every cell slot of the first six blocks is written (no fill needed there), without branches:
+    // a cell's category is as good as random, and mispredicted branches cost more than the writes.
+    // A spectator (me = -1) owns nothing: values no cell holds, not PLACED - 1 (HIDDEN) or DEAD - 1.
+    const placedMe = me < 0 ? -1 : PLACED + me;
+    const deadMe = me < 0 ? -1 : DEAD + me;
     for (let card = 0; card < CARDS; card++) {
       const v = cells[card]!;
-      if (v < PLACED) {
-        out[IN_HAND + card] = 1;
-        if (v === me) out[MINE + card] = 1;
-      } else if (v < DEAD) {
-        out[PLACED_AT + card] = 1;
-        if (v === PLACED + me) out[PLACED_BY_ME + card] = 1;
-      } else {
-        out[DEAD_AT + card] = 1;
-        if (v === DEAD + me) out[DEAD_MINE + card] = 1;
-      }
+      const dead = +(v >= DEAD);
+      const filled = +(v >= PLACED);
+      out[IN_HAND + card] = 1 - filled;
+      out[MINE + card] = +(v === me);
+      out[PLACED_AT + card] = filled - dead;
+      out[PLACED_BY_ME + card] = +(v === placedMe);
+      out[DEAD_AT + card] = dead;
+      out[DEAD_MINE + card] = +(v === deadMe);
+      out[PLAYABLE + card] = 0;
     }
+    out.fill(0, SEAT_PRESENT, size);
     const playable = view.playable;
     for (let k = 0; k < playable.length; k++) out[PLAYABLE + playable[k]!] = 1;
     const limit = view.config.passLimit;
