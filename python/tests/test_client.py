@@ -150,10 +150,26 @@ def test_a_connection_closed_while_idle_is_replaced_before_sending(client):
     s = client.create_session("sevens", seed=0)
     try:
         client._conn.sock.shutdown(socket.SHUT_RDWR)  # as if the server dropped the idle connection
+        client._conn.last_used -= 60  # ... after a minute without requests
         s.reset()  # a POST: not retried, so this only works if the dead connection is noticed first
         assert client.health()["ok"] is True
     finally:
         s.close()
+
+
+def test_a_connection_in_steady_use_is_not_probed_before_each_request(client, monkeypatch):
+    import cardgym.http as http
+
+    probes = []
+    real = http.select.select
+    monkeypatch.setattr(http.select, "select", lambda *a: probes.append(1) or real(*a))
+    client.health()
+    for _ in range(20):
+        client.health()
+    assert probes == []  # no syscall per step in a training loop
+    client._conn.last_used -= 60
+    client.health()
+    assert len(probes) == 1  # an idle connection is checked before it is reused
 
 
 def test_actions_must_be_integers(client):
