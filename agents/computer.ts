@@ -1,6 +1,6 @@
 import { decisionKey, Rng, type AnyGame } from "../engine/core/index.ts";
 import { applyOnSample, sampleWorld } from "./determinized.ts";
-import { gameEvaluator, genericEvaluator, isWin, type Evaluator } from "./evaluators/index.ts";
+import { gameEvaluator, gamePlanner, genericEvaluator, isWin, type Evaluator, type Planner } from "./evaluators/index.ts";
 import type { DecisionRequest, Facilitatee } from "./facilitatee.ts";
 
 export type EvaluatorChoice = "auto" | "rollout" | "game";
@@ -14,9 +14,11 @@ export interface ComputerOptions {
   readonly depth: number;
   /** auto: the game's own evaluator when registered, else rollouts. */
   readonly evaluator: EvaluatorChoice;
+  /** States kept per search level by a game's planner (shephy); unused by evaluators. */
+  readonly beam: number;
 }
 
-export const COMPUTER_DEFAULTS: ComputerOptions = { dets: 4, rollouts: 1, depth: 0, evaluator: "auto" };
+export const COMPUTER_DEFAULTS: ComputerOptions = { dets: 4, rollouts: 1, depth: 0, evaluator: "auto", beam: 8 };
 
 /**
  * ComputerOpponent (seed 000 §4.4.2): one ply of simulation per legal decision. It samples a few
@@ -26,12 +28,17 @@ export const COMPUTER_DEFAULTS: ComputerOptions = { dets: 4, rollouts: 1, depth:
  * every sample is played at once (the seed's early stop on Score > 10000). The same samples and
  * playout seeds are used for every candidate (common random numbers), so differences in score come
  * from the decisions, not from the dice. Ties are broken by the agent's own stream.
+ *
+ * A game may register a planner instead (agents/evaluators/index.ts): then, unless rollouts are
+ * asked for, the planner takes each non-forced decision whole (shephy's sampled beam searches,
+ * with `dets` samples, `beam` states per level and `depth` plays of horizon).
  */
 export class ComputerAgent implements Facilitatee {
   readonly name: string;
   private readonly rng: Rng;
   private readonly options: ComputerOptions;
   private readonly evaluators = new Map<string, Evaluator>();
+  private readonly planners = new Map<string, Planner | null>();
 
   constructor(seed: number, options: Partial<ComputerOptions> = {}, name = "computer") {
     this.rng = Rng.seeded(seed);
@@ -42,6 +49,8 @@ export class ComputerAgent implements Facilitatee {
   decide(request: DecisionRequest): number {
     const { game, seat, view, legal } = request;
     if (legal.length === 1) return 0;
+    const planner = this.plannerFor(game);
+    if (planner) return planner.decide(request, this.rng);
     const evaluator = this.evaluatorFor(game);
     const samples = Array.from({ length: this.options.dets }, () => sampleWorld(game, view, seat, this.rng));
     const playoutSeeds = samples.map(() => this.rng.nextU32());
@@ -65,6 +74,17 @@ export class ComputerAgent implements Facilitatee {
       } else if (score === bestScore) best.push(i);
     }
     return best.length === 1 ? best[0]! : best[this.rng.int(best.length)]!;
+  }
+
+  private plannerFor(game: AnyGame): Planner | null {
+    const id = game.info.id;
+    let p = this.planners.get(id);
+    if (p === undefined) {
+      const factory = this.options.evaluator === "rollout" ? undefined : gamePlanner(id);
+      p = factory ? factory({ samples: this.options.dets, width: this.options.beam, horizon: this.options.depth }) : null;
+      this.planners.set(id, p);
+    }
+    return p;
   }
 
   private evaluatorFor(game: AnyGame): Evaluator {

@@ -62,7 +62,7 @@ const factories: Record<string, { params: readonly string[]; make: Factory }> = 
   sandbag: { params: [], make: (_spec, ctx) => ok(new SandbagAgent(agentSeed(ctx, "sandbag"))) },
   tutorial: { params: [], make: () => ok(new TutorialAgent()) },
   computer: {
-    params: ["dets", "rollouts", "depth", "eval"],
+    params: ["dets", "rollouts", "depth", "eval", "beam"],
     make(spec, ctx) {
       const dets = intParam(spec, "dets", COMPUTER_DEFAULTS.dets, 1, 256);
       if (!dets.ok) return dets;
@@ -72,7 +72,9 @@ const factories: Record<string, { params: readonly string[]; make: Factory }> = 
       if (!depth.ok) return depth;
       const evaluator = enumParam<EvaluatorChoice>(spec, "eval", "auto", ["auto", "rollout", "game"]);
       if (!evaluator.ok) return evaluator;
-      const options = { dets: dets.value, rollouts: rollouts.value, depth: depth.value, evaluator: evaluator.value };
+      const beam = intParam(spec, "beam", COMPUTER_DEFAULTS.beam, 1, 10_000);
+      if (!beam.ok) return beam;
+      const options = { dets: dets.value, rollouts: rollouts.value, depth: depth.value, evaluator: evaluator.value, beam: beam.value };
       return ok(new ComputerAgent(agentSeed(ctx, "computer"), options, specText(spec)));
     },
   },

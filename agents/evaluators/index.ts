@@ -2,10 +2,13 @@ import { dcgEvaluator } from "./dcg.ts";
 import type { EvaluatorFactory } from "./evaluator.ts";
 import { rolloutEvaluator } from "./rollout.ts";
 import { shephyEvaluator } from "./shephy.ts";
+import type { PlannerFactory } from "./planner.ts";
+import { shephyPlanner } from "./shephy-plan.ts";
 
 export type { EvalInput, Evaluator, EvaluatorFactory, EvaluatorOptions } from "./evaluator.ts";
 export { isWin, randomPlayout } from "./evaluator.ts";
 export { rolloutEvaluator } from "./rollout.ts";
+export type { Planner, PlannerFactory, PlannerOptions } from "./planner.ts";
 
 /**
  * Game-specific evaluators by game id: the hook a game uses to give the computer agent a
@@ -22,3 +25,15 @@ export function gameEvaluator(gameId: string): EvaluatorFactory | undefined {
 }
 
 export const genericEvaluator: EvaluatorFactory = rolloutEvaluator;
+
+/**
+ * Game-specific planners by game id: the computer agent with `eval=auto` or `eval=game` lets the
+ * game's planner take the whole decision (shephy: sampled beam searches over whole plays).
+ */
+const plannerByGame: Readonly<Record<string, PlannerFactory>> = Object.assign(Object.create(null), {
+  shephy: shephyPlanner,
+});
+
+export function gamePlanner(gameId: string): PlannerFactory | undefined {
+  return plannerByGame[gameId];
+}
