@@ -3,9 +3,23 @@ import { ComputerAgent } from "./computer.ts";
 import type { DecisionRequest } from "./facilitatee.ts";
 import { MctsAgent } from "./mcts.ts";
 import { OnnxAgent } from "./onnx/onnx-agent.ts";
-import { policyModelFromBytes } from "./onnx/policy-model.ts";
+import { jsBatchLimit, ModelLoadError, policyModelFromBytes, RUNTIMES, type PolicyModel, type Runtime } from "./onnx/policy-model.ts";
 import { writeMlp } from "./onnx/write-mlp.ts";
 import type { PolicyAdapter } from "./policy-adapter.ts";
+
+/** One executor choice (the onnx agent's runtime=) measured through the agent. */
+export interface OnnxRuntimeFigures {
+  readonly runtime: Runtime;
+  /** Sequential awaits: one decision per model run. */
+  readonly batch1DecisionsPerSec: number;
+  /** batchSize agents deciding at once (Promise.all), repeatedly. */
+  readonly batchedDecisionsPerSec: number;
+  /** Mean requests per model run in the batched measurement. */
+  readonly meanBatch: number;
+  readonly runs: number;
+  /** Share of the batched measurement's requests the JS executor served. */
+  readonly jsShare: number;
+}
 
 export interface BenchFigures {
   readonly game: string;
@@ -14,17 +28,24 @@ export interface BenchFigures {
   readonly mctsIterationsPerSec: number;
   readonly mctsDecisionsPerSec: number;
   readonly onnx?: {
+    /** "MLP 426-64-53" or the model file benched. */
+    readonly model: string;
     readonly obsSize: number;
     readonly actionSize: number;
-    readonly hidden: number;
-    /** onnxruntime's own session.run at batch 1 on the same model (one new input tensor per run): the floor. */
+    /** The JS executor's ops, or why it cannot run the model. */
+    readonly jsGraph: string;
+    /** The JS executor is expected to beat onnxruntime up to batches of this size (0: no JS executor for this graph): runtime=auto uses it when its host expects at most that many decisions at once. */
+    readonly jsMaxBatch: number | null;
+    /** onnxruntime's own session.run at batch 1 on the same model (one new input tensor per run): its floor. */
     readonly bareRunsPerSec: number;
+    /** onnxruntime's session.run on batchSize real observations, per observation. */
+    readonly bareBatchedPerSec: number;
+    /** The JS executor alone at batch 1 on real observations (0 when it cannot run the model). */
+    readonly bareJsPerSec: number;
     /** The agent's own work at batch 1 without the model: encoding the view and the legal ids, masking. */
     readonly encodePerSec: number;
-    readonly batch1DecisionsPerSec: number;
-    readonly batchedDecisionsPerSec: number;
     readonly batchSize: number;
-    readonly runs: number;
+    readonly runtimes: readonly OnnxRuntimeFigures[];
   };
 }
 
@@ -36,6 +57,8 @@ export interface BenchOptions {
   readonly hidden: number;
   readonly batchSize: number;
   readonly seed: number;
+  /** Bench this ONNX file (it must fit the game's adapter) instead of a generated MLP. */
+  readonly model?: { readonly label: string; readonly bytes: Uint8Array };
 }
 
 /** Positions with a real choice, reached by random play from several deals. */
@@ -82,61 +105,7 @@ export async function benchAgents(game: AnyGame, config: unknown, options: Bench
   if (positions.length === 0) throw new Error(`${game.info.id}: no position with a choice found`);
   // ONNX first, on a fresh heap: after MCTS has built its trees, GC pauses skew the small runs.
   let onnx: BenchFigures["onnx"] | undefined;
-  if (policy) {
-    const bytes = writeMlp({
-      obsSize: policy.observation.size,
-      hidden: options.hidden,
-      actionSize: policy.actions.size,
-      metadata: {},
-      seed: options.seed,
-    });
-    const model = policyModelFromBytes("bench-mlp", bytes);
-    const session = await model.ready();
-    const ort = await import("onnxruntime-node");
-    const input = new Float32Array(policy.observation.size);
-    policy.observation.encode(positions[0]!.view, input);
-    for (let i = 0; i < 64; i++) await session.run({ obs: new ort.Tensor("float32", input, [1, input.length]) });
-    const bareRunsPerSec = await timeLoopAsync(options.minMs, async () => {
-      for (let i = 0; i < 64; i++) await session.run({ obs: new ort.Tensor("float32", input, [1, input.length]) });
-      return 64;
-    });
-    const fakeLogits = new Float32Array(policy.actions.size);
-    const encodePerSec = timeLoop(options.minMs, () => {
-      for (const p of positions) {
-        policy.observation.encode(p.view, input);
-        let best = 0;
-        for (let i = 0; i < p.legal.length; i++) if (fakeLogits[policy.actions.encode(p.view, p.legal[i])]! > fakeLogits[best]!) best = i;
-      }
-      return positions.length;
-    });
-    const agent = new OnnxAgent(model, policy, { sample: false, temperature: 1 }, options.seed);
-    // Warm up the session (first runs allocate).
-    for (const p of positions.slice(0, 8)) await agent.decide(p);
-    const batch1 = await timeLoopAsync(options.minMs, async () => {
-      for (const p of positions) await agent.decide(p);
-      return positions.length;
-    });
-    const agents = Array.from({ length: options.batchSize }, (_, i) => new OnnxAgent(model, policy, { sample: false, temperature: 1 }, i));
-    const runsBefore = model.stats.runs;
-    const requestsBefore = model.stats.requests;
-    const batched = await timeLoopAsync(options.minMs, async () => {
-      await Promise.all(agents.map((a, i) => a.decide(positions[i % positions.length]!)));
-      return agents.length;
-    });
-    const runs = model.stats.runs - runsBefore;
-    await model.release();
-    onnx = {
-      obsSize: policy.observation.size,
-      actionSize: policy.actions.size,
-      hidden: options.hidden,
-      bareRunsPerSec,
-      encodePerSec,
-      batch1DecisionsPerSec: batch1,
-      batchedDecisionsPerSec: batched,
-      batchSize: runs > 0 ? Math.round((model.stats.requests - requestsBefore) / runs) : 0,
-      runs,
-    };
-  }
+  if (policy) onnx = await benchOnnx(positions, options, policy);
   const computer = new ComputerAgent(options.seed);
   const computerRate = timeLoop(options.minMs, () => {
     for (const p of positions) computer.decide(p);
@@ -162,4 +131,145 @@ export async function benchAgents(game: AnyGame, config: unknown, options: Bench
     mctsDecisionsPerSec: mctsDecisions / mctsSecs,
     ...(onnx ? { onnx } : {}),
   };
+}
+
+/** Rounds of the interleaved ONNX measurements; each figure is the best round's rate. */
+const ROUNDS = 5;
+
+/**
+ * Measures every task in turn, ROUNDS times, for minMs / ROUNDS each, and keeps each task's best
+ * rate: on a shared machine a burst of load then hits one slice of every task alike rather than
+ * one whole figure, and the best slice is the least disturbed.
+ */
+async function interleaved(minMs: number, tasks: Record<string, () => Promise<number>>): Promise<Record<string, number>> {
+  const best: Record<string, number> = {};
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, body] of Object.entries(tasks)) {
+      best[name] = Math.max(best[name] ?? 0, await timeLoopAsync(Math.max(1, minMs / ROUNDS), body));
+    }
+  }
+  return best;
+}
+
+async function benchOnnx(positions: DecisionRequest[], options: BenchOptions, policy: PolicyAdapter): Promise<BenchFigures["onnx"]> {
+  const obsSize = policy.observation.size;
+  const bytes =
+    options.model?.bytes ??
+    writeMlp({ obsSize, hidden: options.hidden, actionSize: policy.actions.size, metadata: {}, seed: options.seed });
+  const label = options.model?.label ?? `MLP ${obsSize}-${options.hidden}-${policy.actions.size}`;
+  const models = new Map<Runtime, PolicyModel>();
+  let jsRefusal = "";
+  for (const runtime of RUNTIMES) {
+    try {
+      models.set(runtime, policyModelFromBytes(`bench-${runtime}`, bytes, 4096, runtime));
+    } catch (e) {
+      if (!(e instanceof ModelLoadError)) throw e; // runtime=js on a graph it cannot run: skipped
+      jsRefusal = e.message;
+    }
+  }
+  const auto = models.get("auto")!;
+  // runtime=auto's choice depends on the batch its host expects (AgentContext.concurrency): the
+  // batch-1 row uses a model loaded for one decision at a time, the batched row one loaded for
+  // batchSize at once, as a server session of that many envs would.
+  const autoBatched = policyModelFromBytes("bench-auto-batched", bytes, 4096, "auto", options.batchSize);
+  const ort = await import("onnxruntime-node");
+  const session = await auto.ortSession();
+  const observations = positions.map((p) => {
+    const o = new Float32Array(obsSize);
+    policy.observation.encode(p.view, o);
+    return o;
+  });
+  const batchInput = new Float32Array(options.batchSize * obsSize);
+  for (let i = 0; i < options.batchSize; i++) batchInput.set(observations[i % observations.length]!, i * obsSize);
+  const js = models.get("js")?.js ?? null;
+  const jsOut = new Float32Array(policy.actions.size);
+  const fakeLogits = new Float32Array(policy.actions.size);
+  const scratch = new Float32Array(obsSize);
+  for (let i = 0; i < 64; i++) await session.run({ obs: new ort.Tensor("float32", observations[0]!, [1, obsSize]) });
+  const bare = await interleaved(options.minMs, {
+    ort: async () => {
+      for (let i = 0; i < 64; i++) await session.run({ obs: new ort.Tensor("float32", observations[i % observations.length]!, [1, obsSize]) });
+      return 64;
+    },
+    ortBatched: async () => {
+      await session.run({ obs: new ort.Tensor("float32", batchInput, [options.batchSize, obsSize]) });
+      return options.batchSize;
+    },
+    js: async () => {
+      if (!js) return 0;
+      for (const o of observations) js.run(o, 1, jsOut);
+      return observations.length;
+    },
+    encode: async () => {
+      for (const p of positions) {
+        scratch.fill(0);
+        policy.observation.encode(p.view, scratch);
+        let best = 0;
+        for (let i = 0; i < p.legal.length; i++) if (fakeLogits[policy.actions.encode(p.view, p.legal[i])]! > fakeLogits[best]!) best = i;
+      }
+      return positions.length;
+    },
+  });
+  const single: Record<string, () => Promise<number>> = {};
+  const batchedTasks: Record<string, () => Promise<number>> = {};
+  const counted: Record<string, { runs: number; requests: number; js: number }> = {};
+  for (const [runtime, model] of models) {
+    await model.ready();
+    const agent = new OnnxAgent(model, policy, { sample: false, temperature: 1 }, options.seed);
+    for (const p of positions.slice(0, 8)) await agent.decide(p); // warm up (first runs allocate)
+    single[runtime] = async () => {
+      for (const p of positions) await agent.decide(p);
+      return positions.length;
+    };
+    const many = runtime === "auto" ? autoBatched : model;
+    await many.ready();
+    const agents = Array.from({ length: options.batchSize }, (_, i) => new OnnxAgent(many, policy, { sample: false, temperature: 1 }, i));
+    await Promise.all(agents.map((a, i) => a.decide(positions[i % positions.length]!)));
+    const tally = (counted[runtime] = { runs: 0, requests: 0, js: 0 });
+    batchedTasks[runtime] = async () => {
+      const before = { ...many.stats };
+      await Promise.all(agents.map((a, i) => a.decide(positions[i % positions.length]!)));
+      tally.runs += many.stats.runs - before.runs;
+      tally.requests += many.stats.requests - before.requests;
+      tally.js += many.stats.jsRequests - before.jsRequests;
+      return agents.length;
+    };
+  }
+  const batch1 = await interleaved(options.minMs, single);
+  const batched = await interleaved(options.minMs, batchedTasks);
+  const runtimes: OnnxRuntimeFigures[] = [...models.keys()].map((runtime) => {
+    const t = counted[runtime]!;
+    return {
+      runtime,
+      batch1DecisionsPerSec: batch1[runtime]!,
+      batchedDecisionsPerSec: batched[runtime]!,
+      meanBatch: t.runs > 0 ? t.requests / t.runs : 0,
+      runs: t.runs,
+      jsShare: t.requests > 0 ? t.js / t.requests : 0,
+    };
+  });
+  for (const model of models.values()) await model.release();
+  await autoBatched.release();
+  return {
+    model: label,
+    obsSize,
+    actionSize: policy.actions.size,
+    jsGraph: js ? `${opsSummary(js.ops)}${js.simd ? " (WebAssembly SIMD)" : " (plain JavaScript)"}` : `none (${jsRefusal})`,
+    jsMaxBatch: js ? jsBatchLimit(js) : 0,
+    bareRunsPerSec: bare.ort!,
+    bareBatchedPerSec: bare.ortBatched!,
+    bareJsPerSec: bare.js!,
+    encodePerSec: bare.encode!,
+    batchSize: options.batchSize,
+    runtimes,
+  };
+}
+
+/** "MatMul Add Relu MatMul Add" as is; longer graphs as counts per op ("Slice x8, MatMul x3, ..."). */
+function opsSummary(ops: string): string {
+  const list = ops.split(" ");
+  if (list.length <= 8) return ops;
+  const counts = new Map<string, number>();
+  for (const o of list) counts.set(o, (counts.get(o) ?? 0) + 1);
+  return [...counts].map(([o, n]) => (n > 1 ? `${o} x${n}` : o)).join(", ");
 }

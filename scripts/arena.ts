@@ -85,7 +85,7 @@ main(async () => {
   };
   // Build every agent once up front, so a bad parameter or model fails before any game is played.
   for (const a of agents) {
-    const made = await createAgentReady(a, { ...context, seed, seat: 0, game: game.info.id });
+    const made = await createAgentReady(a, { ...context, concurrency, seed, seat: 0, game: game.info.id });
     if (!made.ok) throw new UsageError(`--agents: ${made.error.message}`);
   }
   const quiet = values.quiet ?? false;

@@ -1,16 +1,18 @@
 /**
- * npm run bench:agents -- [--game id] [--positions N] [--ms N] [--mcts-iters N] [--hidden N] [--batch N] [--seed N] [--json]
+ * npm run bench:agents -- [--game id] [--positions N] [--ms N] [--mcts-iters N] [--hidden N] [--batch N] [--seed N] [--model file.onnx] [--json]
  * Decisions/s of the computer agent, MCTS iterations/s, and the ONNX agent at batch 1 and batched
- * (a small MLP written on the fly for the game's adapter). Benchmarks, not tests: compare figures
- * measured side by side in one run.
+ * (a small MLP written on the fly for the game's adapter, or --model) with each executor
+ * (runtime=ort, js, auto), next to onnxruntime's and the JS executor's bare runs. Benchmarks, not
+ * tests: compare figures measured side by side in one run.
  */
+import { readFileSync } from "node:fs";
 import { unwrap } from "../engine/core/index.ts";
 import { registry } from "../engine/games.ts";
 import { benchAgents } from "../agents/bench.ts";
 import { adapters } from "../env/games/index.ts";
 import { intArg, main, parseCli, UsageError } from "./cli.ts";
 
-const USAGE = "npm run bench:agents -- [--game id] [--positions N] [--ms N] [--mcts-iters N] [--hidden N] [--batch N] [--seed N] [--json]";
+const USAGE = "npm run bench:agents -- [--game id] [--positions N] [--ms N] [--mcts-iters N] [--hidden N] [--batch N] [--seed N] [--model file.onnx] [--json]";
 
 main(async () => {
   const { values, positionals } = parseCli(USAGE, {
@@ -21,6 +23,7 @@ main(async () => {
     hidden: { type: "string" },
     batch: { type: "string" },
     seed: { type: "string" },
+    model: { type: "string" },
     json: { type: "boolean" },
   });
   if (values.help) {
@@ -29,6 +32,8 @@ main(async () => {
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${USAGE}`);
   const ids = values.game ? [values.game] : registry.ids();
+  if (values.model && !values.game) throw new UsageError(`--model needs --game (a model fits one game)\nusage: ${USAGE}`);
+  const model = values.model ? { label: values.model, bytes: new Uint8Array(readFileSync(values.model)) } : undefined;
   const all = [];
   for (const id of ids) {
     const game = unwrap(registry.get(id));
@@ -43,6 +48,7 @@ main(async () => {
         hidden: intArg(values.hidden, "hidden", 64, 1, 4096),
         batchSize: intArg(values.batch, "batch", 256, 1, 65_536),
         seed: intArg(values.seed, "seed", 1),
+        ...(model ? { model } : {}),
       },
       adapters.get(id),
     );
@@ -53,10 +59,17 @@ main(async () => {
       console.log(`  mcts               ${figures.mctsIterationsPerSec.toFixed(0)} iterations/s (${figures.mctsDecisionsPerSec.toFixed(2)} decisions/s at its budget)`);
       if (figures.onnx) {
         const o = figures.onnx;
-        console.log(`  onnx bare run      ${o.bareRunsPerSec.toFixed(0)} runs/s at batch 1  (onnxruntime session.run alone, same model)`);
+        const limit = o.jsMaxBatch === 0 ? "never" : `when its host expects at most ${o.jsMaxBatch} decisions at once`;
+        console.log(`  onnx model         ${o.model}; JS executor: ${o.jsGraph}; runtime=auto uses it ${limit}`);
+        console.log(`  onnx bare ort      ${o.bareRunsPerSec.toFixed(0)} runs/s at batch 1, ${o.bareBatchedPerSec.toFixed(0)} observations/s at batch ${o.batchSize}  (session.run alone)`);
+        if (o.bareJsPerSec > 0) console.log(`  onnx bare js       ${o.bareJsPerSec.toFixed(0)} observations/s  (the JS executor alone, one at a time)`);
         console.log(`  onnx encode+mask   ${o.encodePerSec.toFixed(0)} decisions/s  (the agent's own work, no model)`);
-        console.log(`  onnx batch 1       ${o.batch1DecisionsPerSec.toFixed(0)} decisions/s  (MLP ${o.obsSize}-${o.hidden}-${o.actionSize})`);
-        console.log(`  onnx batched       ${o.batchedDecisionsPerSec.toFixed(0)} decisions/s  (mean batch ${o.batchSize} over ${o.runs} runs)`);
+        for (const r of o.runtimes) {
+          const share = r.jsShare > 0 && r.jsShare < 1 ? `, ${(r.jsShare * 100).toFixed(0)}% in JS` : "";
+          console.log(
+            `  onnx ${`runtime=${r.runtime}`.padEnd(13)} batch 1 ${r.batch1DecisionsPerSec.toFixed(0).padStart(7)} decisions/s   batched ${r.batchedDecisionsPerSec.toFixed(0).padStart(7)} decisions/s (mean batch ${r.meanBatch.toFixed(0)}${share})`,
+          );
+        }
       } else console.log("  onnx               (no adapter for this game)");
     }
   }

@@ -21,7 +21,7 @@ export interface ArenaOptions {
    */
   readonly fill?: string;
   /** Extra agent context: adapter and action-spec hash for onnx agents, model root. */
-  readonly context?: Pick<AgentContext, "adapter" | "actionSpecHash" | "modelRoot">;
+  readonly context?: Pick<AgentContext, "adapter" | "actionSpecHash" | "modelRoot" | "concurrency">;
   readonly onProgress?: (done: number, total: number) => void;
 }
 
@@ -146,7 +146,8 @@ async function play(options: ArenaOptions, f: Fixture, timing: AgentTiming[]): P
   for (let k = 0; k < f.seats.length; k++) {
     const i = f.seats[k]!;
     const spec = i === FILLER ? (options.fill ?? "random") : agents[i]!;
-    const made = await createAgentReady(spec, { ...options.context, seed: agentBase, seat: k, game: game.info.id });
+    // Games in flight at once is how many decisions may be asked of a model together.
+    const made = await createAgentReady(spec, { concurrency: options.concurrency ?? 1, ...options.context, seed: agentBase, seat: k, game: game.info.id });
     if (!made.ok) throw new Error(`agent ${spec}: ${made.error.message}`);
     seated.push(i === FILLER ? made.value : timed(made.value, timing[i]!));
   }

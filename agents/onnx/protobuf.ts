@@ -32,6 +32,11 @@ export class ProtobufReader {
     private readonly buf: Uint8Array,
     private readonly end = buf.length,
     start = 0,
+    /**
+     * Read varints as two's-complement int64 (ONNX's int64 fields: -1 is ten bytes), as the
+     * nearest number: exact within 2^53, rounded beyond (only ever compared or clamped).
+     */
+    private readonly signed64 = false,
   ) {
     this.pos = start;
   }
@@ -42,6 +47,7 @@ export class ProtobufReader {
 
   /** Varints up to 2^53 (larger ones are refused: no ONNX field we read needs them). */
   varint(): number {
+    if (this.signed64) return this.int64();
     let result = 0;
     let scale = 1;
     for (let i = 0; i < 10; i++) {
@@ -53,6 +59,25 @@ export class ProtobufReader {
         return result;
       }
       scale *= 128;
+    }
+    throw new ProtobufError(`varint longer than 10 bytes at byte ${this.pos}`, false);
+  }
+
+  /** A two's-complement int64 varint (see signed64). */
+  int64(): number {
+    let lo = 0;
+    let hi = 0;
+    for (let i = 0; i < 10; i++) {
+      if (this.pos >= this.end) throw new ProtobufError(`varint runs past the end at byte ${this.pos}`, true);
+      const b = this.buf[this.pos++]!;
+      const bits = b & 0x7f;
+      const shift = i * 7;
+      if (shift < 28) lo |= bits << shift;
+      else if (shift === 28) {
+        lo |= (bits & 0x0f) << 28;
+        hi |= bits >>> 4;
+      } else hi |= bits << (shift - 32); // bits past 64 fall off, as in protobuf
+      if ((b & 0x80) === 0) return (hi | 0) * 4294967296 + (lo >>> 0);
     }
     throw new ProtobufError(`varint longer than 10 bytes at byte ${this.pos}`, false);
   }
@@ -92,8 +117,8 @@ export class ProtobufReader {
 const EMPTY = new Uint8Array(0);
 
 /** Every field of a message, in order. */
-export function readFields(bytes: Uint8Array): Field[] {
-  const r = new ProtobufReader(bytes);
+export function readFields(bytes: Uint8Array, signed64 = false): Field[] {
+  const r = new ProtobufReader(bytes, bytes.length, 0, signed64);
   const out: Field[] = [];
   while (!r.atEnd()) out.push(r.next());
   return out;
@@ -111,6 +136,30 @@ export class ProtobufWriter {
   varintField(field: number, value: number): this {
     this.rawVarint(field * 8 + WIRE.varint);
     this.rawVarint(value);
+    return this;
+  }
+
+  /** A signed int64 varint (negative values take ten bytes, as in ONNX's int64 fields). */
+  int64Field(field: number, value: number): this {
+    this.rawVarint(field * 8 + WIRE.varint);
+    if (value >= 0) this.rawVarint(value);
+    else {
+      let v = BigInt.asUintN(64, BigInt(value));
+      while (v >= 0x80n) {
+        this.chunks.push(Number(v & 0x7fn) | 0x80);
+        v >>= 7n;
+      }
+      this.chunks.push(Number(v));
+    }
+    return this;
+  }
+
+  /** A float32 (wire type 5). */
+  floatField(field: number, value: number): this {
+    this.rawVarint(field * 8 + WIRE.fixed32);
+    const b = new Uint8Array(4);
+    new DataView(b.buffer).setFloat32(0, value, true);
+    for (let i = 0; i < 4; i++) this.chunks.push(b[i]!);
     return this;
   }
 

@@ -64,24 +64,27 @@ describe("ONNX policy agent", () => {
     expect(info.outputs).toEqual([{ name: "logits", elemType: 1, dims: ["batch", sevensAdapter.actions.size] }]);
   });
 
-  it("computes the MLP the test wrote: onnxruntime's logits match a plain JS forward pass", async () => {
-    const model = loadPolicyModel(sevensModel, { maxBytes: 1 << 24 });
-    const obs = Float32Array.from({ length: sevensAdapter.observation.size }, (_, i) => ((i * 37) % 11) / 10);
-    const logits = await model.infer(obs);
-    // Rebuild the weights exactly as writeMlp drew them and run the network by hand.
-    const { Rng } = await import("../../engine/core/index.ts");
-    const rng = Rng.seeded(7);
-    const w = (rows: number, cols: number) => {
-      const scale = Math.sqrt(2 / rows);
-      return Float32Array.from({ length: rows * cols }, () => (rng.nextFloat() * 2 - 1) * scale);
-    };
-    const n = obs.length;
-    const A = sevensAdapter.actions.size;
-    const w1 = w(n, HIDDEN), b1 = w(1, HIDDEN), w2 = w(HIDDEN, A), b2 = w(1, A);
-    const h = Array.from({ length: HIDDEN }, (_, j) => Math.max(0, b1[j]! + Array.from(obs).reduce((s, x, i) => s + x * w1[i * HIDDEN + j]!, 0)));
-    const want = Array.from({ length: A }, (_, k) => b2[k]! + h.reduce((s, x, j) => s + x * w2[j * A + k]!, 0));
-    expect(logits.length).toBe(A);
-    for (let k = 0; k < A; k++) expect(Math.abs(logits[k]! - want[k]!)).toBeLessThan(1e-4);
+  it("computes the MLP the test wrote: both executors' logits match a plain JS forward pass", async () => {
+    for (const runtime of ["ort", "js"] as const) {
+      const model = loadPolicyModel(sevensModel, { maxBytes: 1 << 24, runtime });
+      const obs = Float32Array.from({ length: sevensAdapter.observation.size }, (_, i) => ((i * 37) % 11) / 10);
+      const logits = await model.infer(obs);
+      expect(model.stats.jsRuns).toBe(runtime === "js" ? 1 : 0);
+      // Rebuild the weights exactly as writeMlp drew them and run the network by hand.
+      const { Rng } = await import("../../engine/core/index.ts");
+      const rng = Rng.seeded(7);
+      const w = (rows: number, cols: number) => {
+        const scale = Math.sqrt(2 / rows);
+        return Float32Array.from({ length: rows * cols }, () => (rng.nextFloat() * 2 - 1) * scale);
+      };
+      const n = obs.length;
+      const A = sevensAdapter.actions.size;
+      const w1 = w(n, HIDDEN), b1 = w(1, HIDDEN), w2 = w(HIDDEN, A), b2 = w(1, A);
+      const h = Array.from({ length: HIDDEN }, (_, j) => Math.max(0, b1[j]! + Array.from(obs).reduce((s, x, i) => s + x * w1[i * HIDDEN + j]!, 0)));
+      const want = Array.from({ length: A }, (_, k) => b2[k]! + h.reduce((s, x, j) => s + x * w2[j * A + k]!, 0));
+      expect(logits.length).toBe(A);
+      for (let k = 0; k < A; k++) expect(Math.abs(logits[k]! - want[k]!)).toBeLessThan(1e-4);
+    }
   });
 
   it("plays whole games (sevens, shephy) with only legal decisions, argmax and sampling, and the records replay without it", async () => {
@@ -143,10 +146,36 @@ describe("ONNX policy agent", () => {
     });
     expect(run.results).toHaveLength(8);
     expect(run.timing[0]!.decisions).toBeGreaterThan(0);
-    const model = loadPolicyModel(own, { maxBytes: 64 * 1024 * 1024, maxBatch: 4096 });
+    // The arena's agents loaded it expecting 8 decisions at once (its concurrency): that entry.
+    const model = loadPolicyModel(own, { maxBytes: 64 * 1024 * 1024, maxBatch: 4096, expectedBatch: 8 });
     expect(model.stats.requests).toBeGreaterThan(0);
     expect(model.stats.requests).toBeLessThanOrEqual(run.timing[0]!.decisions); // forced moves skip the model
     expect(model.stats.largestBatch).toBeGreaterThan(1);
+  });
+
+  it("runtime= picks the executor for the agent's model, and an unknown runtime is refused", async () => {
+    const game = sevensAdapter.game;
+    let seed = 1;
+    while (game.legal(game.setup(configOf(game, { seats: 4 }), seed)).length < 2) seed++;
+    const state = game.setup(configOf(game, { seats: 4 }), seed);
+    const seat = game.actor(state) as number;
+    const request = { game, seat, view: game.view(state, seat), legal: game.legal(state), step: 0 };
+    const answers: number[] = [];
+    for (const runtime of ["js", "ort"] as const) {
+      const made = await createAgentReady(`onnx:path=${sevensModel},runtime=${runtime}`, ctxFor(sevensAdapter, seat));
+      if (!made.ok) throw new Error(made.error.message);
+      answers.push(await made.value.decide(request));
+      // Agents share the model loaded with the same options (the cache key includes the runtime).
+      const model = loadPolicyModel(sevensModel, { maxBytes: 64 * 1024 * 1024, maxBatch: 4096, runtime });
+      expect(model.runtime).toBe(runtime);
+      if (runtime === "js") expect(model.stats.jsRuns).toBeGreaterThan(0);
+      else expect(model.stats).toMatchObject({ jsRuns: 0 });
+      expect(model.stats.runs).toBeGreaterThan(0);
+    }
+    expect(answers[0]).toBe(answers[1]); // the same masked argmax either way
+    const bad = createAgent(`onnx:path=${sevensModel},runtime=fast`, ctxFor(sevensAdapter));
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.error.message).toMatch(/runtime.*auto, js, ort/);
   });
 
   it("refuses mismatched, truncated, oversized and non-models with a message naming the problem", () => {
