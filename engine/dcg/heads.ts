@@ -27,8 +27,25 @@ export function byNumber(a: number, b: number): number {
   return a - b;
 }
 
+/**
+ * Ascending in place, as `list.sort(byNumber)` leaves it (numbers are totally ordered, so any
+ * correct sort gives the same array); an insertion sort beats the builtin's comparator calls on
+ * the short lists (at most 35 units) it gets.
+ */
+export function sortNumbers(list: number[]): void {
+  for (let i = 1; i < list.length; i++) {
+    const v = list[i]!;
+    let j = i - 1;
+    while (j >= 0 && list[j]! > v) {
+      list[j + 1] = list[j]!;
+      j--;
+    }
+    list[j + 1] = v;
+  }
+}
+
 /** REACH[reach][origin]: the cells in reach of a cell (the origin excluded), ascending. */
-const REACH: Readonly<Record<Reach, readonly (readonly number[])[]>> = (() => {
+export const REACH: Readonly<Record<Reach, readonly (readonly number[])[]>> = (() => {
   const table = {} as Record<Reach, number[][]>;
   const tests: Record<Reach, (c: number, o: number) => boolean> = {
     D1: (c, o) => manhattan(c, o) === 1,
@@ -59,11 +76,12 @@ export const headHandlers = {
       const out: number[] = [];
       const cards = d.s.cards;
       if (p.layers === undefined) {
+        const cells = d.s.cells;
         for (let c = 0; c < CELLS; c++) {
-          const id = d.s.cells[c]!;
+          const id = cells[c]!;
           if (id >= 0) out.push(id);
         }
-        out.sort(byNumber);
+        sortNumbers(out);
         return { kind: "card", ids: out };
       }
       for (let id = 0; id < cards.length; id++) {
@@ -100,11 +118,16 @@ export const headHandlers = {
     positional: true,
     playerOnly: false,
     run: (p, d, scope, items) => {
+      const table = REACH[p.reach];
+      // One card (MapActorCard, the usual reach): its row of the table, as the general path gives.
+      if (items.kind === "card" && items.ids.length === 1) {
+        const o = d.s.cards[items.ids[0]!]!.cell;
+        return { kind: "cell", ids: o < 0 ? [] : (table[o] as number[]) };
+      }
       const origins: number[] = [];
       if (items.kind === "cell") for (let i = 0; i < items.ids.length; i++) origins.push(items.ids[i]!);
       else if (items.kind === "card") for (let i = 0; i < items.ids.length; i++) origins.push(d.s.cards[items.ids[i]!]!.cell);
       else origins.push(d.s.cards[scope.consumer]!.cell);
-      const table = REACH[p.reach];
       if (origins.length === 1) return { kind: "cell", ids: origins[0]! < 0 ? [] : (table[origins[0]!] as number[]) };
       const out: number[] = [];
       for (const o of origins) {

@@ -2,6 +2,24 @@ import type { Seat } from "../core/index.ts";
 import type { BattleData } from "./battle-data.ts";
 import { CELLS, HOME, inEnemyHome, NEIGHBOUR, PLACEMENT } from "./board.ts";
 import type { Decision } from "./decision.ts";
+import {
+  attackOf,
+  CHARGE,
+  directOf,
+  DRAW,
+  FEINT_DECLARE,
+  FEINT_PASS,
+  feintOf,
+  moveDeclareOf,
+  moveRetryOf,
+  REACT_NONE,
+  reactFeintOf,
+  reactSummonOf,
+  STRATEGY_CONFIRM,
+  strategyMoveOf,
+  summonOf,
+  TURN_FINISH,
+} from "./decision-table.ts";
 import { HAND_CAP } from "./ops.ts";
 import { moveCost } from "./params.ts";
 import type { Pool } from "./pool.ts";
@@ -21,8 +39,8 @@ export function legal(s: BattleData, pool: Pool): Decision[] {
     case "Draw": {
       const seat = s.turnPlayer;
       const out: Decision[] = [];
-      if (s.books[seat].length > 0 && s.hands[seat].length < HAND_CAP) out.push({ kind: "drawOrCharge", charge: false });
-      out.push({ kind: "drawOrCharge", charge: true });
+      if (s.books[seat].length > 0 && s.hands[seat].length < HAND_CAP) out.push(DRAW);
+      out.push(CHARGE);
       return out;
     }
     case "Main":
@@ -34,18 +52,18 @@ export function legal(s: BattleData, pool: Pool): Decision[] {
       if (s.players[s.turnPlayer].mp >= st.cost) {
         for (let dir = 0; dir < 4; dir++) {
           const to = NEIGHBOUR[st.from * 4 + dir]!;
-          if (to >= 0 && s.cells[to]! < 0) out.push({ kind: "moveRetry", cell: to });
+          if (to >= 0 && s.cells[to]! < 0) out.push(moveRetryOf(to));
         }
       }
-      out.push({ kind: "moveRetry", cell: -1 });
+      out.push(moveRetryOf(-1));
       return out;
     }
     case "FeintDeclare": {
       const f = s.cards[st.feint]!;
       const def = pool.cards[f.def]!;
       const out: Decision[] = [];
-      if (def.feint?.on === st.on && s.players[st.seat].mp >= def.cost) out.push({ kind: "feintDeclare" });
-      out.push({ kind: "feintPass" });
+      if (def.feint?.on === st.on && s.players[st.seat].mp >= def.cost) out.push(FEINT_DECLARE);
+      out.push(FEINT_PASS);
       return out;
     }
     case "BattleFinish":
@@ -55,27 +73,32 @@ export function legal(s: BattleData, pool: Pool): Decision[] {
   }
 }
 
+// Scratch marks for strategyOps: which home cells hold an own placed strategy rubric. Cleared
+// before strategyOps returns, so every call starts from all zeros.
+const OCCUPIED = new Uint8Array(CELLS);
+
 function strategyOps(s: BattleData, seat: Seat): Decision[] {
   const out: Decision[] = [];
   const home = HOME[seat];
+  const cards = s.cards;
   let unplaced = 0;
-  const occupied: number[] = [];
-  for (let id = 0; id < s.cards.length; id++) {
-    const c = s.cards[id]!;
-    if (c.owner === seat && c.layer === "Strategy" && c.cell >= 0) occupied.push(c.cell);
+  for (let id = 0; id < cards.length; id++) {
+    const c = cards[id]!;
+    if (c.owner === seat && c.layer === "Strategy" && c.cell >= 0) OCCUPIED[c.cell] = 1;
   }
   const movesLeft = s.players[seat].strategyMoves < STRATEGY_REMOVES;
-  for (let id = 0; id < s.cards.length; id++) {
-    const c = s.cards[id]!;
+  for (let id = 0; id < cards.length; id++) {
+    const c = cards[id]!;
     if (c.owner !== seat || c.layer !== "Strategy") continue;
     if (c.cell < 0) {
       unplaced++;
-      for (const cell of home) if (!occupied.includes(cell)) out.push({ kind: "strategyMove", card: id, cell });
+      for (let k = 0; k < home.length; k++) if (OCCUPIED[home[k]!] === 0) out.push(strategyMoveOf(id, home[k]!));
     } else if (movesLeft) {
-      for (const cell of home) if (cell !== c.cell) out.push({ kind: "strategyMove", card: id, cell });
+      for (let k = 0; k < home.length; k++) if (home[k] !== c.cell) out.push(strategyMoveOf(id, home[k]!));
     }
   }
-  if (unplaced === 0) out.push({ kind: "strategyConfirm" });
+  OCCUPIED.fill(0);
+  if (unplaced === 0) out.push(STRATEGY_CONFIRM);
   return out;
 }
 
@@ -98,28 +121,30 @@ function mainOps(s: BattleData, pool: Pool, seat: Seat): Decision[] {
     const hand = s.hands[seat];
     const cells = s.cells;
     const feints = s.feints;
+    const cards = s.cards;
+    const defs = pool.cards;
     let cost3: boolean | null = null;
     // Summon: a rubric onto an empty cell of Home(P), an object onto an empty cell of Placement(P).
     for (let i = 0; i < hand.length; i++) {
       const id = hand[i]!;
-      const def = pool.cards[s.cards[id]!.def]!;
+      const def = defs[cards[id]!.def]!;
       if (def.kind === "feint" || def.cost > p.mp) continue;
       if (def.kind === "rubric" && def.cost === 3 && (cost3 ??= hasCost3Rubric(s, pool, seat))) continue;
       const where = def.kind === "rubric" ? HOME[seat] : PLACEMENT[seat];
       for (let k = 0; k < where.length; k++) {
         const cell = where[k]!;
-        if (cells[cell]! < 0 && feints[cell]! < 0) out.push({ kind: "summon", card: id, cell });
+        if (cells[cell]! < 0 && feints[cell]! < 0) out.push(summonOf(id, cell));
       }
     }
     // Feint: face down onto an empty cell of Placement(P), at most one own feint on the field.
     if (p.feint < 0) {
+      const where = PLACEMENT[seat];
       for (let i = 0; i < hand.length; i++) {
         const id = hand[i]!;
-        if (pool.cards[s.cards[id]!.def]!.kind !== "feint") continue;
-        const where = PLACEMENT[seat];
+        if (defs[cards[id]!.def]!.kind !== "feint") continue;
         for (let k = 0; k < where.length; k++) {
           const cell = where[k]!;
-          if (cells[cell]! < 0 && feints[cell]! < 0) out.push({ kind: "feint", card: id, cell });
+          if (cells[cell]! < 0 && feints[cell]! < 0) out.push(feintOf(id, cell));
         }
       }
     }
@@ -127,38 +152,41 @@ function mainOps(s: BattleData, pool: Pool, seat: Seat): Decision[] {
     const mine: number[] = [];
     for (let cell = 0; cell < CELLS; cell++) {
       const id = cells[cell]!;
-      if (id >= 0 && s.cards[id]!.owner === seat && pool.cards[s.cards[id]!.def]!.kind === "rubric") mine.push(id);
+      if (id < 0) continue;
+      const c = cards[id]!;
+      if (c.owner === seat && defs[c.def]!.kind === "rubric") mine.push(id);
     }
-    for (const id of mine) {
+    for (let m = 0; m < mine.length; m++) {
+      const id = mine[m]!;
       if (moveCost(s, pool, id) > p.mp) continue;
-      const from = s.cards[id]!.cell;
+      const from = cards[id]!.cell;
       for (let dir = 0; dir < 4; dir++) {
         const to = NEIGHBOUR[from * 4 + dir]!;
-        if (to >= 0 && cells[to]! < 0) out.push({ kind: "moveDeclare", card: id, cell: to });
+        if (to >= 0 && cells[to]! < 0) out.push(moveDeclareOf(id, to));
       }
     }
     if (p.attacks >= 1) {
-      for (const id of mine) {
-        const c = s.cards[id]!;
+      // One pass for both: attacks go out now, directs wait until every attack is out.
+      let directs: Decision[] | null = null;
+      for (let m = 0; m < mine.length; m++) {
+        const id = mine[m]!;
+        const c = cards[id]!;
         if (c.summoned === s.turn || c.attacked === s.turn) continue;
         for (let dir = 0; dir < 4; dir++) {
           const to = NEIGHBOUR[c.cell * 4 + dir]!;
-          if (to >= 0 && cells[to]! >= 0 && s.cards[cells[to]!]!.owner !== seat) out.push({ kind: "attack", card: id, cell: to });
+          if (to >= 0 && cells[to]! >= 0 && cards[cells[to]!]!.owner !== seat) out.push(attackOf(id, to));
         }
+        if (inEnemyHome(c.cell, seat)) (directs ??= []).push(directOf(id));
       }
-      for (const id of mine) {
-        const c = s.cards[id]!;
-        if (c.summoned === s.turn || c.attacked === s.turn) continue;
-        if (inEnemyHome(c.cell, seat)) out.push({ kind: "direct", card: id });
-      }
+      if (directs !== null) for (let k = 0; k < directs.length; k++) out.push(directs[k]!);
     }
   }
-  out.push({ kind: "turnFinish" });
+  out.push(TURN_FINISH);
   return out;
 }
 
 function reactOps(s: BattleData, pool: Pool, seat: Seat): Decision[] {
-  const out: Decision[] = [{ kind: "reactNone" }];
+  const out: Decision[] = [REACT_NONE];
   const p = s.players[seat];
   const hand = s.hands[seat];
   const where = PLACEMENT[seat];
@@ -166,16 +194,21 @@ function reactOps(s: BattleData, pool: Pool, seat: Seat): Decision[] {
     const id = hand[i]!;
     const def = pool.cards[s.cards[id]!.def]!;
     if (def.kind === "object" && def.cost <= p.mp) {
-      for (const cell of where) if (s.cells[cell]! < 0 && s.feints[cell]! < 0) out.push({ kind: "reactSummon", card: id, cell });
+      for (let k = 0; k < where.length; k++) {
+        const cell = where[k]!;
+        if (s.cells[cell]! < 0 && s.feints[cell]! < 0) out.push(reactSummonOf(id, cell));
+      }
     }
   }
   if (p.feint < 0) {
     for (let i = 0; i < hand.length; i++) {
       const id = hand[i]!;
       if (pool.cards[s.cards[id]!.def]!.kind !== "feint") continue;
-      for (const cell of where) if (s.cells[cell]! < 0 && s.feints[cell]! < 0) out.push({ kind: "reactFeint", card: id, cell });
+      for (let k = 0; k < where.length; k++) {
+        const cell = where[k]!;
+        if (s.cells[cell]! < 0 && s.feints[cell]! < 0) out.push(reactFeintOf(id, cell));
+      }
     }
   }
   return out;
 }
-

@@ -76,6 +76,13 @@ function filterPlayers<P>(test: (p: P, d: Draft, seat: Seat) => boolean) {
 
 const NONE: Items = { kind: "any", ids: [] };
 
+/** The ids equal to `id` (or, with `except`, the others), as a card list. */
+function keepIfEqual(ids: readonly number[], id: number, except: boolean): Items {
+  const out: number[] = [];
+  for (let i = 0; i < ids.length; i++) if ((ids[i] === id) !== except) out.push(ids[i]!);
+  return { kind: "card", ids: out };
+}
+
 function passIf(ok: boolean, items: Items): Items {
   return ok ? items : { kind: items.kind, ids: [] };
 }
@@ -116,7 +123,19 @@ export const pipeHandlers = {
       return { kind: "card", ids: out };
     },
   },
-  FilterCardKind: { fields: { cardKind: "cardKind" }, ...BOARD, run: filterCards((p, d, _s, id) => defOf(d, id).kind === p.cardKind) },
+  FilterCardKind: {
+    fields: { cardKind: "cardKind" },
+    ...BOARD,
+    // Hot (AreaAbility reach after every board change): a direct loop, no per-card test call.
+    run: (p, d, _scope, items) => {
+      const ids = asCards(d, items);
+      const cards = d.s.cards;
+      const defs = d.pool.cards;
+      const out: number[] = [];
+      for (let i = 0; i < ids.length; i++) if (defs[cards[ids[i]!]!.def]!.kind === p.cardKind) out.push(ids[i]!);
+      return { kind: "card", ids: out };
+    },
+  },
   FilterCardCost: { fields: CMP, ...BOARD, run: filterCards((p, d, _s, id) => compare(p.cmp, defOf(d, id).cost, p.value)) },
   FilterCardAttack: { fields: CMP, ...OTHER, run: filterCards((p, d, _s, id) => compare(p.cmp, effectiveAttack(d.s, d.pool, id), p.value)) },
   FilterCardDamage: {
@@ -154,10 +173,17 @@ export const pipeHandlers = {
   FilterInvader: {
     fields: { invader: "boolean?" },
     ...BOARD,
-    run: filterCards((p, d, _s, id) => {
-      const c = d.s.cards[id]!;
-      return (c.cell >= 0 && inEnemyHome(c.cell, c.owner)) === (p.invader ?? true);
-    }),
+    // Hot (AreaAbility reach): a direct loop, no per-card test call.
+    run: (p, d, _scope, items) => {
+      const ids = asCards(d, items);
+      const want = p.invader ?? true;
+      const out: number[] = [];
+      for (let i = 0; i < ids.length; i++) {
+        const c = d.s.cards[ids[i]!]!;
+        if ((c.cell >= 0 && inEnemyHome(c.cell, c.owner)) === want) out.push(ids[i]!);
+      }
+      return { kind: "card", ids: out };
+    },
   },
   FilterTriggerType: { fields: { types: "triggerTypes" }, ...OTHER, run: (p, _d, scope, items) => passIf(scope.trigger !== null && p.types.includes(scope.trigger.type), items) },
   FilterTriggerKind: {
@@ -171,10 +197,11 @@ export const pipeHandlers = {
   FilterTargetCard: {
     fields: { except: "boolean?" },
     ...OTHER,
-    run: filterCards((p, _d, scope, id) => (id === (scope.trigger === null ? -1 : scope.trigger.target)) !== (p.except ?? false)),
+    run: (p, d, scope, items) => keepIfEqual(asCards(d, items), scope.trigger === null ? -1 : scope.trigger.target, p.except ?? false),
   },
-  FilterAbilityConsumer: { fields: { except: "boolean?" }, ...BOARD, run: filterCards((p, _d, scope, id) => (id === scope.consumer) !== (p.except ?? false)) },
-  FilterAbilityProducer: { fields: { except: "boolean?" }, ...BOARD, run: filterCards((p, _d, scope, id) => (id === scope.producer) !== (p.except ?? false)) },
+  // Hot (most TriggerAbility conditions): direct loops, no per-card test call.
+  FilterAbilityConsumer: { fields: { except: "boolean?" }, ...BOARD, run: (p, d, scope, items) => keepIfEqual(asCards(d, items), scope.consumer, p.except ?? false) },
+  FilterAbilityProducer: { fields: { except: "boolean?" }, ...BOARD, run: (p, d, scope, items) => keepIfEqual(asCards(d, items), scope.producer, p.except ?? false) },
   FilterActivateCount: { fields: CMP, ...OTHER, run: (p, d, scope, items) => passIf(compare(p.cmp, activations(d, scope), p.value), items) },
   FilterTurnPlayer: { fields: { opponent: "boolean?" }, ...PLAYER_STATE, run: (p, d, scope, items) => passIf((d.s.turnPlayer === scope.owner) !== (p.opponent ?? false), items) },
   FilterPlayerDirectDamageInThisTurn: { fields: CMP, ...PLAYER_STATE, run: filterPlayers((p, d, seat) => compare(p.cmp, d.s.players[seat]!.directDamage, p.value)) },

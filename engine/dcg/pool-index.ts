@@ -12,7 +12,11 @@ export interface KindIndex {
   readonly matches: Uint8Array;
 }
 
-export type PoolIndex = Readonly<Record<TriggerKind, KindIndex>>;
+export interface PoolIndex {
+  readonly byKind: Readonly<Record<TriggerKind, KindIndex>>;
+  /** aura[def] = 1 when the card has a NightmareAbility or an AreaAbility (refresh looks at it on the Field). */
+  readonly aura: Uint8Array;
+}
 
 const NO_ABILITIES: readonly number[] = [];
 const cache = new WeakMap<Pool, PoolIndex>();
@@ -33,6 +37,15 @@ export function poolIndex(pool: Pool): PoolIndex {
 }
 
 function buildIndex(pool: Pool): PoolIndex {
+  const aura = new Uint8Array(pool.cards.length);
+  for (let i = 0; i < pool.cards.length; i++) {
+    const def = pool.cards[i]!;
+    if (def.nightmare >= 0 || def.areaAbilities.length > 0) aura[i] = 1;
+  }
+  return { byKind: buildKinds(pool), aura };
+}
+
+function buildKinds(pool: Pool): Record<TriggerKind, KindIndex> {
   const out = {} as Record<TriggerKind, KindIndex>;
   for (const kind of TRIGGER_KINDS) {
     const matches = new Uint8Array(pool.abilities.length);

@@ -30,11 +30,12 @@ export function runCommand(d: Draft, cmd: Command, depth = 0): void {
   const prev = d.sink;
   d.sink = null;
   (commandHandlers[cmd.kind] as (c: Command, d: Draft) => void)(cmd, d);
-  refresh(d, COMMAND_TYPE[cmd.kind]);
+  const type = COMMAND_TYPE[cmd.kind];
+  refresh(d, type);
   const sink = d.sink as Trigger[] | null;
   d.sink = prev;
   if (sink !== null) resolveTriggers(d, sink, depth);
-  if (depth === 0 && d.maybeDead && cmd.kind !== "AttackDamageCommand") sweep(d, COMMAND_TYPE[cmd.kind]);
+  if (depth === 0 && d.maybeDead && cmd.kind !== "AttackDamageCommand") sweep(d, type);
 }
 
 /** Brings seals and area buffs up to date with a hand-built board (scenarios, determinize). */
@@ -100,7 +101,7 @@ function answers(d: Draft, id: number, t: Trigger): boolean {
 function matchAbilities(d: Draft, t: Trigger, depth: number): void {
   // Snapshot the candidates (card, ability, producer): the turn player's cards first, then the
   // other's, each by instance id; then check each when its turn comes.
-  const ki = poolIndex(d.pool)[t.kind];
+  const ki = poolIndex(d.pool).byKind[t.kind];
   const defAbilities = ki.defAbilities;
   const matches = ki.matches;
   const cards = d.s.cards;
@@ -156,9 +157,8 @@ function refresh(d: Draft, type: TriggerType): void {
   const board = d.boardDirty;
   const areasDue = board || !pool.areasPositional;
   const playersChanged = board || d.playersDirty;
-  if (d.auraUnits === null || board) d.auraUnits = auraUnits(d);
+  if (d.auraUnits === null || board) d.auraUnits = auraUnits(d, poolIndex(pool).aura);
   const units = d.auraUnits;
-  let areaWork = false;
   for (let i = 0; i < units.length; i++) {
     const id = units[i]!;
     const c = d.s.cards[id]!;
@@ -174,12 +174,22 @@ function refresh(d: Draft, type: TriggerType): void {
         }
       }
     }
-    if (!areaWork && (def.areaAbilities.length > 0 || hasArea(c.attached))) areaWork = true;
   }
-  if (areaWork && (areasDue || d.boardDirty)) refreshAreas(d, type);
+  // Asked only when areas are due: seals change neither abilities nor attachments, so asking
+  // after the seal loop gives what asking during it would.
+  if ((areasDue || d.boardDirty) && hasAreaWork(d, units)) refreshAreas(d, type, units);
   d.dirty = false;
   d.boardDirty = false;
   d.playersDirty = false;
+}
+
+/** Some unit has an AreaAbility or carries an area attachment. */
+function hasAreaWork(d: Draft, units: readonly number[]): boolean {
+  for (let i = 0; i < units.length; i++) {
+    const c = d.s.cards[units[i]!]!;
+    if (d.pool.cards[c.def]!.areaAbilities.length > 0 || hasArea(c.attached)) return true;
+  }
+  return false;
 }
 
 function hasArea(list: readonly Attached[]): boolean {
@@ -188,45 +198,48 @@ function hasArea(list: readonly Attached[]): boolean {
 }
 
 /** Field units refresh cares about: NightmareAbility or AreaAbility holders, and area-buffed units. */
-function auraUnits(d: Draft): number[] {
+function auraUnits(d: Draft, aura: Uint8Array): number[] {
   const out: number[] = [];
   const cells = d.s.cells;
+  const cards = d.s.cards;
   for (let cell = 0; cell < cells.length; cell++) {
     const id = cells[cell]!;
     if (id < 0) continue;
-    const c = d.s.cards[id]!;
-    const def = d.pool.cards[c.def]!;
-    if (def.nightmare >= 0 || def.areaAbilities.length > 0) out.push(id);
-    else for (const a of c.attached) if (a.area) {
-      out.push(id);
-      break;
-    }
+    const c = cards[id]!;
+    // aura[def]: the card has a NightmareAbility or an AreaAbility (precomputed per pool).
+    if (aura[c.def] === 1 || hasArea(c.attached)) out.push(id);
   }
   return out;
 }
 
-function refreshAreas(d: Draft, type: TriggerType): void {
+/**
+ * `units` is refresh's aura unit list, current here: it holds, in cell order, every Field unit
+ * with an AreaAbility and every unit carrying an area attachment (it is rebuilt after board
+ * changes and after area attaches). Walking it instead of all cells visits the same producers
+ * and the same area attachments in the same order; other units have nothing to do here.
+ */
+function refreshAreas(d: Draft, type: TriggerType, units: readonly number[]): void {
   const pool = d.pool;
-  const cells = d.s.cells;
   // Desired (target, ability, producer) triples from every unsealed producer on the Field.
   const want: number[] = [];
-  for (let cell = 0; cell < cells.length; cell++) {
-    const id = cells[cell]!;
-    if (id < 0) continue;
+  for (let u = 0; u < units.length; u++) {
+    const id = units[u]!;
     const c = d.s.cards[id]!;
     if (c.sealed) continue;
-    for (const abId of pool.cards[c.def]!.areaAbilities) {
+    const areas = pool.cards[c.def]!.areaAbilities;
+    for (let k = 0; k < areas.length; k++) {
+      const abId = areas[k]!;
       const ab = pool.abilities[abId]!;
       if (ab.type !== "AreaAbility") continue;
       const targets = evaluate(d, { consumer: id, producer: id, owner: c.owner, ability: abId, trigger: null }, ab.reach);
       if (targets.kind !== "card") continue;
-      for (const t of targets.ids) if (d.s.cards[t]!.layer === "Field") want.push(t, ab.ability, id);
+      const ids = targets.ids;
+      for (let j = 0; j < ids.length; j++) if (d.s.cards[ids[j]!]!.layer === "Field") want.push(ids[j]!, ab.ability, id);
     }
   }
   // Detach what is no longer in reach (or whose producer left or was sealed) ...
-  for (let cell = 0; cell < cells.length; cell++) {
-    const id = cells[cell]!;
-    if (id < 0) continue;
+  for (let u = 0; u < units.length; u++) {
+    const id = units[u]!;
     const list = d.s.cards[id]!.attached;
     for (let i = list.length - 1; i >= 0; i--) {
       const a = d.s.cards[id]!.attached[i]!;

@@ -4,6 +4,7 @@ import { HEADS, headHandlers, type HeadKind, type HeadPhrase } from "./heads.ts"
 import { pipeHandlers, type PipeKind, type PipePhrase } from "./pipes.ts";
 import type { Trigger, TriggerKind } from "./trigger.ts";
 import { checkFields, type FieldSpec } from "./validate.ts";
+import { fuse, type Fused } from "./fused.ts";
 
 /**
  * Targeting (seed 000 §2.5): a query sentence, one Head followed by Pipes, all JSON. Used for
@@ -55,11 +56,37 @@ const handlerOf = (kind: PhraseKind): AnyHandler => phraseHandlers[kind] as unkn
 
 const NONE: Items = { kind: "any", ids: [] };
 
+type Run = (p: Phrase, d: Draft, scope: Scope, items: Items) => Items;
+
+/** How a sentence runs: its handlers' run functions, phrase by phrase, or one fused function. */
+interface Plan {
+  readonly runs: readonly Run[];
+  readonly fused: Fused | null;
+}
+
+// Each sentence's plan, made once: sentences are immutable card data (compiled pools never
+// change), so the handlers found for a sentence's kinds are always the same. This replaces two
+// megamorphic lookups per phrase (handler by kind, then .run) with an array read.
+const plans = new WeakMap<Targeting, Plan>();
+
+function planOf(sentence: Targeting): Plan {
+  let plan = plans.get(sentence);
+  if (plan === undefined) {
+    const runs: Run[] = [];
+    for (let i = 0; i < sentence.length; i++) runs.push(handlerOf(sentence[i]!.kind).run);
+    plan = { runs, fused: fuse(sentence) };
+    plans.set(sentence, plan);
+  }
+  return plan;
+}
+
 export function evaluate(d: Draft, scope: Scope, sentence: Targeting): Items {
+  const plan = planOf(sentence);
+  if (plan.fused !== null) return plan.fused(d, scope);
+  const runs = plan.runs;
   let items: Items = NONE;
   for (let i = 0; i < sentence.length; i++) {
-    const p = sentence[i]!;
-    items = handlerOf(p.kind).run(p, d, scope, items);
+    items = runs[i]!(sentence[i]!, d, scope, items);
     if (items.ids.length === 0 && i > 0) return items;
   }
   return items;
@@ -67,7 +94,7 @@ export function evaluate(d: Draft, scope: Scope, sentence: Targeting): Items {
 
 /** Every sentence yields something (an empty list of conditions always holds). */
 export function holds(d: Draft, scope: Scope, conditions: readonly Targeting[]): boolean {
-  for (const c of conditions) if (evaluate(d, scope, c).ids.length === 0) return false;
+  for (let i = 0; i < conditions.length; i++) if (evaluate(d, scope, conditions[i]!).ids.length === 0) return false;
   return true;
 }
 
