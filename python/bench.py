@@ -1,11 +1,13 @@
 """Env-steps/s from Python: one Gymnasium env, and vector envs of N envs in one session.
 
-    python python/bench.py [--game sevens] [--seconds 5] [--envs 1,64] [--url URL]
+    python python/bench.py [--game sevens] [--seconds 5] [--envs 1,64] [--url URL] [--transports unix,tcp]
 
 Each row runs a masked random agent through the public API (cardgym.make / cardgym.make_vec), one
-request in flight, against the embedded server (or --url). "client CPU" is this process's CPU
-time per request: what Python adds on top of the server. The machine's load average is printed,
-since other jobs on a 2-core machine skew wall-clock rates.
+request in flight, against an embedded server (or --url). With several --transports, each gets its
+own private embedded server (Unix socket, loopback TCP) and their rows alternate, so that both
+see the same machine load. "client CPU" is this process's CPU time per request: what Python adds
+on top of the server. The machine's load average is printed, since other jobs on a 2-core machine
+skew wall-clock rates.
 """
 
 from __future__ import annotations
@@ -63,30 +65,53 @@ def bench_vector(client: cardgym.Client, game: str, num_envs: int, seconds: floa
     return {"envs": num_envs, "steps_per_s": requests * num_envs / wall, "requests_per_s": requests / wall, "client_cpu_us": 1e6 * cpu / requests}
 
 
+def health_rate(client: cardgym.Client, seconds: float) -> float:
+    """Round trips of a request that does no game work: the floor under every row."""
+    n, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        client.health()
+        n += 1
+    return n / (time.perf_counter() - t0)
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--game", default="sevens")
     p.add_argument("--seconds", type=float, default=5.0)
     p.add_argument("--envs", default="1,64", help="comma-separated env counts (1 = a single gymnasium.Env)")
-    p.add_argument("--url", default=None, help="a running server (default: the embedded one)")
+    p.add_argument("--url", default=None, help="a running server (default: embedded ones)")
+    p.add_argument("--transports", default="unix", help="embedded servers to compare, of unix and tcp (ignored with --url)")
     args = p.parse_args()
-    client = cardgym.Client(args.url)
+    counts = [int(x) for x in args.envs.split(",")]
+    if args.url:
+        clients = {args.url: cardgym.Client(args.url)}
+    else:
+        names = [t.strip() for t in args.transports.split(",") if t.strip()]
+        bad = [t for t in names if t not in ("unix", "tcp")]
+        if bad or not names:
+            p.error(f"--transports takes unix and/or tcp, got {args.transports!r}")
+        clients = {}
+        try:
+            for t in names:
+                clients[t] = cardgym.Client(private_server=True, transport=t)
+        except BaseException:
+            for c in clients.values():
+                c.close()
+            raise
     try:
-        # Round-trip floor: a request that does no game work.
-        n, t0 = 0, time.perf_counter()
-        while time.perf_counter() - t0 < min(2.0, args.seconds):
-            client.health()
-            n += 1
-        print(f"cardgym Python bench: {args.game}, {args.seconds:g} s per row, server {client.url}")
-        print(f"GET /healthz round trips: {n / (time.perf_counter() - t0):,.0f}/s")
-        print(f"{'envs':>5} {'env-steps/s':>12} {'requests/s':>11} {'client CPU µs/req':>18}")
-        for count in (int(x) for x in args.envs.split(",")):
-            row = bench_single(client, args.game, args.seconds) if count == 1 else bench_vector(client, args.game, count, args.seconds)
-            print(f"{row['envs']:>5} {row['steps_per_s']:>12,.0f} {row['requests_per_s']:>11,.0f} {row['client_cpu_us']:>18,.0f}")
+        print(f"cardgym Python bench: {args.game}, {args.seconds:g} s per row, " + ", ".join(f"{k}: {c.url}" for k, c in clients.items()))
+        print(f"{'server':>8} {'envs':>5} {'env-steps/s':>12} {'requests/s':>11} {'client CPU µs/req':>18}")
+        for name, client in clients.items():
+            print(f"{name:>8} {'GET /healthz round trips':>30}: {health_rate(client, min(2.0, args.seconds)):,.0f}/s")
+        for count in counts:
+            for name, client in clients.items():
+                row = bench_single(client, args.game, args.seconds) if count == 1 else bench_vector(client, args.game, count, args.seconds)
+                print(f"{name:>8} {row['envs']:>5} {row['steps_per_s']:>12,.0f} {row['requests_per_s']:>11,.0f} {row['client_cpu_us']:>18,.0f}")
         load = " ".join(f"{x:.1f}" for x in os.getloadavg())
         print(f"machine: {os.cpu_count()} cores, load average {load}")
     finally:
-        client.close()
+        for c in clients.values():
+            c.close()
 
 
 if __name__ == "__main__":
