@@ -35,7 +35,7 @@ export interface BenchFigures {
     /** The JS executor's ops, or why it cannot run the model. */
     readonly jsGraph: string;
     /** The JS executor is expected to beat onnxruntime up to batches of this size (0: no JS executor for this graph): runtime=auto uses it when its host expects at most that many decisions at once. */
-    readonly jsMaxBatch: number | null;
+    readonly jsMaxBatch: number;
     /** onnxruntime's own session.run at batch 1 on the same model (one new input tensor per run): its floor. */
     readonly bareRunsPerSec: number;
     /** onnxruntime's session.run on batchSize real observations, per observation. */

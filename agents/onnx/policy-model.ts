@@ -66,8 +66,6 @@ export class PolicyModel {
   readonly js: JsExecutor | null;
   /** Why the JS executor does not run this model (null when it does, or runtime=ort). */
   readonly jsUnsupported: string | null;
-  /** Runs of at most this many observations use the JS executor; larger ones onnxruntime. */
-  readonly jsMaxBatch: number;
   private session: Promise<InferenceSession> | null = null;
   /** The session and module once loaded, so that a run needs no extra awaits. */
   private loaded: { session: InferenceSession; ort: Ort } | null = null;
@@ -109,21 +107,18 @@ export class PolicyModel {
       }
       if (js === null && runtime === "js") throw new ModelLoadError(`model file ${file}: runtime=js cannot run this model: ${why}`);
     }
-    let limit = js === null ? 0 : runtime === "js" || jsBatchLimit(js) >= Math.max(1, expectedBatch) ? Infinity : 0;
-    if (js !== null && limit === 0) {
-      // Never used: free its copy of the weights.
+    if (js !== null && runtime === "auto" && jsBatchLimit(js) < Math.max(1, expectedBatch)) {
+      // onnxruntime runs this model: free the JS copy of the weights.
       why = `onnxruntime is expected to be faster at batches of ${expectedBatch} (the JS executor wins up to ${jsBatchLimit(js)})`;
       js = null;
     }
-    if (js === null) limit = 0;
     this.js = js;
     this.jsUnsupported = why;
-    this.jsMaxBatch = limit;
   }
 
-  /** True when every run uses the JS executor (runtime=js, or auto with a limit above the largest batch). */
+  /** True when the JS executor runs every batch of this model (one executor per model: see Runtime). */
   get jsOnly(): boolean {
-    return this.jsMaxBatch >= this.maxBatch;
+    return this.js !== null;
   }
 
   /**
@@ -181,7 +176,7 @@ export class PolicyModel {
 
   private async run(batch: Pending[]): Promise<void> {
     const n = batch.length;
-    if (n <= this.jsMaxBatch) {
+    if (this.js !== null) {
       this.runJs(batch);
       return;
     }

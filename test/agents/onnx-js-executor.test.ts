@@ -260,12 +260,12 @@ describe("JS executor", () => {
     expect(policyModelFromBytes("auto-blackpoker-1", bp).jsOnly).toBe(true);
     const big = policyModelFromBytes("auto-blackpoker-16", bp, 4096, "auto", 16);
     expect(big.js).toBeNull();
-    expect(big.jsMaxBatch).toBe(0);
+    expect(big.jsOnly).toBe(false);
 
     const transposed = modelOf([node("Transpose", ["obs"], ["t"], [intAttr("perm", 0)]), node("MatMul", ["t", "w"], ["logits"])], [floats("w", [4, 2], new Float32Array(8))], 4, 2);
     const fallback = policyModelFromBytes("transpose", transposed);
     expect(fallback.js).toBeNull();
-    expect(fallback.jsMaxBatch).toBe(0);
+    expect(fallback.jsOnly).toBe(false);
     expect(fallback.jsUnsupported).toMatch(/op Transpose/);
     expect(() => policyModelFromBytes("transpose", transposed, 4096, "js")).toThrow(ModelLoadError);
     expect(() => policyModelFromBytes("transpose", transposed, 4096, "js")).toThrow(/runtime=js cannot run this model: op Transpose/);
