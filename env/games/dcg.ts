@@ -169,7 +169,7 @@ checkLayout(obsSize, layout);
 const at = Object.fromEntries(layout.map((f) => [f.name, f.offset])) as Record<string, number>;
 
 const observation: ObservationEncoder<DcgView> = {
-  version: "dcg-obs-v1",
+  version: "dcg-obs-v2",
   size: obsSize,
   layout,
   encode(view, out) {

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { canonicalJson, deriveSeed, replay, Rng, stateHash, type AnyGame } from "../../engine/core/index.ts";
 import { registry } from "../../engine/games.ts";
 import { adapters } from "../../env/games/index.ts";
-import { variantConfigs } from "./configs.ts";
+import { variantConfigs } from "../../scripts/golden-format.ts";
 import { legalIds, maskOf, observe, playthrough, seeds } from "./harness.ts";
 
 const games = registry.all();

@@ -213,7 +213,7 @@ describe("action codec and observation", () => {
     expect(out0.every(Number.isFinite)).toBe(true);
     expect(Buffer.from(out0.buffer).equals(Buffer.from(out1.buffer))).toBe(false);
     dcgAdapter.observation.encode(dcg.view(state, 0), out0);
-    expect(dcgAdapter.observation.version).toBe("dcg-obs-v1");
+    expect(dcgAdapter.observation.version).toBe("dcg-obs-v2");
   });
 });
 
