@@ -1,0 +1,363 @@
+/**
+ * The live-table protocol (docs/live.md): every message and HTTP body as a TypeBox schema. One
+ * definition gives the TypeScript type (Static), the JSON Schema (the schema objects ARE JSON
+ * Schema, served at GET /v1/tables/protocol) and validation (fastify's ajv on routes, typebox/value
+ * on WebSocket messages).
+ *
+ * Messages are JSON text. A seat's channel carries only that seat's view; a spectator's channel
+ * only the spectator view.
+ */
+import { Type, type Static, type TSchema } from "typebox";
+
+export const PROTOCOL_VERSION = 1;
+
+/** Limits on what a client may send or ask for. */
+export const LIVE_LIMITS = {
+  maxSeats: 8,
+  maxSpecLength: 512,
+  maxMessageBytes: 4096,
+  maxLongPollMs: 30_000,
+  maxTurnMs: 86_400_000,
+  maxGraceMs: 86_400_000,
+  maxBotDelayMs: 60_000,
+  maxLogPage: 10_000,
+} as const;
+
+const Id = Type.String({ minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9_-]+$" });
+const SeatIndex = Type.Integer({ minimum: 0, maximum: LIVE_LIMITS.maxSeats - 1 });
+const Seq = Type.Integer({ minimum: 0, maximum: 1_000_000_000 });
+/** Milliseconds since the Unix epoch, by the server's clock. */
+const EpochMs = Type.Number({ minimum: 0 });
+
+export const ErrorBody = Type.Object(
+  {
+    error: Type.Object({
+      code: Type.String(),
+      message: Type.String(),
+    }),
+  },
+  { $id: "ErrorBody" },
+);
+export type ErrorBody = Static<typeof ErrorBody>;
+
+// ---------------------------------------------------------------- table creation
+
+/**
+ * Who sits at a seat: "human" (a person or remote program holding the seat's token), "open" or
+ * "open:<agent spec>" (played by an agent, "random" unless named, until someone joins it), or any
+ * agent spec ("random", "computer", "mcts:iters=200", "onnx:builtin/dcg-ppo-v1", ...).
+ */
+export const SeatSpec = Type.String({ minLength: 1, maxLength: LIVE_LIMITS.maxSpecLength });
+
+export const Deadlines = Type.Object(
+  {
+    /**
+     * Turn time for a seat held by a person, when the game's own expectation carries none (dcg's
+     * timeoutMs and sevens' turnTimeoutSec config fields give one). null: no turn limit.
+     */
+    turnMs: Type.Optional(Type.Union([Type.Integer({ minimum: 100, maximum: LIVE_LIMITS.maxTurnMs }), Type.Null()])),
+    /** How long a disconnected person keeps the seat before an agent plays it. */
+    graceMs: Type.Optional(Type.Integer({ minimum: 0, maximum: LIVE_LIMITS.maxGraceMs })),
+    /** The agent that plays a seat whose person is gone (after the grace period). */
+    takeover: Type.Optional(Type.String({ minLength: 1, maxLength: LIVE_LIMITS.maxSpecLength })),
+    /** Minimum time an agent seat waits before its decision is applied (pace for people watching). */
+    botDelayMs: Type.Optional(Type.Integer({ minimum: 0, maximum: LIVE_LIMITS.maxBotDelayMs })),
+  },
+  { additionalProperties: false },
+);
+export type Deadlines = Static<typeof Deadlines>;
+
+export const FACILITATORS = ["online", "training", "tutorial", "sandbag", "audience", "replay", "debug"] as const;
+export type FacilitatorName = (typeof FACILITATORS)[number];
+export const Facilitator = Type.Union(FACILITATORS.map((f) => Type.Literal(f)));
+
+export const CreateTableBody = Type.Object(
+  {
+    game: Type.String({ minLength: 1, maxLength: 64 }),
+    config: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    /** One entry per seat; its length is the seat count (config.seats, if given, must agree). */
+    seats: Type.Optional(Type.Array(SeatSpec, { minItems: 1, maxItems: LIVE_LIMITS.maxSeats })),
+    seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 32 - 1 })),
+    deadlines: Type.Optional(Deadlines),
+    facilitator: Type.Optional(Facilitator),
+    /** Whether spectators may watch (default true). */
+    spectators: Type.Optional(Type.Boolean()),
+    /** replay facilitator: the GameRecord to step through. */
+    record: Type.Optional(Type.Unknown()),
+    /** debug facilitator: a board file (docs/board-file.md) to start from. */
+    board: Type.Optional(Type.Unknown()),
+  },
+  { additionalProperties: false, $id: "CreateTableBody" },
+);
+export type CreateTableBody = Static<typeof CreateTableBody>;
+
+export const SeatKind = Type.Union([Type.Literal("human"), Type.Literal("open"), Type.Literal("agent")]);
+/**
+ * connected: a person holds the seat and has a live channel; away: the person is disconnected,
+ * within the grace period; bot: an agent plays it (an agent seat, an open seat nobody joined, or a
+ * person gone past the grace period, until they return).
+ */
+export const SeatStatus = Type.Union([Type.Literal("connected"), Type.Literal("away"), Type.Literal("bot")]);
+
+export const SeatInfo = Type.Object({
+  seat: SeatIndex,
+  kind: SeatKind,
+  /** The agent seated (agent seats), or the agent playing it while nobody holds it. */
+  agent: Type.Union([Type.String(), Type.Null()]),
+  status: SeatStatus,
+  /** Whether a person holds a token for this seat. */
+  held: Type.Boolean(),
+});
+export type SeatInfo = Static<typeof SeatInfo>;
+
+export const CreateTableReply = Type.Object({
+  table: Id,
+  game: Type.String(),
+  gameVersion: Type.String(),
+  facilitator: Facilitator,
+  config: Type.Unknown(),
+  seats: Type.Array(SeatInfo),
+  /** One secret token per human seat, keyed by seat index (as a string). Shown once. */
+  tokens: Type.Record(Type.String(), Type.String()),
+});
+export type CreateTableReply = Static<typeof CreateTableReply>;
+
+export const TableSummary = Type.Object({
+  table: Id,
+  game: Type.String(),
+  facilitator: Facilitator,
+  status: Type.Union([Type.Literal("playing"), Type.Literal("finished")]),
+  seq: Seq,
+  seats: Type.Array(SeatInfo),
+  spectators: Type.Boolean(),
+  watching: Type.Integer({ minimum: 0 }),
+  createdAt: EpochMs,
+});
+export type TableSummary = Static<typeof TableSummary>;
+
+export const ListTablesReply = Type.Object({ tables: Type.Array(TableSummary) });
+
+export const JoinReply = Type.Object({ table: Id, seat: SeatIndex, token: Type.String() });
+
+// ---------------------------------------------------------------- frames
+
+/** One applied decision, as every channel sees it (no hidden data: a label and who/why). */
+export const LiveEvent = Type.Object({
+  /** The table's sequence number before this decision: the first decision is seq 0. */
+  seq: Seq,
+  seat: SeatIndex,
+  label: Type.String(),
+  /** answer: the seat's holder answered; agent: an agent seat (or a bot standing in); timeout: the deadline's default. */
+  cause: Type.Union([Type.Literal("answer"), Type.Literal("agent"), Type.Literal("timeout")]),
+  at: EpochMs,
+});
+export type LiveEvent = Static<typeof LiveEvent>;
+
+/** A legal decision offered to the seat: `id` is stable (the game's action id), `decision` the engine's data. */
+export const DecisionOption = Type.Object({
+  id: Type.Integer({ minimum: 0 }),
+  label: Type.String(),
+  decision: Type.Unknown(),
+});
+export type DecisionOption = Static<typeof DecisionOption>;
+
+/** Who must decide now and until when; applied at the deadline: the default decision. */
+export const LiveExpectation = Type.Object({
+  seat: SeatIndex,
+  /** Absolute deadline (server clock, epoch ms); null: no deadline. */
+  deadline: Type.Union([EpochMs, Type.Null()]),
+  /** The id and label of the decision applied at the deadline (null when there is no deadline). */
+  defaultId: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+  defaultLabel: Type.Union([Type.String(), Type.Null()]),
+});
+export type LiveExpectation = Static<typeof LiveExpectation>;
+
+const frameFields = {
+  table: Id,
+  /** Decisions applied so far. An answer names the seq of the frame it answers. */
+  seq: Seq,
+  status: Type.Union([Type.Literal("playing"), Type.Literal("finished")]),
+  /** The seat that decides now, or "terminal". */
+  actor: Type.Union([SeatIndex, Type.Literal("terminal")]),
+  /** The game's view for this channel's viewer (docs/rules/<game>.md describes it). */
+  view: Type.Unknown(),
+  expectation: Type.Union([LiveExpectation, Type.Null()]),
+  /** Decisions applied since the previous frame on this channel (all of them on the first frame after a `since`). */
+  events: Type.Array(LiveEvent),
+  seats: Type.Array(SeatInfo),
+  /** Final returns per seat, when finished. */
+  returns: Type.Union([Type.Array(Type.Number()), Type.Null()]),
+  now: EpochMs,
+};
+
+export const SeatFrame = Type.Object(
+  {
+    type: Type.Literal("frame"),
+    seat: SeatIndex,
+    ...frameFields,
+    /** This seat's legal decisions, non-empty only when it must decide now. */
+    decisions: Type.Array(DecisionOption),
+  },
+  { $id: "SeatFrame" },
+);
+export type SeatFrame = Static<typeof SeatFrame>;
+
+export const SpectatorFrame = Type.Object(
+  {
+    type: Type.Literal("spectate"),
+    /** "spectator", or a seat index on a replay table (whose view was chosen). */
+    viewer: Type.Union([Type.Literal("spectator"), SeatIndex]),
+    ...frameFields,
+  },
+  { $id: "SpectatorFrame" },
+);
+export type SpectatorFrame = Static<typeof SpectatorFrame>;
+
+/** First message on every channel. */
+export const Hello = Type.Object({
+  type: Type.Literal("hello"),
+  protocol: Type.Literal(PROTOCOL_VERSION),
+  table: Id,
+  game: Type.String(),
+  gameVersion: Type.String(),
+  facilitator: Facilitator,
+  config: Type.Unknown(),
+  role: Type.Union([Type.Literal("seat"), Type.Literal("spectator")]),
+  seat: Type.Union([SeatIndex, Type.Null()]),
+});
+export type Hello = Static<typeof Hello>;
+
+/** The decision with `decisionId` at `seq` was applied; `seq` is the new sequence number. */
+export const Ack = Type.Object({ type: Type.Literal("ack"), seq: Seq, decisionId: Type.Integer({ minimum: 0 }) });
+export type Ack = Static<typeof Ack>;
+
+export const ErrorMessage = Type.Object({
+  type: Type.Literal("error"),
+  error: Type.Object({ code: Type.String(), message: Type.String() }),
+  /** The table's seq when the error was raised. */
+  seq: Type.Union([Seq, Type.Null()]),
+});
+export type ErrorMessage = Static<typeof ErrorMessage>;
+
+export const ServerMessage = Type.Union([Hello, SeatFrame, SpectatorFrame, Ack, ErrorMessage]);
+export type ServerMessage = Static<typeof ServerMessage>;
+
+// ---------------------------------------------------------------- client -> server
+
+/** Answer the frame with sequence number `seq` with the option whose id is `decisionId`. */
+export const Answer = Type.Object(
+  { type: Type.Literal("answer"), seq: Seq, decisionId: Type.Integer({ minimum: 0, maximum: 1_000_000_000 }) },
+  { additionalProperties: false },
+);
+export type Answer = Static<typeof Answer>;
+
+/** Ask for a fresh frame (with every event after `since`, if given). */
+export const Sync = Type.Object({ type: Type.Literal("sync"), since: Type.Optional(Seq) }, { additionalProperties: false });
+/** Give the seat up for now: an agent plays it until the holder comes back with the token. */
+export const Leave = Type.Object({ type: Type.Literal("leave") }, { additionalProperties: false });
+
+export const ClientMessage = Type.Union([Answer, Sync, Leave]);
+export type ClientMessage = Static<typeof ClientMessage>;
+
+/** HTTP fallback: POST /v1/tables/:id/seats/:seat/answer */
+export const AnswerBody = Type.Object(
+  { seq: Seq, decisionId: Type.Integer({ minimum: 0, maximum: 1_000_000_000 }) },
+  { additionalProperties: false, $id: "AnswerBody" },
+);
+export type AnswerBody = Static<typeof AnswerBody>;
+
+export const TableParams = Type.Object({ id: Id }, { additionalProperties: false });
+export const SeatParams = Type.Object({ id: Id, seat: Type.String({ pattern: "^[0-9]{1,2}$" }) }, { additionalProperties: false });
+/** ?since=N (events after seq N), ?wait=ms (long poll: reply once seq > since or after wait ms), ?token= (WebSocket only). */
+export const FrameQuery = Type.Object(
+  {
+    since: Type.Optional(Type.String({ pattern: "^[0-9]{1,10}$" })),
+    wait: Type.Optional(Type.String({ pattern: "^[0-9]{1,6}$" })),
+    token: Type.Optional(Type.String({ maxLength: 128 })),
+    viewer: Type.Optional(Type.String({ pattern: "^([0-9]{1,2}|spectator)$" })),
+  },
+  { additionalProperties: false },
+);
+export type FrameQuery = Static<typeof FrameQuery>;
+
+/** replay facilitator: move the cursor (decisions applied) of a replay table. */
+export const CursorBody = Type.Object({ seq: Seq }, { additionalProperties: false });
+
+
+// ---------------------------------------------------------------- signed records
+
+/** The first line of a table's signed log: what the table was set up with. */
+export const LogHeader = Type.Object({
+  table: Id,
+  game: Type.String(),
+  version: Type.String(),
+  config: Type.Unknown(),
+  seed: Type.Integer({ minimum: 0 }),
+  seats: Type.Array(SeatSpec),
+  createdAt: EpochMs,
+});
+export type LogHeader = Static<typeof LogHeader>;
+
+/**
+ * One applied decision in the signed log. hash = sha256 hex of `${prev}\n${canonical JSON of
+ * {seq, seat, decision, cause, at, stateHash}}` where prev is the previous entry's hash (the
+ * header's hash for seq 0); mac = HMAC-SHA256 hex of hash under the server's key.
+ */
+export const SignedEntry = Type.Object({
+  seq: Seq,
+  seat: SeatIndex,
+  cause: LiveEvent.properties.cause,
+  at: EpochMs,
+  /** The game state hash after this decision (engine/core/hash.ts). */
+  stateHash: Type.String(),
+  hash: Type.String(),
+  mac: Type.String(),
+});
+export type SignedEntry = Static<typeof SignedEntry>;
+
+/** GET /v1/tables/:id/record: a GameRecord (replayable by any copy of the engine) plus its signed log. */
+export const SignedRecord = Type.Object(
+  {
+    game: Type.String(),
+    version: Type.String(),
+    config: Type.Unknown(),
+    seed: Type.Integer({ minimum: 0 }),
+    decisions: Type.Array(Type.Unknown()),
+    finalHash: Type.String(),
+    signed: Type.Object({
+      header: LogHeader,
+      /** sha256 hex of the header's canonical JSON, and its HMAC. */
+      headerHash: Type.String(),
+      headerMac: Type.String(),
+      entries: Type.Array(SignedEntry),
+    }),
+  },
+  { $id: "SignedRecord" },
+);
+export type SignedRecord = Static<typeof SignedRecord>;
+
+/** Every schema a client author may want, by name (served at GET /v1/tables/protocol). */
+export const PROTOCOL_SCHEMAS: Readonly<Record<string, TSchema>> = {
+  CreateTableBody,
+  CreateTableReply,
+  ListTablesReply,
+  JoinReply,
+  TableSummary,
+  SeatInfo,
+  LiveEvent,
+  DecisionOption,
+  LiveExpectation,
+  Hello,
+  SeatFrame,
+  SpectatorFrame,
+  Ack,
+  ErrorMessage,
+  Answer,
+  Sync,
+  Leave,
+  AnswerBody,
+  ErrorBody,
+  LogHeader,
+  SignedEntry,
+  SignedRecord,
+};
