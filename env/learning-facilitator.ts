@@ -27,6 +27,41 @@ export interface FacilitatorOptions {
   readonly createAgent?: AgentFactory;
   /** Directory that `onnx:path=...` agent specs are resolved in and confined to. */
   readonly modelRoot?: string;
+  /** When a finished env starts its next episode: "next-step" (default) or "same-step" (see class doc). */
+  readonly autoreset?: AutoresetMode;
+  /** Which seat the learner takes in each episode (single mode only): "fixed" (default), "alternating" or "random". */
+  readonly learnerSeat?: LearnerSeatMode;
+  /** An illegal or out-of-range action: "reject" (default: 400, nothing changes) or "terminate" (that env's episode ends). */
+  readonly illegalAction?: IllegalActionMode;
+  /** The acting seat's reward for an episode ended by an illegal action (illegalAction "terminate"); default -1. */
+  readonly illegalReward?: number;
+}
+
+export type AutoresetMode = "next-step" | "same-step";
+export type LearnerSeatMode = "fixed" | "alternating" | "random";
+export type IllegalActionMode = "reject" | "terminate";
+
+/**
+ * What a reset restarts. `seed`: env i is re-seeded with `seed + i` (Gymnasium's vector
+ * convention). `seeds`: one seed (or null: not re-seeded) per env listed in `envs`, or per env of
+ * the session. `envs`: the env indices to restart (default: all); other envs are left untouched.
+ */
+export interface ResetRequest {
+  readonly seed?: number;
+  readonly seeds?: readonly (number | null)[];
+  readonly envs?: readonly number[];
+}
+
+/** Rows of a same-step reply about the episodes that ended in that step (zero on other rows). */
+export interface FinalRows {
+  /** The ended episode's last observation, same shape as obs. */
+  readonly obs: Float32Array;
+  /** Its final returns [N, S]. */
+  readonly returns: Float32Array;
+  /** Its length in decisions (all seats) [N]. */
+  readonly episodeStep: Int32Array;
+  /** The learner's seat in it (single mode) [N]. */
+  readonly learnerSeat: Int32Array;
 }
 
 /**
@@ -57,6 +92,12 @@ export interface EnvBatch {
   readonly episode: Int32Array;
   readonly episodeStep: Int32Array;
   readonly returns: Float32Array;
+  /** The seat the learner plays in each env's current episode ([N]; -1 in multi mode). */
+  readonly learnerSeat: Int32Array;
+  /** 1 where this step's action was illegal and ended the episode (illegalAction "terminate"), else 0. */
+  readonly illegal: Uint8Array | null;
+  /** Same-step autoreset, step replies only: the episodes that ended in this step. */
+  readonly final: FinalRows | null;
 }
 
 const enum Done {
@@ -70,7 +111,12 @@ interface EnvSlot {
   /** Seed of this env's streams (episodes and agents), derived from the session seed. */
   envSeed: number;
   state: unknown;
+  /** The agents of the current episode's seating, one per seat (null at client seats). */
   agents: (Facilitatee | null)[];
+  /** Agents per learner seat, made on first use (one seating unless learnerSeat rotates). */
+  seatings: ((Facilitatee | null)[] | undefined)[];
+  /** The learner's seat in the current episode (single mode). */
+  learner: Seat;
   /** Episodes started so far (the current one included). */
   episode: number;
   /** Decisions made in the current episode, all seats. */
@@ -89,9 +135,13 @@ const MAX_EMPTY_EPISODES = 1000;
  * A LearningFacilitator (seed 000's machine-learning play mode) session: N environments of one game
  * and config, stepped together. Agent seats are played inside until a client seat must decide.
  *
- * Autoreset follows Gymnasium >= 1.0's vector default, "next-step": the step in which an episode
- * ends returns its last observation with terminated/truncated set; the action sent for that env in
- * the following step is ignored and the env starts a new episode instead (reward 0, flags 0).
+ * Autoreset, per session:
+ * - "next-step" (default; Gymnasium >= 1.0's vector default): the step in which an episode ends
+ *   returns its last observation with terminated/truncated set; the action sent for that env in
+ *   the following step is ignored and the env starts a new episode instead (reward 0, flags 0).
+ * - "same-step" (Stable-Baselines3's VecEnv convention): the step in which an episode ends also
+ *   starts the next one; its row holds the new episode's first observation and mask with the
+ *   ended episode's reward and flags, and `final` holds the ended episode's last observation.
  */
 export class LearningFacilitator {
   readonly adapter: GameAdapter;
@@ -103,8 +153,12 @@ export class LearningFacilitator {
   readonly mode: SessionMode;
   readonly numEnvs: number;
   readonly numSeats: number;
-  /** The learner seat in single mode; -1 in multi mode. */
+  /** The learner's configured seat in single mode (its seat in every episode when learnerSeat is "fixed"); -1 in multi mode. */
   readonly learnerSeat: Seat;
+  readonly autoreset: AutoresetMode;
+  readonly learnerSeatMode: LearnerSeatMode;
+  readonly illegalAction: IllegalActionMode;
+  readonly illegalReward: number;
   /** Truncation cap (all seats' decisions per episode), or null. */
   readonly maxDecisions: number | null;
   private readonly bound: number;
@@ -118,6 +172,13 @@ export class LearningFacilitator {
   private totalEnvSteps = 0;
   /** Per env during a step: 1 when its reward counts, 0 when it autoresets (reused, steps never overlap). */
   private readonly rewardFrom: Uint8Array;
+  /** Per env: the seat whose illegal action ended the episode in this step (read where illegalRows is 1). */
+  private readonly illegalSeat: Int32Array;
+  /** The opponents' roles in seat order without the learner (single mode): seatings are built from them. */
+  private readonly others: readonly SeatRole[];
+  /** Per step (fresh each step, as replies keep them): illegal-action rows and same-step finals. */
+  private illegalRows: Uint8Array | null = null;
+  private finalRows: (FinalRows & { done: Uint8Array; reward: Float32Array }) | null = null;
 
   private constructor(options: FacilitatorOptions, config: BaseConfig, seatNames: string[]) {
     this.adapter = options.adapter;
@@ -130,12 +191,18 @@ export class LearningFacilitator {
     this.numEnvs = options.numEnvs;
     this.numSeats = seatNames.length;
     this.learnerSeat = this.mode === "single" ? this.roles.findIndex(isControlled) : -1;
+    this.others = this.roles.filter((_, k) => k !== this.learnerSeat);
+    this.autoreset = options.autoreset ?? "next-step";
+    this.learnerSeatMode = options.learnerSeat ?? "fixed";
+    this.illegalAction = options.illegalAction ?? "reject";
+    this.illegalReward = options.illegalReward ?? -1;
     this.maxDecisions = options.maxDecisions ?? null;
     this.bound = this.game.maxDecisions(config);
     this.createAgent = options.createAgent ?? defaultCreateAgent;
     this.modelRoot = options.modelRoot;
     this.seed = options.seed;
     this.rewardFrom = new Uint8Array(this.numEnvs);
+    this.illegalSeat = new Int32Array(this.numEnvs);
     this.envs = [];
     for (let i = 0; i < this.numEnvs; i++) {
       this.envs.push({
@@ -143,6 +210,8 @@ export class LearningFacilitator {
         envSeed: 0,
         state: null,
         agents: [],
+        seatings: [],
+        learner: this.learnerSeat,
         episode: 0,
         decisions: 0,
         point: null,
@@ -158,10 +227,23 @@ export class LearningFacilitator {
     if (!Number.isInteger(options.numEnvs) || options.numEnvs < 1) {
       throw new EnvRequestError("invalid_config", `numEnvs must be a positive integer, got ${options.numEnvs}`);
     }
-    if (!Number.isSafeInteger(options.seed)) throw new EnvRequestError("invalid_config", `seed must be a safe integer, got ${options.seed}`);
+    if (!Number.isSafeInteger(options.seed) || !Number.isSafeInteger(options.seed + options.numEnvs - 1)) {
+      throw new EnvRequestError("invalid_config", `seed must be a safe integer and seed + numEnvs - 1 too (env i gets seed + i), got ${options.seed}`);
+    }
     const cap = options.maxDecisions;
     if (cap !== undefined && cap !== null && (!Number.isInteger(cap) || cap < 1)) {
       throw new EnvRequestError("invalid_config", `maxDecisions must be a positive integer or null, got ${cap}`);
+    }
+    const oneOf = <T extends string>(name: string, value: T | undefined, allowed: readonly T[]): void => {
+      if (value !== undefined && !allowed.includes(value)) {
+        throw new EnvRequestError("invalid_config", `${name} must be one of ${allowed.join(", ")}, got ${JSON.stringify(value)}`);
+      }
+    };
+    oneOf("autoreset", options.autoreset, ["next-step", "same-step"]);
+    oneOf("learnerSeat", options.learnerSeat, ["fixed", "alternating", "random"]);
+    oneOf("illegalAction", options.illegalAction, ["reject", "terminate"]);
+    if (options.illegalReward !== undefined && !Number.isFinite(options.illegalReward)) {
+      throw new EnvRequestError("invalid_config", `illegalReward must be a finite number, got ${options.illegalReward}`);
     }
     let raw = options.config ?? {};
     if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new EnvRequestError("invalid_config", "config must be an object");
@@ -188,8 +270,11 @@ export class LearningFacilitator {
       seatNames = Array.from({ length: config.seats }, (_, i) => (i === 0 ? "learner" : "random"));
     }
     const facilitator = new LearningFacilitator(options, config, seatNames);
+    if (facilitator.mode === "multi" && facilitator.learnerSeatMode !== "fixed") {
+      throw new EnvRequestError("invalid_config", `learnerSeat "${facilitator.learnerSeatMode}" needs a single learner (one client seat); multi mode seats are fixed`);
+    }
     // Build one set of agents now so a bad agent spec is refused at creation, not at the first reset.
-    facilitator.makeAgents(0);
+    facilitator.makeAgents(0, facilitator.learnerSeat);
     return facilitator;
   }
 
@@ -211,25 +296,27 @@ export class LearningFacilitator {
   }
 
   /**
-   * Starts a new episode in every env. With a seed, the session is re-seeded and behaves exactly
-   * like a new session created with that seed; without one, every env goes on to its next episode
-   * (its seed stream continues), or uses the creation seed on the first reset.
+   * Starts a new episode in every env, or in the envs listed in `envs`. An env given a seed (see
+   * ResetRequest) is re-seeded: it behaves exactly like env 0 of a new one-env session created
+   * with that seed. An env given none goes on to its next episode (its seed stream continues);
+   * on the first reset, env i uses the creation seed + i. A plain number is `{seed}`.
+   * The first reset must restart every env.
    */
-  async reset(seed?: number): Promise<EnvBatch> {
-    if (seed !== undefined && !Number.isSafeInteger(seed)) throw new EnvRequestError("invalid_config", `seed must be a safe integer, got ${seed}`);
+  async reset(request?: number | ResetRequest | null): Promise<EnvBatch> {
+    const req: ResetRequest = typeof request === "number" ? { seed: request } : (request ?? {});
+    const plan = this.resetPlan(req);
     return this.exclusive(async () => {
-      const reseed = seed !== undefined || !this.started;
-      if (seed !== undefined) this.seed = seed;
-      if (reseed) {
-        for (const env of this.envs) {
-          env.envSeed = deriveSeed(this.seed, `env:${env.index}`);
-          env.agents = this.makeAgents(env.envSeed);
+      if (req.seed !== undefined && req.envs === undefined) this.seed = req.seed;
+      for (const [env, envSeed] of plan) {
+        if (envSeed !== null) {
+          env.envSeed = deriveSeed(envSeed, "env");
+          env.seatings = [];
           env.episode = 0;
         }
       }
       const pending: Promise<void>[] = [];
       try {
-        for (const env of this.envs) {
+        for (const [env] of plan) {
           const p = this.beginEpisode(env);
           if (p) pending.push(p);
         }
@@ -241,6 +328,44 @@ export class LearningFacilitator {
       this.started = true;
       this.stepIndex = 0;
       return this.batch(null);
+    });
+  }
+
+  /** Which envs a reset restarts and the seed each is re-seeded with (null: its stream continues). Validates before anything changes. */
+  private resetPlan(req: ResetRequest): [EnvSlot, number | null][] {
+    const { seed, seeds, envs } = req;
+    const n = this.numEnvs;
+    if (seed !== undefined && seeds !== undefined) throw new EnvRequestError("invalid_config", "give either seed or seeds, not both");
+    if (seed !== undefined && (!Number.isSafeInteger(seed) || !Number.isSafeInteger(seed + n - 1))) {
+      throw new EnvRequestError("invalid_config", `seed must be a safe integer and seed + numEnvs - 1 too (env i gets seed + i), got ${seed}`);
+    }
+    let chosen: EnvSlot[] = this.envs;
+    if (envs !== undefined) {
+      if (!this.started) throw new EnvRequestError("reset_required", "the first reset restarts every env: leave envs out", 409);
+      const seen = new Set<number>();
+      chosen = envs.map((i) => {
+        const env = Number.isInteger(i) ? this.envs[i] : undefined;
+        if (!env) throw new EnvRequestError("invalid_config", `envs: ${i} is not an env index in [0, ${n})`);
+        if (seen.has(i)) throw new EnvRequestError("invalid_config", `envs lists env ${i} twice`);
+        seen.add(i);
+        return env;
+      });
+    }
+    if (seeds !== undefined) {
+      if (seeds.length !== chosen.length) {
+        throw new EnvRequestError("invalid_config", `seeds must have one entry per env reset (${chosen.length}), got ${seeds.length}`);
+      }
+      for (const s of seeds) {
+        if (s !== null && !Number.isSafeInteger(s)) throw new EnvRequestError("invalid_config", `seeds entries must be safe integers or null, got ${s}`);
+      }
+    }
+    const reseedAll = !this.started;
+    return chosen.map((env, k) => {
+      let s: number | null = null;
+      if (seeds !== undefined) s = seeds[k] ?? null;
+      else if (seed !== undefined) s = seed + env.index;
+      if (s === null && reseedAll) s = this.seed + env.index;
+      return [env, s];
     });
   }
 
@@ -268,13 +393,24 @@ export class LearningFacilitator {
     try {
       const rewardFrom = this.rewardFrom;
       rewardFrom.fill(1);
+      this.finalRows = null;
+      const sameStep = this.autoreset === "same-step";
       for (const env of this.envs) {
         let p: void | Promise<void>;
         if (env.done !== Done.Running) {
           rewardFrom[env.index] = 0;
           p = this.beginEpisode(env);
         } else {
-          p = this.applyClient(env, env.point!.legal[chosen[env.index]!]);
+          const k = chosen[env.index]!;
+          if (k < 0) {
+            // illegalAction "terminate": the episode ends here with the penalty as its reward.
+            env.done = Done.Terminated;
+            env.point = null;
+            p = undefined;
+          } else {
+            p = this.applyClient(env, env.point!.legal[k]);
+          }
+          if (sameStep) p = p ? p.then(() => this.rollover(env)) : this.rollover(env);
         }
         if (p) (pending ??= []).push(p);
       }
@@ -299,6 +435,57 @@ export class LearningFacilitator {
     return this.batch(this.rewardFrom);
   }
 
+  /**
+   * Same-step autoreset: when the env's episode just ended, records its last observation, reward,
+   * returns and length in this step's final rows, then starts its next episode.
+   */
+  private rollover(env: EnvSlot): void | Promise<void> {
+    if (env.done === Done.Running) return;
+    const n = this.numEnvs;
+    const s = this.numSeats;
+    const o = this.adapter.observation.size;
+    const single = this.mode === "single";
+    const f = (this.finalRows ??= {
+      obs: new Float32Array(single ? n * o : n * s * o),
+      returns: new Float32Array(n * s),
+      episodeStep: new Int32Array(n),
+      learnerSeat: new Int32Array(n).fill(-1),
+      done: new Uint8Array(n),
+      reward: new Float32Array(single ? n : n * s),
+    });
+    const i = env.index;
+    const now = this.returnsOf(env);
+    this.rowReward(env, now, f.reward);
+    env.lastReturns = now;
+    for (let k = 0; k < s; k++) f.returns[i * s + k] = now[k]!;
+    f.episodeStep[i] = env.decisions;
+    f.done[i] = env.done;
+    if (single) {
+      f.learnerSeat[i] = env.learner;
+      this.encode(env, env.learner, f.obs.subarray(i * o, (i + 1) * o));
+    } else {
+      for (let k = 0; k < s; k++) {
+        if (this.roles[k]!.kind !== "agent") this.encode(env, k, f.obs.subarray((i * s + k) * o, (i * s + k + 1) * o));
+      }
+    }
+    return this.beginEpisode(env);
+  }
+
+  /** Writes env's reward row since the previous reply into `out` (the penalty when an illegal action ended it). */
+  private rowReward(env: EnvSlot, now: readonly number[], out: Float32Array): void {
+    const i = env.index;
+    const s = this.numSeats;
+    const illegal = this.illegalRows?.[i] === 1;
+    if (this.mode === "single") {
+      out[i] = illegal ? this.illegalReward : now[env.learner]! - env.lastReturns[env.learner]!;
+    } else if (illegal) {
+      for (let k = 0; k < s; k++) out[i * s + k] = 0;
+      out[i * s + this.illegalSeat[i]!] = this.illegalReward;
+    } else {
+      for (let k = 0; k < s; k++) out[i * s + k] = now[k]! - env.lastReturns[k]!;
+    }
+  }
+
   /** The current legal-action mask of every env ([N, A], 0/1) and the seat that must act ([N], -1 when done). */
   mask(): { mask: Uint8Array; seat: Int32Array } {
     const size = this.adapter.actions.size;
@@ -317,6 +504,31 @@ export class LearningFacilitator {
   /** Readable labels of every env's legal actions (debugging, UIs), in id order. */
   labels(): { id: number; label: string }[][] {
     return this.envs.map((env) => (this.started && env.point ? actionLabels(this.game, env.state, env.point) : []));
+  }
+
+  /**
+   * A readable picture of env `index`'s table (the game's own drawing, as the play CLI shows it),
+   * then whose turn it is and the legal actions. For people watching: never an observation.
+   */
+  render(index: number): string {
+    const env = this.envs[index];
+    if (!env) throw new EnvRequestError("invalid_config", `env ${index} is not an env index in [0, ${this.numEnvs})`);
+    if (!this.started) return "(not reset yet)";
+    let board: string;
+    try {
+      board = this.game.render(env.state);
+    } catch (e) {
+      throw new EnvFault("game_fault", `${this.game.info.id}.render threw: ${describeThrown(e)}`, index, e);
+    }
+    const lines = [board, ""];
+    if (this.mode === "single") lines.push(`learner: seat ${env.learner}`);
+    if (env.point) {
+      const legal = actionLabels(this.game, env.state, env.point).map((a) => `${a.id}:${a.label}`);
+      lines.push(`seat ${env.point.seat} to act; legal actions: ${legal.join(", ")}`);
+    } else {
+      lines.push(env.done === Done.Truncated ? "episode truncated" : "episode over");
+    }
+    return lines.join("\n") + "\n";
   }
 
   /** The canonical state hash of every env (tests and desync hunting; never sent by default: it fingerprints hidden state). */
@@ -343,18 +555,32 @@ export class LearningFacilitator {
     }
     const size = this.adapter.actions.size;
     const chosen = new Int32Array(this.numEnvs);
+    const terminate = this.illegalAction === "terminate";
+    let illegal: Uint8Array | null = null;
     for (const env of this.envs) {
       const a = actions[env.index]!;
       if (typeof a !== "number" || !Number.isInteger(a)) {
         throw new EnvRequestError("action_out_of_range", `env ${env.index}: action ${String(a)} is not an integer`, 400, { env: env.index, action: a });
       }
       if (env.done !== Done.Running) continue; // ignored: this env autoresets
+      const point = env.point!;
       if (a < 0 || a >= size) {
+        if (terminate) {
+          (illegal ??= new Uint8Array(this.numEnvs))[env.index] = 1;
+          this.illegalSeat[env.index] = point.seat;
+          chosen[env.index] = -1;
+          continue;
+        }
         throw new EnvRequestError("action_out_of_range", `env ${env.index}: action ${a} is out of range [0, ${size})`, 400, { env: env.index, action: a });
       }
-      const point = env.point!;
       const k = findAction(point, a);
       if (k < 0) {
+        if (terminate) {
+          (illegal ??= new Uint8Array(this.numEnvs))[env.index] = 1;
+          this.illegalSeat[env.index] = point.seat;
+          chosen[env.index] = -1;
+          continue;
+        }
         const legal = Array.from(point.ids).sort((x, y) => x - y);
         const shown = legal.length > 32 ? `${legal.slice(0, 32).join(", ")}, ...` : legal.join(", ");
         throw new EnvRequestError(
@@ -366,16 +592,43 @@ export class LearningFacilitator {
       }
       chosen[env.index] = k;
     }
+    // Validation passed: from here the step is applied, so the illegal rows belong to it.
+    this.illegalRows = terminate ? (illegal ?? new Uint8Array(this.numEnvs)) : null;
     return chosen;
   }
 
-  private makeAgents(envSeed: number): (Facilitatee | null)[] {
-    return this.roles.map((role, seat) => {
+  /**
+   * The roles of the seating where the learner sits at `learner` (single mode): the opponents keep
+   * their seat order around it. Multi mode: the configured roles.
+   */
+  private seating(learner: Seat): readonly SeatRole[] {
+    if (this.mode !== "single" || learner === this.learnerSeat) return this.roles;
+    const learnerRole = this.roles[this.learnerSeat]!;
+    return [...this.others.slice(0, learner), learnerRole, ...this.others.slice(learner)];
+  }
+
+  /** The learner's seat in the env's next episode (`episode` counts from 0), from its seat mode and seeds. */
+  private learnerSeatFor(env: EnvSlot, episodeSeed: number): Seat {
+    if (this.mode !== "single") return -1;
+    switch (this.learnerSeatMode) {
+      case "fixed":
+        return this.learnerSeat;
+      case "alternating":
+        return (this.learnerSeat + env.episode) % this.numSeats;
+      case "random":
+        return (deriveSeed(episodeSeed, "learnerSeat") >>> 0) % this.numSeats;
+    }
+  }
+
+  private makeAgents(envSeed: number, learner: Seat): (Facilitatee | null)[] {
+    // The configured seating keeps the env's own seed; each other seating gets a stream of its own.
+    const seed = learner === this.learnerSeat ? envSeed : deriveSeed(envSeed, `seating:${learner}`);
+    return this.seating(learner).map((role, seat) => {
       if (role.kind !== "agent") return null;
       let made: Result<Facilitatee>;
       try {
         made = this.createAgent(role.spec, {
-          seed: envSeed,
+          seed,
           seat,
           game: this.game.info.id,
           adapter: this.adapter,
@@ -398,6 +651,13 @@ export class LearningFacilitator {
       throw new EnvFault("game_fault", `${MAX_EMPTY_EPISODES} episodes in a row ended before any client seat had to decide`, env.index);
     }
     const seed = deriveSeed(env.envSeed, `episode:${env.episode}`);
+    if (this.mode === "single") {
+      const learner = this.learnerSeatFor(env, seed);
+      env.learner = learner;
+      env.agents = env.seatings[learner] ??= this.makeAgents(env.envSeed, learner);
+    } else {
+      env.agents = env.seatings[0] ??= this.makeAgents(env.envSeed, -1);
+    }
     env.episode++;
     env.decisions = 0;
     env.point = null;
@@ -536,11 +796,11 @@ export class LearningFacilitator {
     const o = this.adapter.observation.size;
     const a = this.adapter.actions.size;
     const single = this.mode === "single";
-    // One zeroed buffer carved into every array: one allocation per reply instead of nine (the
+    // One zeroed buffer carved into every array: one allocation per reply instead of ten (the
     // 4-byte arrays first, so each view is aligned). Views behave as separate arrays.
     const obsLen = single ? n * o : n * s * o;
     const rewardLen = single ? n : n * s;
-    const words = obsLen + rewardLen + n * s + 3 * n;
+    const words = obsLen + rewardLen + n * s + 4 * n;
     const buf = new ArrayBuffer(4 * words + n * a + 2 * n);
     const obs = new Float32Array(buf, 0, obsLen);
     const reward = new Float32Array(buf, 4 * obsLen, rewardLen);
@@ -548,31 +808,49 @@ export class LearningFacilitator {
     const seat = new Int32Array(buf, 4 * (obsLen + rewardLen + n * s), n);
     const episode = new Int32Array(buf, 4 * (obsLen + rewardLen + n * s + n), n);
     const episodeStep = new Int32Array(buf, 4 * (obsLen + rewardLen + n * s + 2 * n), n);
+    const learnerSeat = new Int32Array(buf, 4 * (obsLen + rewardLen + n * s + 3 * n), n);
     const mask = new Uint8Array(buf, 4 * words, n * a);
     const terminated = new Uint8Array(buf, 4 * words + n * a, n);
     const truncated = new Uint8Array(buf, 4 * words + n * a + n, n);
+    // Same-step finals and illegal rows belong to step replies only.
+    const final = rewardFrom ? this.finalRows : null;
+    const illegal = rewardFrom ? this.illegalRows : null;
     for (const env of this.envs) {
       const i = env.index;
-      const now = this.returnsOf(env);
-      if (rewardFrom && rewardFrom[i]) {
-        if (single) reward[i] = now[this.learnerSeat]! - env.lastReturns[this.learnerSeat]!;
-        else for (let k = 0; k < s; k++) reward[i * s + k] = now[k]! - env.lastReturns[k]!;
+      if (final && final.done[i]) {
+        // The episode ended in this step and the next one began: its reward and flags, the new first observation.
+        if (single) reward[i] = final.reward[i]!;
+        else for (let k = 0; k < s; k++) reward[i * s + k] = final.reward[i * s + k]!;
+        terminated[i] = final.done[i] === Done.Terminated ? 1 : 0;
+        truncated[i] = final.done[i] === Done.Truncated ? 1 : 0;
+        const now = env.lastReturns;
+        for (let k = 0; k < s; k++) returns[i * s + k] = now[k]!;
+      } else {
+        const now = this.returnsOf(env);
+        if (rewardFrom && rewardFrom[i]) this.rowReward(env, now, reward);
+        env.lastReturns = now;
+        for (let k = 0; k < s; k++) returns[i * s + k] = now[k]!;
+        terminated[i] = env.done === Done.Terminated ? 1 : 0;
+        truncated[i] = env.done === Done.Truncated ? 1 : 0;
       }
-      env.lastReturns = now;
-      for (let k = 0; k < s; k++) returns[i * s + k] = now[k]!;
-      terminated[i] = env.done === Done.Terminated ? 1 : 0;
-      truncated[i] = env.done === Done.Truncated ? 1 : 0;
       seat[i] = env.point ? env.point.seat : -1;
+      learnerSeat[i] = single ? env.learner : -1;
       episode[i] = env.episode;
       episodeStep[i] = env.decisions;
       if (env.point) writeMask(env.point, mask, i * a);
       if (single) {
-        this.encode(env, this.learnerSeat, obs.subarray(i * o, (i + 1) * o));
+        this.encode(env, env.learner, obs.subarray(i * o, (i + 1) * o));
       } else {
         for (let k = 0; k < s; k++) {
           if (this.roles[k]!.kind !== "agent") this.encode(env, k, obs.subarray((i * s + k) * o, (i * s + k + 1) * o));
         }
       }
+    }
+    let finalRows: FinalRows | null = null;
+    if (rewardFrom && this.autoreset === "same-step") {
+      finalRows = final
+        ? { obs: final.obs, returns: final.returns, episodeStep: final.episodeStep, learnerSeat: final.learnerSeat }
+        : { obs: new Float32Array(obsLen), returns: new Float32Array(n * s), episodeStep: new Int32Array(n), learnerSeat: new Int32Array(n).fill(-1) };
     }
     return {
       mode: this.mode,
@@ -590,6 +868,9 @@ export class LearningFacilitator {
       episode,
       episodeStep,
       returns,
+      learnerSeat,
+      illegal: this.illegalAction === "terminate" ? (illegal ?? new Uint8Array(n)) : null,
+      final: finalRows,
     };
   }
 }

@@ -3,13 +3,13 @@ import { timingSafeEqual } from "node:crypto";
 import { memoryUsage } from "node:process";
 import type { GameAdapter } from "../codec.ts";
 import { EnvFault, EnvRequestError, describeThrown } from "../errors.ts";
-import { LearningFacilitator, type EnvBatch } from "../learning-facilitator.ts";
+import { LearningFacilitator, type AutoresetMode, type EnvBatch, type IllegalActionMode, type LearnerSeatMode, type ResetRequest } from "../learning-facilitator.ts";
 import { specOf } from "../spec.ts";
 import { ApiError } from "./api-error.ts";
 import { inlineCardSet } from "./card-sets.ts";
 import { Metrics } from "./metrics.ts";
 import { resolveOptions, type ResolvedOptions, type ServerOptions } from "./options.ts";
-import { createSessionBody, gameParams, maskQuery, resetBody, sessionParams, stepBody } from "./schemas.ts";
+import { createSessionBody, gameParams, maskQuery, renderQuery, resetBody, sessionParams, stepBody } from "./schemas.ts";
 import { SessionStore, type SessionEntry } from "./session-store.ts";
 import { MSGPACK_TYPES, Tensor, checkDepth, contentTypeOf, decodeMsgpack, encodeReply, replyFormat } from "./wire.ts";
 
@@ -35,6 +35,10 @@ interface CreateBody {
   numEnvs?: number;
   seed?: number;
   maxDecisions?: number | null;
+  autoreset?: AutoresetMode;
+  learnerSeat?: LearnerSeatMode;
+  illegalAction?: IllegalActionMode;
+  illegalReward?: number;
 }
 
 class StepTimeout extends Error {}
@@ -250,6 +254,10 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
         numEnvs,
         seed: body.seed ?? 0,
         maxDecisions: body.maxDecisions ?? null,
+        ...(body.autoreset === undefined ? {} : { autoreset: body.autoreset }),
+        ...(body.learnerSeat === undefined ? {} : { learnerSeat: body.learnerSeat }),
+        ...(body.illegalAction === undefined ? {} : { illegalAction: body.illegalAction }),
+        ...(body.illegalReward === undefined ? {} : { illegalReward: body.illegalReward }),
         createAgent: o.createAgent,
         modelRoot: o.modelDir,
       });
@@ -268,6 +276,10 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
       numSeats: facilitator.numSeats,
       numEnvs: facilitator.numEnvs,
       maxDecisions: facilitator.maxDecisions,
+      autoreset: facilitator.autoreset,
+      learnerSeat: facilitator.learnerSeatMode,
+      illegalAction: facilitator.illegalAction,
+      illegalReward: facilitator.illegalReward,
       config: facilitator.config,
       spec: facilitator.spec,
     });
@@ -291,10 +303,10 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
     });
   });
 
-  app.post<{ Params: { id: string }; Body: { seed?: number } | undefined }>(
+  app.post<{ Params: { id: string }; Body: ResetRequest | undefined }>(
     "/v1/sessions/:id/reset",
     {
-      schema: { params: sessionParams, body: resetBody },
+      schema: { params: sessionParams, body: resetBody(o.maxEnvsPerSession) },
       // The body is optional here (Gymnasium's reset() takes no arguments): none means {}.
       preValidation: (request, _reply, done) => {
         if (request.body === undefined || request.body === null) request.body = {};
@@ -303,8 +315,8 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
     },
     async (request, reply) => {
       const entry = sessions.usable(request.params.id);
-      const seed = request.body?.seed;
-      const batch = await run(entry, () => entry.facilitator.reset(seed));
+      const body = request.body ?? {};
+      const batch = await run(entry, () => entry.facilitator.reset(body));
       return send(request, reply, 200, batchReply(batch, entry.facilitator));
     },
   );
@@ -342,6 +354,25 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
     },
   );
 
+  app.get<{ Params: { id: string }; Querystring: { env?: string } }>(
+    "/v1/sessions/:id/render",
+    { schema: { params: sessionParams, querystring: renderQuery } },
+    (request, reply) => {
+      const entry = sessions.usable(request.params.id);
+      const f = entry.facilitator;
+      const index = Number(request.query.env ?? "0");
+      let text: string;
+      try {
+        text = f.render(index);
+      } catch (e) {
+        if (e instanceof EnvRequestError) throw new ApiError(e.status, e.code, e.message);
+        if (e instanceof EnvFault) throw new ApiError(500, e.code, e.message);
+        throw e;
+      }
+      return send(request, reply, 200, { step: f.steps, env: index, text });
+    },
+  );
+
   app.delete<{ Params: { id: string } }>("/v1/sessions/:id", { schema: { params: sessionParams } }, (request, reply) => {
     const entry = sessions.get(request.params.id);
     sessions.delete(entry.id, "deleted by a client");
@@ -353,6 +384,7 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
 
 function batchReply(b: EnvBatch, f: LearningFacilitator): Record<string, unknown> {
   const n = b.numEnvs;
+  const s = b.numSeats;
   return {
     step: b.step,
     mode: b.mode,
@@ -365,8 +397,18 @@ function batchReply(b: EnvBatch, f: LearningFacilitator): Record<string, unknown
     info: {
       episode: new Tensor("int32", [n], b.episode),
       episodeStep: new Tensor("int32", [n], b.episodeStep),
-      returns: new Tensor("float32", [n, b.numSeats], b.returns),
+      returns: new Tensor("float32", [n, s], b.returns),
+      learnerSeat: b.mode === "single" ? new Tensor("int32", [n], b.learnerSeat) : undefined,
+      illegal: b.illegal ? new Tensor("bool", [n], b.illegal) : undefined,
     },
+    final: b.final
+      ? {
+          obs: new Tensor("float32", b.obsShape, b.final.obs),
+          returns: new Tensor("float32", [n, s], b.final.returns),
+          episodeStep: new Tensor("int32", [n], b.final.episodeStep),
+          learnerSeat: b.mode === "single" ? new Tensor("int32", [n], b.final.learnerSeat) : undefined,
+        }
+      : undefined,
   };
 }
 

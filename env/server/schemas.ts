@@ -29,15 +29,25 @@ export function createSessionBody(maxEnvsPerSession: number) {
       numEnvs: { type: "integer", minimum: 1, maximum: maxEnvsPerSession },
       seed: { type: "integer", minimum: -SAFE, maximum: SAFE },
       maxDecisions: { anyOf: [{ type: "integer", minimum: 1, maximum: 100_000_000 }, { type: "null" }] },
+      autoreset: { type: "string", enum: ["next-step", "same-step"] },
+      learnerSeat: { type: "string", enum: ["fixed", "alternating", "random"] },
+      illegalAction: { type: "string", enum: ["reject", "terminate"] },
+      illegalReward: { type: "number", minimum: -1e9, maximum: 1e9 },
     },
   } as const;
 }
 
-export const resetBody = {
-  type: "object",
-  additionalProperties: false,
-  properties: { seed: { type: "integer", minimum: -SAFE, maximum: SAFE } },
-} as const;
+export function resetBody(maxEnvsPerSession: number) {
+  return {
+    type: "object",
+    additionalProperties: false,
+    properties: {
+      seed: { type: "integer", minimum: -SAFE, maximum: SAFE },
+      seeds: { type: "array", maxItems: maxEnvsPerSession, items: { anyOf: [{ type: "integer", minimum: -SAFE, maximum: SAFE }, { type: "null" }] } },
+      envs: { type: "array", maxItems: maxEnvsPerSession, items: { type: "integer", minimum: 0, maximum: INT32 } },
+    },
+  } as const;
+}
 
 export function stepBody(maxEnvsPerSession: number) {
   return {
@@ -54,4 +64,10 @@ export const maskQuery = {
   type: "object",
   additionalProperties: false,
   properties: { labels: { type: "string", enum: ["true", "false", "1", "0"] } },
+} as const;
+
+export const renderQuery = {
+  type: "object",
+  additionalProperties: false,
+  properties: { env: { type: "string", pattern: "^[0-9]{1,7}$" } },
 } as const;
