@@ -3,23 +3,9 @@ import { ComputerAgent } from "./computer.ts";
 import type { DecisionRequest } from "./facilitatee.ts";
 import { MctsAgent } from "./mcts.ts";
 import { OnnxAgent } from "./onnx/onnx-agent.ts";
-import { jsBatchLimit, ModelLoadError, policyModelFromBytes, RUNTIMES, type PolicyModel, type Runtime } from "./onnx/policy-model.ts";
+import { policyModelFromBytes } from "./onnx/policy-model.ts";
 import { writeMlp } from "./onnx/write-mlp.ts";
 import type { PolicyAdapter } from "./policy-adapter.ts";
-
-/** One executor choice (the onnx agent's runtime=) measured through the agent. */
-export interface OnnxRuntimeFigures {
-  readonly runtime: Runtime;
-  /** Sequential awaits: one decision per model run. */
-  readonly batch1DecisionsPerSec: number;
-  /** batchSize agents deciding at once (Promise.all), repeatedly. */
-  readonly batchedDecisionsPerSec: number;
-  /** Mean requests per model run in the batched measurement. */
-  readonly meanBatch: number;
-  readonly runs: number;
-  /** Share of the batched measurement's requests the JS executor served. */
-  readonly jsShare: number;
-}
 
 export interface BenchFigures {
   readonly game: string;
@@ -32,20 +18,19 @@ export interface BenchFigures {
     readonly model: string;
     readonly obsSize: number;
     readonly actionSize: number;
-    /** The JS executor's ops, or why it cannot run the model. */
-    readonly jsGraph: string;
-    /** The JS executor is expected to beat onnxruntime up to batches of this size (0: no JS executor for this graph): runtime=auto uses it when its host expects at most that many decisions at once. */
-    readonly jsMaxBatch: number;
     /** onnxruntime's own session.run at batch 1 on the same model (one new input tensor per run): its floor. */
     readonly bareRunsPerSec: number;
     /** onnxruntime's session.run on batchSize real observations, per observation. */
     readonly bareBatchedPerSec: number;
-    /** The JS executor alone at batch 1 on real observations (0 when it cannot run the model). */
-    readonly bareJsPerSec: number;
     /** The agent's own work at batch 1 without the model: encoding the view and the legal ids, masking. */
     readonly encodePerSec: number;
     readonly batchSize: number;
-    readonly runtimes: readonly OnnxRuntimeFigures[];
+    /** The agent (onnxruntime-node), sequential awaits: one decision per model run. */
+    readonly batch1DecisionsPerSec: number;
+    /** batchSize agents deciding at once (Promise.all), repeatedly: the micro-batcher's runs. */
+    readonly batchedDecisionsPerSec: number;
+    /** Mean requests per model run in the batched measurement. */
+    readonly meanBatch: number;
   };
 }
 
@@ -157,23 +142,9 @@ async function benchOnnx(positions: DecisionRequest[], options: BenchOptions, po
     options.model?.bytes ??
     writeMlp({ obsSize, hidden: options.hidden, actionSize: policy.actions.size, metadata: {}, seed: options.seed });
   const label = options.model?.label ?? `MLP ${obsSize}-${options.hidden}-${policy.actions.size}`;
-  const models = new Map<Runtime, PolicyModel>();
-  let jsRefusal = "";
-  for (const runtime of RUNTIMES) {
-    try {
-      models.set(runtime, policyModelFromBytes(`bench-${runtime}`, bytes, 4096, runtime));
-    } catch (e) {
-      if (!(e instanceof ModelLoadError)) throw e; // runtime=js on a graph it cannot run: skipped
-      jsRefusal = e.message;
-    }
-  }
-  const auto = models.get("auto")!;
-  // runtime=auto's choice depends on the batch its host expects (AgentContext.concurrency): the
-  // batch-1 row uses a model loaded for one decision at a time, the batched row one loaded for
-  // batchSize at once, as a server session of that many envs would.
-  const autoBatched = policyModelFromBytes("bench-auto-batched", bytes, 4096, "auto", options.batchSize);
+  const model = policyModelFromBytes("bench", bytes, 4096);
   const ort = await import("onnxruntime-node");
-  const session = await auto.ortSession();
+  const session = await model.ortSession();
   const observations = positions.map((p) => {
     const o = new Float32Array(obsSize);
     policy.observation.encode(p.view, o);
@@ -181,8 +152,6 @@ async function benchOnnx(positions: DecisionRequest[], options: BenchOptions, po
   });
   const batchInput = new Float32Array(options.batchSize * obsSize);
   for (let i = 0; i < options.batchSize; i++) batchInput.set(observations[i % observations.length]!, i * obsSize);
-  const js = models.get("js")?.js ?? null;
-  const jsOut = new Float32Array(policy.actions.size);
   const fakeLogits = new Float32Array(policy.actions.size);
   const scratch = new Float32Array(obsSize);
   for (let i = 0; i < 64; i++) await session.run({ obs: new ort.Tensor("float32", observations[0]!, [1, obsSize]) });
@@ -195,11 +164,6 @@ async function benchOnnx(positions: DecisionRequest[], options: BenchOptions, po
       await session.run({ obs: new ort.Tensor("float32", batchInput, [options.batchSize, obsSize]) });
       return options.batchSize;
     },
-    js: async () => {
-      if (!js) return 0;
-      for (const o of observations) js.run(o, 1, jsOut);
-      return observations.length;
-    },
     encode: async () => {
       for (const p of positions) {
         scratch.fill(0);
@@ -210,66 +174,35 @@ async function benchOnnx(positions: DecisionRequest[], options: BenchOptions, po
       return positions.length;
     },
   });
-  const single: Record<string, () => Promise<number>> = {};
-  const batchedTasks: Record<string, () => Promise<number>> = {};
-  const counted: Record<string, { runs: number; requests: number; js: number }> = {};
-  for (const [runtime, model] of models) {
-    await model.ready();
-    const agent = new OnnxAgent(model, policy, { sample: false, temperature: 1 }, options.seed);
-    for (const p of positions.slice(0, 8)) await agent.decide(p); // warm up (first runs allocate)
-    single[runtime] = async () => {
+  const agent = new OnnxAgent(model, policy, { sample: false, temperature: 1 }, options.seed);
+  for (const p of positions.slice(0, 8)) await agent.decide(p); // warm up (first runs allocate)
+  const agents = Array.from({ length: options.batchSize }, (_, i) => new OnnxAgent(model, policy, { sample: false, temperature: 1 }, i));
+  await Promise.all(agents.map((a, i) => a.decide(positions[i % positions.length]!)));
+  const tally = { runs: 0, requests: 0 };
+  const through = await interleaved(options.minMs, {
+    single: async () => {
       for (const p of positions) await agent.decide(p);
       return positions.length;
-    };
-    const many = runtime === "auto" ? autoBatched : model;
-    await many.ready();
-    const agents = Array.from({ length: options.batchSize }, (_, i) => new OnnxAgent(many, policy, { sample: false, temperature: 1 }, i));
-    await Promise.all(agents.map((a, i) => a.decide(positions[i % positions.length]!)));
-    const tally = (counted[runtime] = { runs: 0, requests: 0, js: 0 });
-    batchedTasks[runtime] = async () => {
-      const before = { ...many.stats };
+    },
+    batched: async () => {
+      const before = { ...model.stats };
       await Promise.all(agents.map((a, i) => a.decide(positions[i % positions.length]!)));
-      tally.runs += many.stats.runs - before.runs;
-      tally.requests += many.stats.requests - before.requests;
-      tally.js += many.stats.jsRequests - before.jsRequests;
+      tally.runs += model.stats.runs - before.runs;
+      tally.requests += model.stats.requests - before.requests;
       return agents.length;
-    };
-  }
-  const batch1 = await interleaved(options.minMs, single);
-  const batched = await interleaved(options.minMs, batchedTasks);
-  const runtimes: OnnxRuntimeFigures[] = [...models.keys()].map((runtime) => {
-    const t = counted[runtime]!;
-    return {
-      runtime,
-      batch1DecisionsPerSec: batch1[runtime]!,
-      batchedDecisionsPerSec: batched[runtime]!,
-      meanBatch: t.runs > 0 ? t.requests / t.runs : 0,
-      runs: t.runs,
-      jsShare: t.requests > 0 ? t.js / t.requests : 0,
-    };
+    },
   });
-  for (const model of models.values()) await model.release();
-  await autoBatched.release();
+  await model.release();
   return {
     model: label,
     obsSize,
     actionSize: policy.actions.size,
-    jsGraph: js ? `${opsSummary(js.ops)}${js.simd ? " (WebAssembly SIMD)" : " (plain JavaScript)"}` : `none (${jsRefusal})`,
-    jsMaxBatch: js ? jsBatchLimit(js) : 0,
     bareRunsPerSec: bare.ort!,
     bareBatchedPerSec: bare.ortBatched!,
-    bareJsPerSec: bare.js!,
     encodePerSec: bare.encode!,
     batchSize: options.batchSize,
-    runtimes,
+    batch1DecisionsPerSec: through.single!,
+    batchedDecisionsPerSec: through.batched!,
+    meanBatch: tally.runs > 0 ? tally.requests / tally.runs : 0,
   };
-}
-
-/** "MatMul Add Relu MatMul Add" as is; longer graphs as counts per op ("Slice x8, MatMul x3, ..."). */
-function opsSummary(ops: string): string {
-  const list = ops.split(" ");
-  if (list.length <= 8) return ops;
-  const counts = new Map<string, number>();
-  for (const o of list) counts.set(o, (counts.get(o) ?? 0) + 1);
-  return [...counts].map(([o, n]) => (n > 1 ? `${o} x${n}` : o)).join(", ");
 }

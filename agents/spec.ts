@@ -4,7 +4,7 @@ import { ComputerAgent, COMPUTER_DEFAULTS, type EvaluatorChoice } from "./comput
 import type { Facilitatee } from "./facilitatee.ts";
 import { MctsAgent, MCTS_DEFAULTS } from "./mcts.ts";
 import { OnnxAgent } from "./onnx/onnx-agent.ts";
-import { checkPolicyModel, loadPolicyModel, ModelLoadError, RUNTIMES, type Runtime } from "./onnx/policy-model.ts";
+import { checkPolicyModel, loadPolicyModel, ModelLoadError, RUNTIME_JS_REMOVED, RUNTIMES, type Runtime } from "./onnx/policy-model.ts";
 import { boolParam, enumParam, intParam, numberParam, optionalIntParam, stringParam } from "./params.ts";
 import type { PolicyAdapter } from "./policy-adapter.ts";
 import { RandomAgent } from "./random.ts";
@@ -34,11 +34,6 @@ export interface AgentContext {
   readonly actionSpecHash?: string;
   /** When set, onnx model paths resolve against it and must stay inside it (servers set this). */
   readonly modelRoot?: string;
-  /**
-   * How many decisions the host may ask of one model at once (a server session: its env count;
-   * the arena: games in flight). ONNX agents with runtime=auto pick their executor from it.
-   */
-  readonly concurrency?: number;
 }
 
 type Factory = (spec: AgentSpec, ctx: AgentContext) => Result<Facilitatee>;
@@ -121,6 +116,8 @@ const factories: Record<string, { params: readonly string[]; make: Factory }> = 
       if (!maxMB.ok) return maxMB;
       const batch = intParam(spec, "batch", 4096, 1, 65536);
       if (!batch.ok) return batch;
+      // runtime= is kept for specs written before onnxruntime-node became the only runtime.
+      if (spec.params.runtime === "js") return fail("invalid_config", `agent "onnx": ${RUNTIME_JS_REMOVED}`);
       const runtime = enumParam<Runtime>(spec, "runtime", "auto", RUNTIMES);
       if (!runtime.ok) return runtime;
       if (!ctx.adapter || ctx.actionSpecHash === undefined) {
@@ -130,8 +127,6 @@ const factories: Record<string, { params: readonly string[]; make: Factory }> = 
         const model = loadPolicyModel(file, {
           maxBytes: Math.floor(maxMB.value * MB),
           maxBatch: batch.value,
-          runtime: runtime.value,
-          expectedBatch: ctx.concurrency ?? 1,
           ...(root === undefined ? {} : { root }),
         });
         checkPolicyModel(model, {

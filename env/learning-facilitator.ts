@@ -633,8 +633,6 @@ export class LearningFacilitator {
           game: this.game.info.id,
           adapter: this.adapter,
           actionSpecHash: this.spec.actionSpecHash,
-          // Every env's agents ask together while a step runs: ONNX agents batch across envs.
-          concurrency: this.numEnvs,
           ...(this.modelRoot === undefined ? {} : { modelRoot: this.modelRoot }),
         });
       } catch (e) {

@@ -51,7 +51,8 @@ main(async () => {
   if (dup) throw new UsageError(`--agents lists "${dup}" twice`);
   const games = intArg(values.games, "games", 20, 1, 1_000_000);
   const seed = intArg(values.seed, "seed", 1);
-  const concurrency = intArg(values.concurrency, "concurrency", 1, 1, 4096);
+  // Default: 1, or ONNX_LANES games in flight when an onnx agent is seated (they batch across games).
+  const concurrency = values.concurrency === undefined ? undefined : intArg(values.concurrency, "concurrency", 1, 1, 4096);
   const rawConfig = jsonArg(values.config, "config");
   if (rawConfig === null || typeof rawConfig !== "object" || Array.isArray(rawConfig)) throw new UsageError("--config must be a JSON object");
   const config0 = values.seats === undefined ? rawConfig : { ...rawConfig, seats: intArg(values.seats, "seats", 0) };
@@ -85,12 +86,12 @@ main(async () => {
   };
   // Build every agent once up front, so a bad parameter or model fails before any game is played.
   for (const a of agents) {
-    const made = await createAgentReady(a, { ...context, concurrency, seed, seat: 0, game: game.info.id });
+    const made = await createAgentReady(a, { ...context, seed, seat: 0, game: game.info.id });
     if (!made.ok) throw new UsageError(`--agents: ${made.error.message}`);
   }
   const quiet = values.quiet ?? false;
   const progress = progressBar(quiet);
-  const run = await runArena({ game, config, agents, games, seed, concurrency, context, onProgress: progress });
+  const run = await runArena({ game, config, agents, games, seed, ...(concurrency === undefined ? {} : { concurrency }), context, onProgress: progress });
   progress.finish();
   const report = summarise({ game: game.info.id, gameVersion: game.info.version, config, seats: config.seats, seed, games, agents, run });
   const gateResults = evaluateGates(gates, report);

@@ -1,8 +1,8 @@
 /**
  * npm run bench:agents -- [--game id] [--positions N] [--ms N] [--mcts-iters N] [--hidden N] [--batch N] [--seed N] [--model file.onnx] [--json]
  * Decisions/s of the computer agent, MCTS iterations/s, and the ONNX agent at batch 1 and batched
- * (a small MLP written on the fly for the game's adapter, or --model) with each executor
- * (runtime=ort, js, auto), next to onnxruntime's and the JS executor's bare runs. Benchmarks, not
+ * (a small MLP written on the fly for the game's adapter, or --model) on onnxruntime-node, next to
+ * onnxruntime's bare session.run. Benchmarks, not
  * tests: compare figures measured side by side in one run.
  */
 import { readFileSync } from "node:fs";
@@ -59,17 +59,10 @@ main(async () => {
       console.log(`  mcts               ${figures.mctsIterationsPerSec.toFixed(0)} iterations/s (${figures.mctsDecisionsPerSec.toFixed(2)} decisions/s at its budget)`);
       if (figures.onnx) {
         const o = figures.onnx;
-        const limit = o.jsMaxBatch === 0 ? "never" : `when its host expects at most ${o.jsMaxBatch} decisions at once`;
-        console.log(`  onnx model         ${o.model}; JS executor: ${o.jsGraph}; runtime=auto uses it ${limit}`);
+        console.log(`  onnx model         ${o.model}`);
         console.log(`  onnx bare ort      ${o.bareRunsPerSec.toFixed(0)} runs/s at batch 1, ${o.bareBatchedPerSec.toFixed(0)} observations/s at batch ${o.batchSize}  (session.run alone)`);
-        if (o.bareJsPerSec > 0) console.log(`  onnx bare js       ${o.bareJsPerSec.toFixed(0)} observations/s  (the JS executor alone, one at a time)`);
         console.log(`  onnx encode+mask   ${o.encodePerSec.toFixed(0)} decisions/s  (the agent's own work, no model)`);
-        for (const r of o.runtimes) {
-          const share = r.jsShare > 0 && r.jsShare < 1 ? `, ${(r.jsShare * 100).toFixed(0)}% in JS` : "";
-          console.log(
-            `  onnx ${`runtime=${r.runtime}`.padEnd(13)} batch 1 ${r.batch1DecisionsPerSec.toFixed(0).padStart(7)} decisions/s   batched ${r.batchedDecisionsPerSec.toFixed(0).padStart(7)} decisions/s (mean batch ${r.meanBatch.toFixed(0)}${share})`,
-          );
-        }
+        console.log(`  onnx agent         batch 1 ${o.batch1DecisionsPerSec.toFixed(0).padStart(7)} decisions/s   batched ${o.batchedDecisionsPerSec.toFixed(0).padStart(7)} decisions/s (mean batch ${o.meanBatch.toFixed(0)})`);
       } else console.log("  onnx               (no adapter for this game)");
     }
   }

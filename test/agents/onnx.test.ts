@@ -64,12 +64,11 @@ describe("ONNX policy agent", () => {
     expect(info.outputs).toEqual([{ name: "logits", elemType: 1, dims: ["batch", sevensAdapter.actions.size] }]);
   });
 
-  it("computes the MLP the test wrote: both executors' logits match a plain JS forward pass", async () => {
-    for (const runtime of ["ort", "js"] as const) {
-      const model = loadPolicyModel(sevensModel, { maxBytes: 1 << 24, runtime });
+  it("computes the MLP the test wrote: onnxruntime's logits match a plain JS forward pass", async () => {
+    {
+      const model = loadPolicyModel(sevensModel, { maxBytes: 1 << 24 });
       const obs = Float32Array.from({ length: sevensAdapter.observation.size }, (_, i) => ((i * 37) % 11) / 10);
       const logits = await model.infer(obs);
-      expect(model.stats.jsRuns).toBe(runtime === "js" ? 1 : 0);
       // Rebuild the weights exactly as writeMlp drew them and run the network by hand.
       const { Rng } = await import("../../engine/core/index.ts");
       const rng = Rng.seeded(7);
@@ -131,7 +130,7 @@ describe("ONNX policy agent", () => {
     expect(model.stats.largestBatch).toBeGreaterThanOrEqual(32);
   });
 
-  it("plays through the arena with concurrent games, and batches across them", async () => {
+  it("plays through the arena with concurrent games by default when an ONNX agent is seated, and batches across them", async () => {
     const game = sevensAdapter.game;
     const own = modelFile("arena.onnx", sevensAdapter, { seed: 11 }); // its own cache entry and stats
     const spec = `onnx:path=${own}`;
@@ -141,41 +140,40 @@ describe("ONNX policy agent", () => {
       agents: [spec, "random"],
       games: 8,
       seed: 2,
-      concurrency: 8,
       context: { adapter: sevensAdapter, actionSpecHash: specOf(sevensAdapter).actionSpecHash },
     });
     expect(run.results).toHaveLength(8);
     expect(run.timing[0]!.decisions).toBeGreaterThan(0);
-    // The arena's agents loaded it expecting 8 decisions at once (its concurrency): that entry.
-    const model = loadPolicyModel(own, { maxBytes: 64 * 1024 * 1024, maxBatch: 4096, expectedBatch: 8 });
+    // The arena's agents share one loaded model: its stats count every game's requests.
+    const model = loadPolicyModel(own, { maxBytes: 64 * 1024 * 1024, maxBatch: 4096 });
     expect(model.stats.requests).toBeGreaterThan(0);
     expect(model.stats.requests).toBeLessThanOrEqual(run.timing[0]!.decisions); // forced moves skip the model
     expect(model.stats.largestBatch).toBeGreaterThan(1);
   });
 
-  it("runtime= picks the executor for the agent's model, and an unknown runtime is refused", async () => {
+  it("runtime=ort and runtime=auto (older specs) run onnxruntime; runtime=js says the in-process executor is gone; an unknown runtime is refused", async () => {
     const game = sevensAdapter.game;
     let seed = 1;
     while (game.legal(game.setup(configOf(game, { seats: 4 }), seed)).length < 2) seed++;
     const state = game.setup(configOf(game, { seats: 4 }), seed);
     const seat = game.actor(state) as number;
     const request = { game, seat, view: game.view(state, seat), legal: game.legal(state), step: 0 };
+    const model = loadPolicyModel(sevensModel, { maxBytes: 64 * 1024 * 1024, maxBatch: 4096 });
     const answers: number[] = [];
-    for (const runtime of ["js", "ort"] as const) {
-      const made = await createAgentReady(`onnx:path=${sevensModel},runtime=${runtime}`, ctxFor(sevensAdapter, seat));
+    for (const suffix of ["", ",runtime=ort", ",runtime=auto"]) {
+      const runs = model.stats.runs;
+      const made = await createAgentReady(`onnx:path=${sevensModel}${suffix}`, ctxFor(sevensAdapter, seat));
       if (!made.ok) throw new Error(made.error.message);
       answers.push(await made.value.decide(request));
-      // Agents share the model loaded with the same options (the cache key includes the runtime).
-      const model = loadPolicyModel(sevensModel, { maxBytes: 64 * 1024 * 1024, maxBatch: 4096, runtime });
-      expect(model.runtime).toBe(runtime);
-      if (runtime === "js") expect(model.stats.jsRuns).toBeGreaterThan(0);
-      else expect(model.stats).toMatchObject({ jsRuns: 0 });
-      expect(model.stats.runs).toBeGreaterThan(0);
+      expect(model.stats.runs).toBe(runs + 1); // one shared model, whatever runtime= said
     }
-    expect(answers[0]).toBe(answers[1]); // the same masked argmax either way
+    expect(new Set(answers).size).toBe(1);
+    const js = createAgent(`onnx:path=${sevensModel},runtime=js`, ctxFor(sevensAdapter));
+    expect(js.ok).toBe(false);
+    if (!js.ok) expect(js.error.message).toMatch(/runtime=js is no longer supported: onnxruntime-node runs every model/);
     const bad = createAgent(`onnx:path=${sevensModel},runtime=fast`, ctxFor(sevensAdapter));
     expect(bad.ok).toBe(false);
-    if (!bad.ok) expect(bad.error.message).toMatch(/runtime.*auto, js, ort/);
+    if (!bad.ok) expect(bad.error.message).toMatch(/runtime.*auto, ort/);
   });
 
   it("refuses mismatched, truncated, oversized and non-models with a message naming the problem", () => {
