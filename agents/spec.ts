@@ -1,8 +1,8 @@
-import { fileURLToPath } from "node:url";
 import { deriveSeed, fail, ok, type Result } from "../engine/core/index.ts";
 import { ComputerAgent, COMPUTER_DEFAULTS, type EvaluatorChoice } from "./computer.ts";
 import type { Facilitatee } from "./facilitatee.ts";
 import { MctsAgent, MCTS_DEFAULTS } from "./mcts.ts";
+import { BUILTIN_MODEL_DIR } from "./paths.ts";
 import { OnnxAgent } from "./onnx/onnx-agent.ts";
 import { checkPolicyModel, loadPolicyModel, ModelLoadError, RUNTIME_JS_REMOVED, RUNTIMES, type Runtime } from "./onnx/policy-model.ts";
 import { boolParam, enumParam, intParam, numberParam, optionalIntParam, stringParam } from "./params.ts";
@@ -54,7 +54,7 @@ const MB = 1024 * 1024;
  * saying how it was made), seated as `onnx:builtin/<name>` from any host: they resolve here, not
  * against the host's model root, and stay confined to this folder.
  */
-export const BUILTIN_MODEL_DIR = fileURLToPath(new URL("../models/builtin/", import.meta.url));
+export { BUILTIN_MODEL_DIR };
 const BUILTIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 const factories: Record<string, { params: readonly string[]; make: Factory }> = {

@@ -1,6 +1,6 @@
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { DEFAULT_CARD_SET_DIR } from "../../agents/paths.ts";
 import { EnvRequestError } from "../errors.ts";
 
 /**
@@ -9,7 +9,7 @@ import { EnvRequestError } from "../errors.ts";
  * included) and inlines the data as `config.cardSet` before the game parses the config, so the
  * engine stays free of I/O and the session's records replay without the file.
  */
-export const DEFAULT_CARD_SET_DIR = fileURLToPath(new URL("../../cards", import.meta.url));
+export { DEFAULT_CARD_SET_DIR };
 export const MAX_CARD_SET_BYTES = 1_048_576;
 
 const fail = (message: string): never => {

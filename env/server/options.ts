@@ -1,4 +1,4 @@
-import { fileURLToPath } from "node:url";
+import { DEFAULT_MODEL_DIR } from "../../agents/paths.ts";
 import { createAgent } from "../../agents/spec.ts";
 import type { GameRegistry } from "../../engine/core/index.ts";
 import { registry as shippedRegistry } from "../../engine/games.ts";
@@ -50,8 +50,7 @@ export type ResolvedOptions = Required<Omit<ServerOptions, "token" | "sweepInter
   readonly sweepIntervalMs: number;
 };
 
-/** The repository's models/ folder (shipped policies live there). */
-export const DEFAULT_MODEL_DIR = fileURLToPath(new URL("../../models", import.meta.url));
+export { DEFAULT_MODEL_DIR };
 
 export const DEFAULT_LIMITS = {
   maxSessions: 256,

