@@ -47,6 +47,8 @@ export type AbilityType = Ability["type"];
 export interface AbilityCompiler {
   ability(raw: unknown, path: string): number;
   effect(raw: unknown, path: string): Effect;
+  /** The type of a compiled ability id. */
+  typeOf(id: number): AbilityType;
 }
 
 type Raw = Record<string, unknown>;
@@ -59,8 +61,12 @@ interface AbilityHandler<K extends AbilityType> {
 
 export { CardDataError };
 
+/** At most this many sentences in a conditions or lifetime list. */
+export const MAX_CONDITIONS = 8;
+
 function conditions(raw: unknown, path: string): Targeting[] {
   if (!Array.isArray(raw)) throw new CardDataError(`${path}: expected an array of targetings`);
+  if (raw.length > MAX_CONDITIONS) throw new CardDataError(`${path}: at most ${MAX_CONDITIONS} targetings`);
   raw.forEach((t, i) => {
     const err = checkTargeting(t, `${path}[${i}]`);
     if (err) throw new CardDataError(err);
@@ -73,7 +79,11 @@ export const abilityHandlers = {
     fields: ["conditions", "effect"],
     compile: (raw, c, path) => {
       const conds = conditions(raw.conditions, `${path}.conditions`);
-      return { type: "TriggerAbility", conditions: conds, effect: c.effect(raw.effect, `${path}.effect`), kinds: triggerKindsOf(conds) };
+      // An ability that could answer every trigger answers its own effect's triggers too and runs
+      // to the chain budget on every decision: a FilterTriggerKind must say what it answers.
+      const kinds = triggerKindsOf(conds);
+      if (kinds === null) throw new CardDataError(`${path}.conditions: a TriggerAbility needs a FilterTriggerKind in one of its conditions`);
+      return { type: "TriggerAbility", conditions: conds, effect: c.effect(raw.effect, `${path}.effect`), kinds };
     },
   },
   ParameterAbility: {

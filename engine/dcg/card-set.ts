@@ -1,7 +1,7 @@
-import { fail, ok, type Result } from "../core/index.ts";
+import { canonicalJson, fail, ok, type Result } from "../core/index.ts";
 import { checkBook, type PresetBook } from "./config.ts";
 import { guardJson } from "./json-guard.ts";
-import { loadPool, type Pool } from "./pool.ts";
+import { loadPool, MAX_CARDS, type Pool } from "./pool.ts";
 
 /**
  * A user card set (seed 000's promise: new cards are data). It travels inline in the game config
@@ -23,6 +23,8 @@ export interface CardSet {
 }
 
 export const MAX_SET_BOOKS = 100;
+/** A pool holds at most this many cards, the shipped ones included (pool.ts). */
+export { MAX_CARDS } from "./pool.ts";
 const BOOK_FIELDS = ["id", "name", "strategy", "cards"];
 
 /** Extends `base` with a card set's JSON; errors name the JSON path under `cardSet`. */
@@ -35,7 +37,17 @@ export function extendCardSet(base: CardSet, raw: unknown, bookSize: number): Re
   const cards = set.cards ?? [];
   if (!Array.isArray(cards)) return fail("invalid_config", "cardSet.cards must be an array of cards", "cardSet.cards");
   const n = base.pool.source.length;
-  const pool = loadPool([...base.pool.source, ...cards], (i) => (i < n ? `cards[${i}]` : `cardSet.cards[${i - n}]`));
+  if (cards.length > MAX_CARDS - n) return fail("invalid_config", `cardSet.cards: at most ${MAX_CARDS - n} cards (${MAX_CARDS} with the ${n} shipped ones)`, "cardSet.cards");
+  // A shipped card repeated unchanged is the shipped card (a set may copy one to show it); any
+  // other use of a shipped id is a duplicate id.
+  const shipped = new Map<string, string>();
+  for (const c of base.pool.source) shipped.set((c as { id: string }).id, canonicalJson(c));
+  const own: number[] = [];
+  cards.forEach((c, i) => {
+    const id = (c as { id?: unknown } | null)?.id;
+    if (!(typeof id === "string" && shipped.has(id) && shipped.get(id) === canonicalJson(c))) own.push(i);
+  });
+  const pool = loadPool([...base.pool.source, ...own.map((i) => cards[i])], (i) => (i < n ? `cards[${i}]` : `cardSet.cards[${own[i - n]}]`));
   if (!pool.ok) return fail("invalid_config", pool.error.message, "cardSet.cards");
   const books = set.books ?? [];
   if (!Array.isArray(books)) return fail("invalid_config", "cardSet.books must be an array of books", "cardSet.books");
@@ -49,7 +61,10 @@ export function extendCardSet(base: CardSet, raw: unknown, bookSize: number): Re
     for (const k of Object.keys(b)) if (!BOOK_FIELDS.includes(k)) return err(`unknown field (allowed: ${BOOK_FIELDS.join(", ")})`, `${at}.${k}`);
     const named = `${at}${typeof b.id === "string" ? ` (${b.id.slice(0, 40)})` : ""}`;
     if (typeof b.id !== "string" || !/^[a-z0-9-]{1,40}$/.test(b.id)) return err("expected a kebab-case id", `${named}.id`);
-    if (presets.some((p) => p.id === b.id)) return err(`duplicate book id ${b.id}`, `${named}.id`);
+    const same = presets.find((p) => p.id === b.id);
+    // A preset book repeated unchanged is the preset itself.
+    if (same && base.presets.includes(same) && canonicalJson(same) === canonicalJson(b)) continue;
+    if (same) return err(`duplicate book id ${b.id}`, `${named}.id`);
     if (typeof b.name !== "string" || b.name.length === 0 || b.name.length > 100) return err("expected a name", `${named}.name`);
     if (!Array.isArray(b.strategy) || !b.strategy.every((x) => typeof x === "string")) return err("expected an array of card ids", `${named}.strategy`);
     if (!Array.isArray(b.cards) || !b.cards.every((x) => typeof x === "string")) return err("expected an array of card ids", `${named}.cards`);

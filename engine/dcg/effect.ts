@@ -1,7 +1,7 @@
 import type { Seat } from "../core/index.ts";
 import { CELLS, cellOf, ROWS, xOf, yOf } from "./board.ts";
 import type { Draft } from "./draft.ts";
-import { attach, damageCard, damagePlayer, drawCard, moveUnit, setAilment, toGrave } from "./ops.ts";
+import { attach, damageCard, damagePlayer, drawCard, moveUnit, recoverCard, recoverPlayer, setAilment, toGrave } from "./ops.ts";
 import type { AbilityCompiler } from "./ability.ts";
 import { CardDataError } from "./card-data-error.ts";
 import { checkTargeting, evaluate, type Items, type Scope, type Targeting } from "./targeting.ts";
@@ -34,8 +34,20 @@ interface EffectHandler<K extends EffectKind> {
   readonly run: (e: Extract<Effect, { kind: K }>, d: Draft, scope: Scope) => void;
 }
 
+/**
+ * The units (rubrics and objects standing on a cell) an item list stands for. A face-down feint is
+ * on the Field layer but is no unit: card effects never reach it (ConsumeFeint is the effect for
+ * feints), so no effect can move one onto the board or damage it.
+ */
 function cardsOf(d: Draft, items: Items): number[] {
-  if (items.kind === "card") return items.ids.filter((id) => d.s.cards[id]!.layer === "Field");
+  if (items.kind === "card") {
+    const out: number[] = [];
+    for (const id of items.ids) {
+      const c = d.s.cards[id]!;
+      if (c.layer === "Field" && c.cell >= 0 && d.s.cells[c.cell] === id) out.push(id);
+    }
+    return out;
+  }
   if (items.kind === "cell") return items.ids.map((c) => d.s.cells[c]!).filter((id) => id >= 0);
   return [];
 }
@@ -65,45 +77,59 @@ function step(cell: number, seat: Seat, dir: Direction): number {
   return x >= 0 && x < 5 && y >= 0 && y < ROWS ? cellOf(x, y) : -1;
 }
 
+function hitPlayer(d: Draft, seat: Seat, amount: number, actor: number): void {
+  if (amount >= 0) damagePlayer(d, seat, amount, "EffectDamagedPlayerHp", "Effect", actor);
+  else recoverPlayer(d, seat, -amount, actor);
+}
+
+function healPlayer(d: Draft, seat: Seat, amount: number, actor: number): void {
+  if (amount >= 0) recoverPlayer(d, seat, amount, actor);
+  else damagePlayer(d, seat, -amount, "EffectDamagedPlayerHp", "Effect", actor);
+}
+
+/** Damage with the death check (amount >= 0), or a recovery capped at LIFE_MAX (amount < 0). */
+function hitCard(d: Draft, id: number, amount: number, actor: number): void {
+  if (amount >= 0) damageCard(d, id, amount, "EffectDamagedCard", "Effect", actor);
+  else recoverCard(d, id, -amount, actor);
+}
+
+function healCard(d: Draft, id: number, amount: number, actor: number): void {
+  if (amount >= 0) recoverCard(d, id, amount, actor);
+  else damageCard(d, id, -amount, "EffectDamagedCard", "Effect", actor);
+}
+
 const AMOUNT: FieldSpec = { amount: "int", target: "targeting" };
 
 export const effectHandlers = {
+  // A negative amount means the twin effect with the opposite sign (a negative recover is damage,
+  // with its death check; a negative damage is a recover, with its cap), through the same code.
   PlayerDamage: {
     fields: AMOUNT,
     run: (e, d, scope) => {
-      for (const seat of playersOf(d, evaluate(d, scope, e.target))) damagePlayer(d, seat, e.amount, "EffectDamagedPlayerHp", "Effect", scope.consumer);
+      for (const seat of playersOf(d, evaluate(d, scope, e.target))) hitPlayer(d, seat, e.amount, scope.consumer);
     },
   },
   PlayerRecoverHp: {
     fields: AMOUNT,
     run: (e, d, scope) => {
-      for (const seat of playersOf(d, evaluate(d, scope, e.target))) {
-        // Player HP never rises above its starting value.
-        const gain = Math.min(e.amount, d.s.cfg.hp - d.s.players[seat].hp);
-        if (gain <= 0) continue;
-        d.player(seat).hp += gain;
-        d.emit("EffectRecoveredPlayerHp", "Effect", scope.consumer, -1, seat, gain);
-      }
+      for (const seat of playersOf(d, evaluate(d, scope, e.target))) healPlayer(d, seat, e.amount, scope.consumer);
     },
   },
   CardDamage: {
     fields: AMOUNT,
     run: (e, d, scope) => {
-      for (const id of cardsOf(d, evaluate(d, scope, e.target))) damageCard(d, id, e.amount, "EffectDamagedCard", "Effect", scope.consumer);
+      for (const id of cardsOf(d, evaluate(d, scope, e.target))) hitCard(d, id, e.amount, scope.consumer);
     },
   },
   CardRecover: {
     fields: AMOUNT,
     run: (e, d, scope) => {
-      // No cap: seed 000 §3.1's Abilma goes from 6 to 9.
-      for (const id of cardsOf(d, evaluate(d, scope, e.target))) {
-        d.card(id).life += e.amount;
-        d.emit("EffectRecoveredCard", "Effect", scope.consumer, id, d.s.cards[id]!.owner, e.amount);
-      }
+      // No cap at printed life (seed 000 §3.1's Abilma goes from 6 to 9), only at LIFE_MAX.
+      for (const id of cardsOf(d, evaluate(d, scope, e.target))) healCard(d, id, e.amount, scope.consumer);
     },
   },
   CardMove: {
-    fields: { direction: "direction", distance: "int", target: "targeting" },
+    fields: { direction: "direction", distance: "distance", target: "targeting" },
     run: (e, d, scope) => {
       for (const id of cardsOf(d, evaluate(d, scope, e.target))) {
         const c = d.s.cards[id]!;
@@ -146,13 +172,21 @@ export const effectHandlers = {
   AttachAbility: {
     fields: { ability: "ability", target: "targeting" },
     // In JSON `ability` is an ability object or {"ref": n}; compiled, it is an ability id.
-    compile: (raw, c, path) => ({ kind: "AttachAbility", ability: c.ability(raw.ability, `${path}.ability`), target: raw.target as Targeting }),
+    // Only what works attached: a TriggerAbility or a ParameterAbility. An AreaAbility or a
+    // NightmareAbility belongs to the card that prints it (refresh reads printed abilities only).
+    compile: (raw, c, path) => {
+      const ability = c.ability(raw.ability, `${path}.ability`);
+      const type = c.typeOf(ability);
+      if (type !== "TriggerAbility" && type !== "ParameterAbility") throw new CardDataError(`${path}.ability: AttachAbility attaches a TriggerAbility or a ParameterAbility, not ${type === "AreaAbility" ? "an" : "a"} ${type}`);
+      return { kind: "AttachAbility", ability, target: raw.target as Targeting };
+    },
     run: (e, d, scope) => {
       for (const id of cardsOf(d, evaluate(d, scope, e.target))) attach(d, id, e.ability, scope.consumer, false, "Effect");
     },
   },
   PlayerHand: {
-    fields: AMOUNT,
+    // Draws: 0..HAND_CAP (a hand never holds more).
+    fields: { amount: "draws", target: "targeting" },
     run: (e, d, scope) => {
       for (const seat of playersOf(d, evaluate(d, scope, e.target))) for (let i = 0; i < e.amount; i++) drawCard(d, seat, "Effect");
     },

@@ -11,6 +11,14 @@ import type { TriggerKind, TriggerType } from "./trigger.ts";
  */
 export const HAND_CAP = 7;
 
+/**
+ * Documented stat bounds (docs/rules/dcg.md, "Stat bounds"): a unit's life never rises above
+ * LIFE_MAX; an effective parameter (attack, move cost) lies in 0..PARAM_MAX, and every calculator
+ * step on the way saturates into -PARAM_MAX..PARAM_MAX, so no stacking of buffs can overflow.
+ */
+export const LIFE_MAX = 99;
+export const PARAM_MAX = 99;
+
 export function changeMp(d: Draft, seat: Seat, delta: number, type: TriggerType): void {
   if (delta === 0) return;
   const p = d.player(seat);
@@ -22,6 +30,22 @@ export function damagePlayer(d: Draft, seat: Seat, amount: number, kind: Trigger
   if (amount <= 0) return;
   d.player(seat).hp -= amount;
   d.emit(kind, type, actor, -1, seat, amount);
+}
+
+/** Raises a unit's life by `amount` (>= 0), saturating at LIFE_MAX; emits EffectRecoveredCard with the gain. */
+export function recoverCard(d: Draft, id: number, amount: number, actor: number): void {
+  const life = d.s.cards[id]!.life;
+  const gain = Math.max(0, Math.min(amount, LIFE_MAX - life));
+  if (gain > 0) d.card(id).life = life + gain;
+  d.emit("EffectRecoveredCard", "Effect", actor, id, d.s.cards[id]!.owner, gain);
+}
+
+/** Raises a player's HP by `amount` (>= 0), never above the starting HP; emits only when HP rose. */
+export function recoverPlayer(d: Draft, seat: Seat, amount: number, actor: number): void {
+  const gain = Math.min(amount, d.s.cfg.hp - d.s.players[seat].hp);
+  if (gain <= 0) return;
+  d.player(seat).hp += gain;
+  d.emit("EffectRecoveredPlayerHp", "Effect", actor, -1, seat, gain);
 }
 
 export function damageCard(d: Draft, id: number, amount: number, kind: TriggerKind, type: TriggerType, actor: number): void {

@@ -1,5 +1,6 @@
 import type { Card } from "./battle-data.ts";
 import { calculate } from "./calculator.ts";
+import { PARAM_MAX } from "./ops.ts";
 import type { Pool } from "./pool.ts";
 
 export const PARAMETERS = ["Attack", "MoveCost"] as const;
@@ -23,7 +24,10 @@ export function paramValue(s: CardsLike, pool: Pool, id: number, parameter: Para
     if (c.sealed && a.producer === id) continue;
     const ab = pool.abilities[a.ability]!;
     if (ab.type !== "ParameterAbility" || ab.parameter !== parameter) continue;
+    // Each step saturates (docs/rules/dcg.md, "Stat bounds"): stacked Multiply stays finite.
     v = calculate(ab.calc, v);
+    if (v > PARAM_MAX) v = PARAM_MAX;
+    else if (v < -PARAM_MAX) v = -PARAM_MAX;
   }
   return v;
 }
@@ -32,12 +36,12 @@ export function effectiveAttack(s: CardsLike, pool: Pool, id: number): number {
   const c = s.cards[id]!;
   const def = pool.cards[c.def]!;
   if (c.attached.length === 0) return def.attack;
-  return Math.max(0, paramValue(s, pool, id, "Attack", def.attack));
+  return Math.min(PARAM_MAX, Math.max(0, paramValue(s, pool, id, "Attack", def.attack)));
 }
 
 export function moveCost(s: CardsLike, pool: Pool, id: number): number {
   const c = s.cards[id]!;
   const def = pool.cards[c.def]!;
   if (c.attached.length === 0) return def.move;
-  return Math.max(0, paramValue(s, pool, id, "MoveCost", def.move));
+  return Math.min(PARAM_MAX, Math.max(0, paramValue(s, pool, id, "MoveCost", def.move)));
 }

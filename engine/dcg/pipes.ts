@@ -207,7 +207,7 @@ export const pipeHandlers = {
   FilterPlayerDirectDamageInThisTurn: { fields: CMP, ...PLAYER_STATE, run: filterPlayers((p, d, seat) => compare(p.cmp, d.s.players[seat]!.directDamage, p.value)) },
   FilterPlayerHp: { fields: CMP, ...PLAYER_STATE, run: filterPlayers((p, d, seat) => compare(p.cmp, d.s.players[seat]!.hp, p.value)) },
   Take: {
-    fields: { count: "int", mode: "takeMode" },
+    fields: { count: "count", mode: "takeMode" },
     // A random pick changes with the RNG, not with the board.
     positional: (p) => p.mode === "first",
     playerOnly: false,

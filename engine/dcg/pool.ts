@@ -65,7 +65,7 @@ export interface Pool {
 }
 
 const CARD_FIELDS = ["id", "no", "name", "kind", "cost", "attack", "life", "move", "abilities", "feint"];
-const MAX_CARDS = 1000;
+export const MAX_CARDS = 1000;
 
 /**
  * Compiles card JSON into a pool; errors name the card and the JSON path. `label` names a card's
@@ -124,6 +124,7 @@ function compilePool(raw: unknown, label: (index: number) => string): Pool {
         return id;
       },
       effect: (rawEf: unknown, path: string): Effect => compileEffect(rawEf, path, compiler),
+      typeOf: (id: number): Ability["type"] => abilities[id]!.type,
     };
     const rawAbilities = r.abilities ?? [];
     if (!Array.isArray(rawAbilities) || rawAbilities.length > 8) throw new CardDataError(`${at}.abilities: expected at most 8 abilities`);

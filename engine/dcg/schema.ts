@@ -1,3 +1,7 @@
+import { MAX_CONDITIONS } from "./ability.ts";
+import { SHIPPED_CARDS } from "./cards.ts";
+import { MAX_CARDS } from "./pool.ts";
+import { MAX_SET_BOOKS } from "./card-set.ts";
 import { CALCULATOR_MODES } from "./calculator.ts";
 import { COMPARATORS } from "./comparator.ts";
 import { effectHandlers } from "./effect.ts";
@@ -24,6 +28,9 @@ const listOf = (values: readonly string[]): Schema => ({ type: "array", minItems
 const FIELD: { [K in FieldType]: Schema } = {
   boolean: { type: "boolean" },
   int: int(-1000, 1000),
+  count: int(1, 1000),
+  draws: int(0, 7),
+  distance: int(0, 6),
   comparator: ref("comparator"),
   cardKind: oneOfStrings(["rubric", "object", "feint"]),
   ailment: oneOfStrings(["poison", "none"]),
@@ -38,7 +45,9 @@ const FIELD: { [K in FieldType]: Schema } = {
   triggerTypes: listOf(TRIGGER_TYPES),
   cells: { type: "array", maxItems: 35, items: { type: "array", prefixItems: [int(0, 4), int(0, 6)], minItems: 2, maxItems: 2, items: false } },
   targeting: ref("targeting"),
-  ability: { anyOf: [ref("ability"), ref("abilityRef")] },
+  // AttachAbility: what works attached (a TriggerAbility or a ParameterAbility), or a reference
+  // to one of the card's earlier abilities (the loader checks that it names one of those types).
+  ability: { anyOf: [ref("triggerAbility"), ref("parameterAbility"), ref("abilityRef")] },
 };
 
 /** An object with a constant tag and the declared fields ("x?" optional), nothing else. */
@@ -55,7 +64,10 @@ function tagged(tag: "kind" | "type", value: string, fields: FieldSpec, extra: R
 }
 
 const byTag = (tag: "kind" | "type", branches: Schema[]): Schema => ({ type: "object", required: [tag], discriminator: { propertyName: tag }, oneOf: branches });
-const conditions: Schema = { type: "array", items: ref("targeting") };
+const lifetime: Schema = { type: "array", maxItems: MAX_CONDITIONS, items: ref("targeting") };
+const conditions: Schema = { ...lifetime, minItems: 1 };
+// A TriggerAbility says which trigger kinds it answers: some condition holds a FilterTriggerKind.
+const triggerConditions: Schema = { ...conditions, contains: { type: "array", contains: { type: "object", properties: { kind: { const: "FilterTriggerKind" } }, required: ["kind"] } } };
 const parameterAbility = tagged(
   "type",
   "ParameterAbility",
@@ -63,7 +75,7 @@ const parameterAbility = tagged(
   {
     parameter: oneOfStrings(PARAMETERS),
     calc: { type: "object", properties: { mode: oneOfStrings(CALCULATOR_MODES), amount: int(-1000, 1000) }, required: ["mode", "amount"], additionalProperties: false },
-    lifetime: conditions,
+    lifetime,
   },
   ["parameter", "calc"],
 );
@@ -81,8 +93,9 @@ export function buildCardSchema(): Schema {
     properties: { cards: ref("cardList"), books: ref("bookList") },
     additionalProperties: false,
     $defs: {
-      cardList: { type: "array", maxItems: 1000, items: ref("card") },
-      bookList: { type: "array", maxItems: 100, items: ref("book") },
+      // The pool's limit counts the shipped cards: a set adds at most MAX_CARDS - shipped.
+      cardList: { type: "array", maxItems: MAX_CARDS - SHIPPED_CARDS.length, items: ref("card") },
+      bookList: { type: "array", maxItems: MAX_SET_BOOKS, items: ref("book") },
       card: {
         type: "object",
         properties: {
@@ -106,11 +119,12 @@ export function buildCardSchema(): Schema {
         ],
       },
       ability: byTag("type", [
-        tagged("type", "TriggerAbility", {}, { conditions, effect: ref("effect") }, ["conditions", "effect"]),
-        parameterAbility,
+        ref("triggerAbility"),
+        ref("parameterAbility"),
         tagged("type", "AreaAbility", {}, { reach: ref("targeting"), ability: ref("parameterAbility") }, ["reach", "ability"]),
-        tagged("type", "NightmareAbility", {}, { conditions }, ["conditions"]),
+        tagged("type", "NightmareAbility", {}, { conditions: lifetime }, ["conditions"]),
       ]),
+      triggerAbility: tagged("type", "TriggerAbility", {}, { conditions: triggerConditions, effect: ref("effect") }, ["conditions", "effect"]),
       parameterAbility,
       abilityRef: { type: "object", properties: { ref: int(0, 7) }, required: ["ref"], additionalProperties: false },
       effect: byTag("kind", Object.entries(effectHandlers).map(([kind, h]) => tagged("kind", kind, h.fields))),

@@ -9,6 +9,9 @@ import { TRIGGER_KINDS, TRIGGER_TYPES } from "./trigger.ts";
 export type FieldType =
   | "boolean"
   | "int"
+  | "count"
+  | "draws"
+  | "distance"
   | "comparator"
   | "cardKind"
   | "ailment"
@@ -34,12 +37,16 @@ export type Reach = (typeof REACHES)[number];
 export const DIRECTIONS = ["forward", "back", "left", "right"] as const;
 export type Direction = (typeof DIRECTIONS)[number];
 
+const isInt = (v: unknown, min: number, max: number) => typeof v === "number" && Number.isInteger(v) && v >= min && v <= max;
 const isOneOf = (values: readonly string[]) => (v: unknown) => typeof v === "string" && values.includes(v);
 const listOf = (values: readonly string[]) => (v: unknown) => Array.isArray(v) && v.length > 0 && v.every(isOneOf(values));
 
 const checks: { [K in FieldType]: (v: unknown) => boolean } = {
   boolean: (v) => typeof v === "boolean",
-  int: (v) => typeof v === "number" && Number.isInteger(v) && Math.abs(v) <= 1000,
+  int: (v) => isInt(v, -1000, 1000),
+  count: (v) => isInt(v, 1, 1000),
+  draws: (v) => isInt(v, 0, 7),
+  distance: (v) => isInt(v, 0, 6),
   comparator: isComparator,
   cardKind: isOneOf(["rubric", "object", "feint"]),
   ailment: isOneOf(["poison", "none"]),

@@ -3,11 +3,12 @@ import { join } from "node:path";
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import { canonicalJson } from "../../engine/core/index.ts";
 import { SHIPPED_CARDS } from "../../engine/dcg/cards.ts";
+import { extendCardSet } from "../../engine/dcg/card-set.ts";
 import { checkBook, type PresetBook } from "../../engine/dcg/config.ts";
 import { HEADS } from "../../engine/dcg/heads.ts";
 import { guardJson } from "../../engine/dcg/json-guard.ts";
 import { loadPool } from "../../engine/dcg/pool.ts";
-import { PRESET_BOOKS } from "../../engine/dcg/index.ts";
+import { dcg, PRESET_BOOKS } from "../../engine/dcg/index.ts";
 import { buildCardSchema } from "../../engine/dcg/schema.ts";
 
 /**
@@ -15,6 +16,10 @@ import { buildCardSchema } from "../../engine/dcg/schema.ts";
  * (every problem, not just the first), then the engine's own loader for what a schema cannot say,
  * then the book rules against the shipped cards plus every card of the files. A problem names the
  * file, the card or book id and the JSON path.
+ *
+ * Last, the cards and books of all the files, as one card set, go through the very function a
+ * session runs on `config.cardSet` (extendCardSet over the shipped pool and presets, with its
+ * limits): "ok" means a session (or `play --cards` with that set) accepts it.
  */
 export interface Problem {
   readonly file: string;
@@ -94,6 +99,8 @@ function describe(e: ErrorObject): string {
       return `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
     case "false schema":
       return "not allowed for this kind of card";
+    case "contains":
+      return "a TriggerAbility needs a FilterTriggerKind in one of its conditions";
     case "const":
       return `must be ${JSON.stringify(e.params.allowedValue)}`;
     default:
@@ -147,6 +154,8 @@ export function checkCardFiles(args: readonly string[], options: { bookSize?: nu
       for (const e of validate.errors ?? []) {
         // "must match then schema" only repeats the failure inside the then-branch.
         if (e.keyword === "if") continue;
+        // Inside a `contains` search every item's mismatch is reported; only the verdict matters.
+        if (e.schemaPath.includes("/contains/")) continue;
         const tagged = e.keyword === "discriminator" ? `/${e.params.tag as string}` : e.keyword === "additionalProperties" ? `/${e.params.additionalProperty as string}` : "";
         problems.push({ file: name, path: jsonPath(e.instancePath + tagged, data, shape), message: describe(e) });
         const m = /^(?:\/(cards|books))?\/(\d+)/.exec(e.instancePath);
@@ -198,6 +207,16 @@ export function checkCardFiles(args: readonly string[], options: { bookSize?: nu
     if (!compiled.ok) continue; // the card problems are already reported
     const err = checkBook(book, compiled.value, options.bookSize ?? 20);
     if (err) problems.push({ file, path: `${path}${err.path}`, message: err.message });
+  }
+  // The session's own path, with its limits, over everything the files hold.
+  if (problems.length === 0) {
+    const set = extendCardSet({ pool: dcg.pool, presets: dcg.presets }, { cards: cards.map((c) => c.card), books: books.map((b) => b.book) }, options.bookSize ?? 20);
+    if (!set.ok) {
+      const m = /^cardSet\.(cards|books)\[(\d+)\]( \([^)]*\))?(.*?): (.*)$/s.exec(set.error.message);
+      const item = m ? (m[1] === "cards" ? cards : books)[Number(m[2])] : undefined;
+      if (m && item) problems.push({ file: item.file, path: `${item.path}${m[4]}`, message: m[5]! });
+      else problems.push({ file: files.length === 1 ? files[0]! : "(all files)", path: "", message: set.error.message });
+    }
   }
   return { problems, files: files.length, cards: cards.length, books: books.length };
 }

@@ -107,7 +107,7 @@ describe("a card set carried in the config", () => {
 
 describe("bad card data is refused with the card and JSON path (quality.md item 13)", () => {
   const card = (patch: Record<string, unknown>) => ({ id: "bad-card", name: "Bad", kind: "rubric", cost: 1, attack: 1, life: 1, ...patch });
-  const trigger = (effect: unknown) => ({ type: "TriggerAbility", conditions: [[{ kind: "Any" }]], effect });
+  const trigger = (effect: unknown) => ({ type: "TriggerAbility", conditions: [[{ kind: "Any" }, { kind: "FilterTriggerKind", triggers: ["Summoned"] }]], effect });
 
   it("unknown kinds, types and fields", () => {
     expect(configError({ cardSet: { cards: [card({ abilities: [trigger({ kind: "Teleport", target: [{ kind: "Any" }] })] })] } }).message).toBe(

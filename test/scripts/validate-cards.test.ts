@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { SHIPPED_CARDS } from "../../engine/dcg/cards.ts";
+import { dcg } from "../../engine/dcg/index.ts";
 import { buildCardSchema } from "../../engine/dcg/schema.ts";
 import { checkCardFiles } from "../../scripts/cards/check-card-files.ts";
 import { repoRoot, runScript } from "./run-script.ts";
@@ -48,7 +49,7 @@ describe("npm run validate-cards", () => {
           { id: "fine", name: "Fine", kind: "rubric", cost: 1, attack: 1, life: 2 },
           { id: "bad-one", name: "Bad", kind: "rubric", cost: 5, attack: 1, life: 2, colour: "red", abilities: [{ type: "TriggerAbility", conditions: [[{ kind: "FilterCardKind", cardKind: "rubric" }]], effect: { kind: "Teleport", target: [{ kind: "Any" }] } }] },
           { id: "bad-two", name: "Two", kind: "feint", cost: 1, feint: { on: "enter", effect: { kind: "CardDamage", amount: "3", target: [{ kind: "MapCard" }, { kind: "Take", count: 1, mode: "best" }] } } },
-          { id: "ref-bad", name: "Ref", kind: "rubric", cost: 1, attack: 1, life: 1, abilities: [{ type: "TriggerAbility", conditions: [], effect: { kind: "AttachAbility", ability: { ref: 3 }, target: [{ kind: "Any" }] } }] },
+          { id: "ref-bad", name: "Ref", kind: "rubric", cost: 1, attack: 1, life: 1, abilities: [{ type: "TriggerAbility", conditions: [[{ kind: "Any" }, { kind: "FilterTriggerKind", triggers: ["Summoned"] }]], effect: { kind: "AttachAbility", ability: { ref: 3 }, target: [{ kind: "Any" }] } }] },
           { id: "agnis", name: "Agnis 2", kind: "rubric", cost: 1, attack: 9, life: 9 },
           { id: "fine", name: "Fine again", kind: "rubric", cost: 1, attack: 1, life: 2 },
         ],
@@ -63,6 +64,7 @@ describe("npm run validate-cards", () => {
       "cards[1] (bad-one).cost: must be <= 3",
       "cards[1] (bad-one).colour: unknown field",
       "cards[1] (bad-one).abilities[0].conditions[0][0].kind: \"FilterCardKind\" is not a head: a targeting starts with one of Any, MapCard, MapPlayer, MapCell, MapActorCard, MapTargetCard, MapFollowCell, MapAbility",
+      "cards[1] (bad-one).abilities[0].conditions: a TriggerAbility needs a FilterTriggerKind in one of its conditions",
       'cards[1] (bad-one).abilities[0].effect.kind: unknown kind "Teleport"',
       "cards[2] (bad-two).feint.effect.amount: must be integer",
       'cards[2] (bad-two).feint.effect.target[1].mode: must be one of "first", "random"',
@@ -75,7 +77,30 @@ describe("npm run validate-cards", () => {
     const r = runScript("validate-cards.ts", [bad]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`${bad}: cards[1] (bad-one).cost: must be <= 3`);
-    expect(r.stderr.trim().split("\n").at(-1)).toBe("1 file(s), 4 card(s), 1 book(s): 11 problem(s)");
+    expect(r.stderr.trim().split("\n").at(-1)).toBe("1 file(s), 4 card(s), 1 book(s): 12 problem(s)");
+  });
+
+  it("says ok exactly when a session accepts the set: shipped repeats, pool size and book size", () => {
+    const dir = tmp();
+    const session = (cardSet: unknown, bookSize = 20) => dcg.parseConfig({ cardSet, bookSize }).ok;
+    const check = (set: unknown, bookSize = 20) => {
+      const file = join(dir, `set-${Math.random().toString(36).slice(2)}.json`);
+      writeFileSync(file, JSON.stringify(set));
+      return checkCardFiles([file], { bookSize }).problems.length === 0;
+    };
+    // A shipped card and a preset book repeated unchanged: both say yes (the session used to refuse).
+    const repeat = { cards: [SHIPPED_CARDS[0]], books: [dcg.presets[0]] };
+    expect([check(repeat), session(repeat)]).toEqual([true, true]);
+    // Changed, they are clashing ids: both say no.
+    const changed = { cards: [{ ...(SHIPPED_CARDS[0] as object), name: "Other" }] };
+    expect([check(changed), session(changed)]).toEqual([false, false]);
+    // More cards than the pool can take next to the shipped ones: both say no (validate said ok).
+    const many = (n: number) => ({ cards: Array.from({ length: n }, (_, i) => ({ id: `c${i}`, name: `C${i}`, kind: "object", cost: 1, life: 1 })) });
+    const room = 1000 - SHIPPED_CARDS.length;
+    expect([check(many(room)), session(many(room))]).toEqual([true, true]);
+    expect([check(many(room + 1)), session(many(room + 1))]).toEqual([false, false]);
+    // A preset book under another book size: the session refuses it, and so does the validator.
+    expect([check(repeat, 21), session(repeat, 21)]).toEqual([false, false]);
   });
 
   it("says clearly when a file is unreadable or not JSON, and checks lists of cards or books too", () => {
