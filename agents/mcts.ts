@@ -162,7 +162,7 @@ export class MctsAgent implements Facilitatee {
       if (actor === "terminal") break;
       const legal = game.legal(state);
       let chosen = -1;
-      let chosenEdge: Edge | null = null;
+      let chosenEdge: Edge;
       let unvisited = 0;
       let bestUcb = -Infinity;
       const edges = edgesFor(node, legal);

@@ -1,10 +1,11 @@
-/** `npm run check:purity`: fails listing every line that breaks engine/'s purity rules (run by npm test). */
+/** `npm run check:purity`: the layering and engine-purity lint rules alone (npm run lint runs them too). */
 import { fileURLToPath } from "node:url";
-import { engineImpurities } from "./purity.ts";
+import { layerProblems } from "./purity.ts";
 
-const { files, problems } = engineImpurities(fileURLToPath(new URL("..", import.meta.url)));
+const root = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
+const { files, problems } = await layerProblems(root);
 if (problems.length > 0) {
-  console.error(`engine purity check failed (${problems.length}):\n${problems.join("\n")}`);
+  console.error(`layering / engine purity check failed (${problems.length}):\n${problems.join("\n")}`);
   process.exit(1);
 }
-console.log(`engine purity check: ${files} files clean`);
+console.log(`layering and engine purity: ${files} files clean`);

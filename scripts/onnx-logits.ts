@@ -64,7 +64,7 @@ main(async () => {
     await model.release();
     return 0;
   } catch (e) {
-    if (e instanceof ModelLoadError) throw new Error(e.message);
+    if (e instanceof ModelLoadError) throw new Error(e.message, { cause: e });
     throw e;
   }
 });

@@ -1,47 +1,37 @@
 /**
- * engine/ must stay pure: no imports from outside engine/ (agents/, env/, scripts/), no node:* (or
- * bare Node builtin) modules, no Math.random, Date, performance or process.
+ * The layering and engine-purity rules of eslint.config.js on their own (npm run check:purity, and
+ * the test that proves they bite): imports point engine <- agents <- env <- scripts, nothing but
+ * test/ imports test/, and engine/ imports no package or Node module and uses no clock, global
+ * randomness or process. `npm run lint` applies the same rules with everything else.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { builtinModules } from "node:module";
-import { join, relative } from "node:path";
+import { ESLint } from "eslint";
+import tseslint from "typescript-eslint";
+import cardgym, { purityRules } from "./lint/layers.js";
 
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? files(path) : /\.(ts|js|mjs|cjs)$/.test(name) ? [path] : [];
+const LAYER_DIRS = ["engine", "agents", "env", "scripts"];
+
+function linter(root: string): ESLint {
+  return new ESLint({
+    cwd: root,
+    overrideConfigFile: true,
+    overrideConfig: [
+      { files: ["**/*.ts", "**/*.js"], languageOptions: { parser: tseslint.parser, sourceType: "module" }, plugins: { cardgym }, rules: { "cardgym/layers": ["error", { root }] } },
+      { files: ["engine/**"], rules: purityRules(root) },
+    ],
   });
 }
 
-const builtins = new Set(builtinModules);
-const forbidden: [RegExp, string][] = [
-  [/\bMath\.random\b/, "Math.random (use the state's Rng)"],
-  [/\bDate\b/, "Date (the engine has no clock)"],
-  [/\bperformance\b/, "performance (the engine has no clock)"],
-  [/\bprocess\./, "process (the engine does no I/O)"],
-  [/\brequire\s*\(/, "require (ESM imports only)"],
-];
+function describe(root: string, results: ESLint.LintResult[]): string[] {
+  return results.flatMap((r) => r.messages.map((m) => `${r.filePath.slice(root.length + 1)}:${m.line}: ${m.message}`));
+}
 
-/** Every offending line under root/engine, as "path:line: what". */
-export function engineImpurities(root: string): { files: number; problems: string[] } {
-  const engine = join(root, "engine");
-  const all = files(engine);
-  const problems: string[] = [];
-  for (const file of all) {
-    const rel = relative(root, file);
-    const lines = readFileSync(file, "utf8").split("\n");
-    lines.forEach((line, i) => {
-      const code = line.replace(/\/\/.*$/, "").replace(/^\s*\*.*$/, "");
-      for (const m of code.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)["']([^"']+)["']/g)) {
-        const spec = m[1]!;
-        if (spec.startsWith("node:") || builtins.has(spec)) problems.push(`${rel}:${i + 1}: imports the Node module "${spec}"`);
-        else if (spec.startsWith(".")) {
-          const target = relative(root, join(file, "..", spec));
-          if (!target.startsWith("engine/")) problems.push(`${rel}:${i + 1}: imports "${spec}" from outside engine/ (${target})`);
-        }
-      }
-      for (const [re, what] of forbidden) if (re.test(code)) problems.push(`${rel}:${i + 1}: uses ${what}`);
-    });
-  }
-  return { files: all.length, problems };
+/** Every layering or purity problem under root's layer folders, as "path:line: what". */
+export async function layerProblems(root: string): Promise<{ files: number; problems: string[] }> {
+  const results = await linter(root).lintFiles(LAYER_DIRS.map((d) => `${d}/**/*.ts`));
+  return { files: results.length, problems: describe(root, results) };
+}
+
+/** The same check on one file's text, as if it lived at `path` (relative to root). */
+export async function layerProblemsOf(root: string, path: string, text: string): Promise<string[]> {
+  return describe(root, await linter(root).lintText(text, { filePath: `${root}/${path}` }));
 }

@@ -24,13 +24,13 @@ main(() => {
     if (statSync(path).size > MAX_BYTES) throw new Error(`${path} is larger than ${MAX_BYTES} bytes`);
     text = readFileSync(path, "utf8");
   } catch (e) {
-    throw new Error(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new Error(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { cause: e });
   }
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (e) {
-    throw new Error(`${path} is not valid JSON: ${(e as Error).message}`);
+    throw new Error(`${path} is not valid JSON: ${(e as Error).message}`, { cause: e });
   }
   const record = parseRecord(doc);
   if (!record.ok) throw new Error(`${path}: ${record.error.message}`);

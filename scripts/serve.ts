@@ -71,9 +71,9 @@ main(async () => {
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (socketPath !== null) throw socketError(socketPath, err);
-    if (err.code === "EADDRINUSE") throw new Error(`port ${port} on ${host} is already in use; pass --port N (or --port 0 for any free port)`);
-    if (err.code === "EADDRNOTAVAIL" || err.code === "ENOTFOUND") throw new Error(`cannot bind ${host}: not an address of this machine`);
-    if (err.code === "EACCES") throw new Error(`not allowed to bind ${host}:${port}; use a port above 1023`);
+    if (err.code === "EADDRINUSE") throw new Error(`port ${port} on ${host} is already in use; pass --port N (or --port 0 for any free port)`, { cause: e });
+    if (err.code === "EADDRNOTAVAIL" || err.code === "ENOTFOUND") throw new Error(`cannot bind ${host}: not an address of this machine`, { cause: e });
+    if (err.code === "EACCES") throw new Error(`not allowed to bind ${host}:${port}; use a port above 1023`, { cause: e });
     throw e;
   }
   const games = app.cardgym.options.registry.ids().filter((id) => app.cardgym.options.adapters.has(id));

@@ -129,7 +129,7 @@ export function pairScore(seats: readonly number[], returns: readonly number[], 
 }
 
 export async function runArena(options: ArenaOptions): Promise<ArenaRun> {
-  const { game, config, agents, games, seed } = options;
+  const { config, agents, games } = options;
   const fixtures = schedule(agents.length, config.seats, games, (options.fill ?? "random") !== "pair");
   const timing: AgentTiming[] = agents.map(() => ({ decisions: 0, seconds: 0 }));
   const results: GameResult[] = new Array(fixtures.length);
@@ -166,7 +166,7 @@ async function play(options: ArenaOptions, f: Fixture, timing: AgentTiming[]): P
   try {
     result = await runMatch({ game, config, seed: dealSeed, agents: seated });
   } catch (e) {
-    throw new Error(`game ${f.index} (deal ${f.deal}, seats ${f.seats.map((i) => (i === FILLER ? "filler" : agents[i])).join(" / ")}): ${(e as Error).message}`);
+    throw new Error(`game ${f.index} (deal ${f.deal}, seats ${f.seats.map((i) => (i === FILLER ? "filler" : agents[i])).join(" / ")}): ${(e as Error).message}`, { cause: e });
   }
   const score = f.pair === null ? (result.returns[0]! >= 1 ? 1 : 0) : pairScore(f.seats, result.returns, f.pair[0]);
   return { seats: f.seats, pair: f.pair, deal: f.deal, seed: dealSeed, returns: result.returns, decisions: result.decisions, score };

@@ -116,7 +116,7 @@ export function composeOptions(s: BlackpokerState, p: Compose): BlackpokerDecisi
 
 /** Adds one choice to the request being composed; a complete request is made at once. */
 export function composeWith(s: BlackpokerState, p: Compose, d: BlackpokerDecision): BlackpokerState {
-  let next: Compose = p;
+  let next: Compose;
   switch (d.kind) {
     case "chooseCard":
       next = { ...p, keys: p.keys.concat(d.card) };

@@ -204,12 +204,30 @@ const observation: ObservationEncoder<BlackpokerView> = {
       out[at.myHand! + c] = 1;
       seenMine.add(c);
     }
-    for (const c of mine.grave) (out[at.myGrave! + c] = 1), seenMine.add(c);
-    for (const c of mine.fog) (out[at.myFog! + c] = 1), seenMine.add(c);
-    for (const u of mine.field) for (const c of u.cards) (out[at.myFieldCards! + c] = 1), seenMine.add(c);
-    for (const c of theirs.grave) (out[at.oppGrave! + c] = 1), seenTheirs.add(c);
-    for (const c of theirs.fog) (out[at.oppFog! + c] = 1), seenTheirs.add(c);
-    for (const u of theirs.field) for (const c of u.cards) (out[at.oppFieldCards! + c] = 1), seenTheirs.add(c);
+    for (const c of mine.grave) {
+      out[at.myGrave! + c] = 1;
+      seenMine.add(c);
+    }
+    for (const c of mine.fog) {
+      out[at.myFog! + c] = 1;
+      seenMine.add(c);
+    }
+    for (const u of mine.field) for (const c of u.cards) {
+      out[at.myFieldCards! + c] = 1;
+      seenMine.add(c);
+    }
+    for (const c of theirs.grave) {
+      out[at.oppGrave! + c] = 1;
+      seenTheirs.add(c);
+    }
+    for (const c of theirs.fog) {
+      out[at.oppFog! + c] = 1;
+      seenTheirs.add(c);
+    }
+    for (const u of theirs.field) for (const c of u.cards) {
+      out[at.oppFieldCards! + c] = 1;
+      seenTheirs.add(c);
+    }
     const f = view.flow;
     const requests = f.stage.concat(f.buffer, f.resolving ? [f.resolving] : [], f.requested ? [f.requested] : []);
     for (const r of requests) for (const c of r.payload.keys) (r.controller === me ? seenMine : seenTheirs).add(c);

@@ -174,7 +174,7 @@ describe("costs B / L / D and the summons", () => {
 
   it("SetBulwark is immediate (chance kept), costs L, once per turn; the card lies face down", () => {
     const s0 = base();
-    let s = play(s0, declare("SetBulwark"), key("S2"));
+    const s = play(s0, declare("SetBulwark"), key("S2"));
     expect(s.flow.stage).toEqual([]);
     expect(s.flow.chancePlayer).toBe(0);
     expect(s.players[0]!.life.length).toBe(s0.players[0]!.life.length - 1);

@@ -141,8 +141,8 @@ describe("LearningFacilitator (single learner)", () => {
 
   it("an illegal or out-of-range action is refused naming it, and nothing changes", async () => {
     const f = make({ numEnvs: 3 });
-    let b = await f.reset();
-    b = await f.step(maskedPicker(1)(b.mask, 3, A));
+    const b = await f.reset();
+    await f.step(maskedPicker(1)(b.mask, 3, A));
     const hashes = f.hashes();
     const mask = f.mask().mask;
     const illegal = Array.from({ length: A }, (_, a) => a).find((a) => !mask[2 * A + a])!;
@@ -182,6 +182,7 @@ describe("LearningFacilitator (single learner)", () => {
     const slow = make({ seats: ["learner", "slow:ms=0"] });
     let a = await fast.reset();
     let b = await slow.reset();
+    expect(snapshot(b)).toEqual(snapshot(a));
     let waited = 0;
     for (let t = 0; t < 30; t++) {
       const actions = pick(a.mask, fast.numEnvs, A);

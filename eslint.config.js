@@ -1,0 +1,32 @@
+// @ts-check
+/**
+ * Lint for TypeScript (npm run lint, part of npm test). typescript-eslint's recommended rules,
+ * the layering rule (scripts/lint/layers.js) and engine purity: no clock, no global randomness, no
+ * process in engine/ (scripts/check-engine-purity.ts runs just these on engine/).
+ */
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+import cardgym, { purityRules } from "./scripts/lint/layers.js";
+
+const root = import.meta.dirname;
+
+export default tseslint.config(
+  { ignores: ["node_modules/", "python/", "**/.venv/", "arena-out/", "out/", "tmp/", "models/runs/", "**/dist/"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    plugins: { cardgym },
+    languageOptions: { ecmaVersion: 2022, sourceType: "module" },
+    rules: {
+      "cardgym/layers": ["error", { root }],
+      // The codebase's own conventions, where the recommended set disagrees with them:
+      "@typescript-eslint/no-explicit-any": "off", // adapters and codecs are generic over any game
+      "@typescript-eslint/no-non-null-assertion": "off", // hot loops index typed arrays; see docs/quality.md
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+      "no-constant-condition": ["error", { checkLoops: false }],
+    },
+  },
+  { files: ["engine/**"], rules: purityRules(root) },
+  // Tests re-throw with the step or seed in the message; the original error adds nothing there.
+  { files: ["test/**"], rules: { "preserve-caught-error": "off" } },
+);
