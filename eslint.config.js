@@ -5,6 +5,7 @@
  * process in engine/ (scripts/check-engine-purity.ts runs just these on engine/).
  */
 import js from "@eslint/js";
+import globals from "globals";
 import tseslint from "typescript-eslint";
 import cardgym, { purityRules } from "./scripts/lint/layers.js";
 
@@ -26,6 +27,8 @@ export default tseslint.config(
       "no-constant-condition": ["error", { checkLoops: false }],
     },
   },
+  // Plain JavaScript (examples, this config) runs on Node: its globals exist.
+  { files: ["**/*.{js,mjs,cjs}"], languageOptions: { globals: globals.node } },
   { files: ["engine/**"], rules: purityRules(root) },
   // Tests re-throw with the step or seed in the message; the original error adds nothing there.
   { files: ["test/**"], rules: { "preserve-caught-error": "off" } },
