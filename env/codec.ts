@@ -36,6 +36,13 @@ export interface ObservationEncoder<V = any> {
   readonly version: string;
   readonly size: number;
   readonly layout: readonly ObservationField[];
+  /**
+   * For the `uint8` and `bits` observation dtypes (obs-dtype.ts): per layout field, an integer
+   * steps in 1..255 such that, in every game with this parsed config, each value the encoder
+   * writes in that field is k / steps for an integer k in 0..255. Absent, or null for a config:
+   * those dtypes are refused. Checked over random games by test/env/obs-dtype.test.ts.
+   */
+  steps?(config: unknown): readonly number[] | null;
   /** Writes exactly `size` floats into out (from offset 0); uses only the view. */
   encode(view: V, out: Float32Array): void;
 }

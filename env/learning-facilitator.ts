@@ -1,3 +1,4 @@
+import { OBS_DTYPES, ObsWire, type ObsDtype } from "./obs-dtype.ts";
 import type { DecisionRequest, Facilitatee } from "../agents/facilitatee.ts";
 import { createAgent as defaultCreateAgent, type AgentContext } from "../agents/spec.ts";
 import { deriveSeed, stateHash, type AnyGame, type BaseConfig, type Result, type Seat } from "../engine/core/index.ts";
@@ -35,6 +36,8 @@ export interface FacilitatorOptions {
   readonly illegalAction?: IllegalActionMode;
   /** The acting seat's reward for an episode ended by an illegal action (illegalAction "terminate"); default -1. */
   readonly illegalReward?: number;
+  /** How observations travel in replies (obs-dtype.ts); default "float32". */
+  readonly obsDtype?: ObsDtype;
 }
 
 export type AutoresetMode = "next-step" | "same-step";
@@ -159,6 +162,8 @@ export class LearningFacilitator {
   readonly learnerSeatMode: LearnerSeatMode;
   readonly illegalAction: IllegalActionMode;
   readonly illegalReward: number;
+  /** The session's observation wire form (the reply layer encodes obs with it). */
+  readonly obsWire: ObsWire;
   /** Truncation cap (all seats' decisions per episode), or null. */
   readonly maxDecisions: number | null;
   private readonly bound: number;
@@ -196,6 +201,7 @@ export class LearningFacilitator {
     this.learnerSeatMode = options.learnerSeat ?? "fixed";
     this.illegalAction = options.illegalAction ?? "reject";
     this.illegalReward = options.illegalReward ?? -1;
+    this.obsWire = ObsWire.create(options.obsDtype ?? "float32", options.adapter.observation, config, this.game.info.id);
     this.maxDecisions = options.maxDecisions ?? null;
     this.bound = this.game.maxDecisions(config);
     this.createAgent = options.createAgent ?? defaultCreateAgent;
@@ -242,6 +248,7 @@ export class LearningFacilitator {
     oneOf("autoreset", options.autoreset, ["next-step", "same-step"]);
     oneOf("learnerSeat", options.learnerSeat, ["fixed", "alternating", "random"]);
     oneOf("illegalAction", options.illegalAction, ["reject", "terminate"]);
+    oneOf("obsDtype", options.obsDtype, OBS_DTYPES);
     if (options.illegalReward !== undefined && !Number.isFinite(options.illegalReward)) {
       throw new EnvRequestError("invalid_config", `illegalReward must be a finite number, got ${options.illegalReward}`);
     }

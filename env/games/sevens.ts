@@ -63,10 +63,22 @@ const [MY_TURN, CAN_PASS, GAME_OVER, PASS_LIMIT_SET, PASS_LIMIT, VOLUNTARY_PASS,
   at.myTurn!, at.canPass!, at.gameOver!, at.passLimitSet!, at.passLimit!, at.voluntaryPass!, at.diamond7!, at.seatCount!,
 ];
 
+// Denominators of the fractional fields (the rest are 0/1): see ObservationEncoder.steps.
+const FIXED_STEPS: Record<string, number> = { handSize: 13, killed: 13, kills: 13, passLimit: 20, seatCount: MAX_SEATS };
+
 const observation: ObservationEncoder<SevensView> = {
   version: "sevens-obs-v1",
   size,
   layout,
+  steps(config) {
+    const c = config as { seats: number; passLimit: number | null };
+    const of = (name: string) => {
+      if (name === "passes") return c.passLimit === null ? 10 : c.passLimit + 1; // passes <= passLimit + 1
+      if (name === "finishPosition") return c.seats;
+      return FIXED_STEPS[name] ?? 1;
+    };
+    return layout.map((f) => of(f.name));
+  },
   encode(view, out) {
     const n = view.config.seats;
     const me = view.viewer === "spectator" ? -1 : view.viewer;

@@ -1,3 +1,4 @@
+import type { ObsDtype } from "../obs-dtype.ts";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { timingSafeEqual } from "node:crypto";
 import { memoryUsage } from "node:process";
@@ -39,6 +40,7 @@ interface CreateBody {
   learnerSeat?: LearnerSeatMode;
   illegalAction?: IllegalActionMode;
   illegalReward?: number;
+  obsDtype?: ObsDtype;
 }
 
 class StepTimeout extends Error {}
@@ -258,6 +260,7 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
         ...(body.learnerSeat === undefined ? {} : { learnerSeat: body.learnerSeat }),
         ...(body.illegalAction === undefined ? {} : { illegalAction: body.illegalAction }),
         ...(body.illegalReward === undefined ? {} : { illegalReward: body.illegalReward }),
+        ...(body.obsDtype === undefined ? {} : { obsDtype: body.obsDtype }),
         createAgent: o.createAgent,
         modelRoot: o.modelDir,
       });
@@ -280,6 +283,7 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
       learnerSeat: facilitator.learnerSeatMode,
       illegalAction: facilitator.illegalAction,
       illegalReward: facilitator.illegalReward,
+      obsWire: facilitator.obsWire.info,
       config: facilitator.config,
       spec: facilitator.spec,
     });
@@ -382,13 +386,19 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
   return app;
 }
 
+/** Observations in the session's wire form (obsDtype). */
+function obsTensor(f: LearningFacilitator, shape: readonly number[], obs: Float32Array): Tensor {
+  const w = f.obsWire.encode(shape, obs);
+  return new Tensor(w.dtype, w.shape, w.values);
+}
+
 function batchReply(b: EnvBatch, f: LearningFacilitator): Record<string, unknown> {
   const n = b.numEnvs;
   const s = b.numSeats;
   return {
     step: b.step,
     mode: b.mode,
-    obs: new Tensor("float32", b.obsShape, b.obs),
+    obs: obsTensor(f, b.obsShape, b.obs),
     mask: new Tensor("uint8", [n, f.spec.action.size], b.mask),
     reward: new Tensor("float32", b.rewardShape, b.reward),
     terminated: new Tensor("bool", [n], b.terminated),
@@ -403,7 +413,7 @@ function batchReply(b: EnvBatch, f: LearningFacilitator): Record<string, unknown
     },
     final: b.final
       ? {
-          obs: new Tensor("float32", b.obsShape, b.final.obs),
+          obs: obsTensor(f, b.obsShape, b.final.obs),
           returns: new Tensor("float32", [n, s], b.final.returns),
           episodeStep: new Tensor("int32", [n], b.final.episodeStep),
           learnerSeat: b.mode === "single" ? new Tensor("int32", [n], b.final.learnerSeat) : undefined,

@@ -33,6 +33,7 @@ export function createSessionBody(maxEnvsPerSession: number) {
       learnerSeat: { type: "string", enum: ["fixed", "alternating", "random"] },
       illegalAction: { type: "string", enum: ["reject", "terminate"] },
       illegalReward: { type: "number", minimum: -1e9, maximum: 1e9 },
+      obsDtype: { type: "string", enum: ["float32", "float16", "uint8", "bits"] },
     },
   } as const;
 }

@@ -1,5 +1,5 @@
 /** The dtypes a reply's tensors carry (numpy names). */
-export type Dtype = "float32" | "uint8" | "int32" | "bool";
+export type Dtype = "float32" | "float16" | "uint8" | "int32" | "bool";
 
 /**
  * An array of numbers in a reply: sent as `{dtype, shape, data}` with data the raw little-endian
@@ -10,6 +10,7 @@ export class Tensor {
   constructor(
     readonly dtype: Dtype,
     readonly shape: readonly number[],
-    readonly values: Float32Array | Uint8Array | Int32Array,
+    /** float16: the IEEE half-precision bit patterns. */
+    readonly values: Float32Array | Uint16Array | Uint8Array | Int32Array,
   ) {}
 }

@@ -185,13 +185,23 @@ export function checkDepth(value: unknown, depth = 0): void {
   }
 }
 
+/** The number an IEEE half-precision bit pattern stands for (JSON replies carry numbers). */
+export function float16Value(h: number): number {
+  const sign = h & 0x8000 ? -1 : 1;
+  const exp = (h >> 10) & 0x1f;
+  const mant = h & 0x3ff;
+  if (exp === 0) return sign * mant * 2 ** -24;
+  if (exp === 0x1f) return mant ? NaN : sign * Infinity;
+  return sign * (1 + mant / 1024) * 2 ** (exp - 15);
+}
+
 function toWire(value: unknown, format: WireFormat): unknown {
   if (value instanceof Tensor) {
     const t = value.values;
     return {
       dtype: value.dtype,
       shape: value.shape,
-      data: format === "msgpack" ? new Uint8Array(t.buffer, t.byteOffset, t.byteLength) : Array.from(t),
+      data: format === "msgpack" ? new Uint8Array(t.buffer, t.byteOffset, t.byteLength) : value.dtype === "float16" ? Array.from(t, float16Value) : Array.from(t),
     };
   }
   if (value === null || typeof value !== "object") return value;

@@ -17,7 +17,7 @@ from .http import Connection, unix_socket_path
 from .errors import ServerError, ServerUnavailable, server_error
 from .server import EmbeddedServer, acquire_shared, release_shared, start_private, stop_private
 
-_DTYPES = {"float32": np.dtype("<f4"), "int32": np.dtype("<i4"), "uint8": np.dtype("u1"), "bool": np.dtype("?")}
+_DTYPES = {"float32": np.dtype("<f4"), "float16": np.dtype("<f2"), "int32": np.dtype("<i4"), "uint8": np.dtype("u1"), "bool": np.dtype("?")}
 _MSGPACK = "application/msgpack"
 
 
@@ -85,6 +85,8 @@ class Client:
         self.server: Optional[EmbeddedServer] = None
         self._shared = False
         self._closed = False
+        #: Size in bytes of the last reply body (benches and tests compare wire sizes with it).
+        self.last_reply_bytes = 0
         if private_server:
             if url is not None:
                 raise ValueError("pass either url or private_server=True, not both")
@@ -167,6 +169,7 @@ class Client:
                     # next one, so drop the connection.
                     conn.close()
                     raise
+        self.last_reply_bytes = len(data)
         ctype = reply_headers.get("content-type", "")
         try:
             if "json" in ctype:
@@ -249,16 +252,44 @@ class Client:
         num_envs: int = 1,
         seed: int = 0,
         max_decisions: Optional[int] = None,
+        obs_dtype: str = "float32",
+        decode_obs: bool = True,
     ) -> "Session":
-        """Creates a session of ``num_envs`` copies of ``game`` (see POST /v1/sessions)."""
+        """Creates a session of ``num_envs`` copies of ``game`` (see POST /v1/sessions).
+
+        ``obs_dtype`` picks how observations travel: ``"float32"``, ``"float16"``, ``"uint8"`` or
+        ``"bits"`` (the last two only for games whose spec makes every value a small fraction,
+        e.g. sevens; see docs/protocol.md). With ``decode_obs`` (default) the session's replies
+        carry float32 ``obs`` as with ``"float32"`` (uint8 and bits decode to exactly the same
+        values); without it ``obs`` is the wire array and :meth:`Session.decode_obs` decodes it."""
         body: Dict[str, Any] = {"game": game, "numEnvs": int(num_envs), "seed": int(seed)}
+        if obs_dtype != "float32":
+            body["obsDtype"] = obs_dtype
         if seats is not None:
             body["seats"] = list(seats)
         if config:
             body["config"] = dict(config)
         if max_decisions is not None:
             body["maxDecisions"] = int(max_decisions)
-        return Session(self, self.request("POST", "/v1/sessions", body))
+        return Session(self, self.request("POST", "/v1/sessions", body), decode_obs=decode_obs)
+
+
+def _obs_plan(spec: Mapping[str, Any], wire: Mapping[str, Any]) -> Any:
+    """Per-feature float32 denominators, and for ``bits`` the feature indices packed as bits,
+    the others, and the packed bytes per row (see docs/protocol.md, obsDtype)."""
+    steps = wire.get("steps")
+    if steps is None:
+        return None
+    layout = spec["observation"]["layout"]
+    denominators = np.ones(int(spec["observation"]["size"]), dtype=np.float32)
+    bits: List[int] = []
+    rest: List[int] = []
+    for f, d in zip(layout, steps):
+        feats = range(int(f["offset"]), int(f["offset"]) + int(f["length"]))
+        denominators[f["offset"] : f["offset"] + f["length"]] = d
+        binary = d == 1 and f.get("high") is not None and f["high"] <= 1
+        (bits if wire["dtype"] == "bits" and binary else rest).extend(feats)
+    return denominators, np.array(bits, dtype=np.intp), np.array(rest, dtype=np.intp), int(wire.get("bitBytes") or 0)
 
 
 def _reconnect(url: str) -> Client:
@@ -276,7 +307,7 @@ class Session:
     (``episode``, ``episodeStep``, ``returns``); shapes are in docs/protocol.md.
     """
 
-    def __init__(self, client: Client, created: Dict[str, Any]):
+    def __init__(self, client: Client, created: Dict[str, Any], decode_obs: bool = True):
         self.client = client
         self.id: str = created["session"]
         self.game: str = created["game"]
@@ -288,11 +319,38 @@ class Session:
         self.spec: Dict[str, Any] = created["spec"]
         self.observation_size: int = int(self.spec["observation"]["size"])
         self.action_size: int = int(self.spec["action"]["size"])
+        self.obs_wire: Dict[str, Any] = created.get("obsWire") or {"dtype": "float32"}
+        self.obs_dtype: str = self.obs_wire["dtype"]
+        self._decode = decode_obs and self.obs_dtype != "float32"
+        self._obs_plan = _obs_plan(self.spec, self.obs_wire)
         self._path = f"/v1/sessions/{quote(self.id, safe='')}"
         self._closed = False
 
+    def decode_obs(self, obs: np.ndarray) -> np.ndarray:
+        """A reply's ``obs`` in this session's wire dtype as float32 [..., observation_size]."""
+        if self.obs_dtype == "float32":
+            return obs
+        if self.obs_dtype == "float16":
+            return obs.astype(np.float32)
+        denominators, bits, rest, bit_bytes = self._obs_plan
+        if self.obs_dtype == "uint8":
+            return obs.astype(np.float32) / denominators
+        rows = obs.reshape(-1, obs.shape[-1])
+        out = np.empty((rows.shape[0], self.observation_size), dtype=np.float32)
+        out[:, bits] = np.unpackbits(rows[:, :bit_bytes], axis=1, count=len(bits), bitorder="little")
+        out[:, rest] = rows[:, bit_bytes:].astype(np.float32) / denominators[rest]
+        return out.reshape(obs.shape[:-1] + (self.observation_size,))
+
+    def _decoded(self, reply: Dict[str, Any]) -> Dict[str, Any]:
+        if self._decode:
+            reply["obs"] = self.decode_obs(reply["obs"])
+            final = reply.get("final")
+            if isinstance(final, dict) and "obs" in final:
+                final["obs"] = self.decode_obs(final["obs"])
+        return reply
+
     def reset(self, seed: Optional[int] = None) -> Dict[str, Any]:
-        return self.client.request("POST", f"{self._path}/reset", {} if seed is None else {"seed": int(seed)})
+        return self._decoded(self.client.request("POST", f"{self._path}/reset", {} if seed is None else {"seed": int(seed)}))
 
     def step(self, actions: Actions) -> Dict[str, Any]:
         if isinstance(actions, np.ndarray):
@@ -301,7 +359,7 @@ class Session:
             actions = actions.astype(np.int64, copy=False).reshape(-1).tolist()
         else:
             actions = [operator.index(a) for a in actions]  # refuses floats rather than truncating
-        return self.client.request("POST", f"{self._path}/step", {"actions": actions}, plain=True)
+        return self._decoded(self.client.request("POST", f"{self._path}/step", {"actions": actions}, plain=True))
 
     def mask(self, labels: bool = False) -> Dict[str, Any]:
         return self.client.request("GET", f"{self._path}/mask" + ("?labels=true" if labels else ""))

@@ -26,6 +26,9 @@ class CardgymVectorEnv(VectorEnv):
     episode just ended, the server's mask is all zeros (nothing is legal); this env reports
     ``[1, 0, 0, ...]`` there instead, i.e. "send 0, it is ignored", so that masked sampling never
     sees an empty row. ``observation`` views the reply buffer: it is read-only (copy to write).
+    ``obs_dtype`` (``"float32"``, ``"float16"``, ``"uint8"``, ``"bits"``) makes the replies lighter
+    (see :meth:`cardgym.Client.create_session`); observations are still float32 here, decoded on
+    arrival (exactly the same values for uint8 and bits).
 
     infos: ``episode_index`` (episodes started by each env), ``episode_step`` (decisions in the
     current episode) and ``returns`` ([N, seats], the game's cumulative returns), each with its
@@ -47,6 +50,7 @@ class CardgymVectorEnv(VectorEnv):
         url: Optional[str] = None,
         client: Optional[Client] = None,
         render_mode: Optional[str] = None,
+        obs_dtype: str = "float32",
     ):
         if render_mode is not None:
             raise ValueError("cardgym vector envs have no render modes")
@@ -57,7 +61,13 @@ class CardgymVectorEnv(VectorEnv):
         try:
             seats = seat_roles(self.client, game, opponents, config, seat)
             self.session = self.client.create_session(
-                game, seats=seats, config=config, num_envs=num_envs, seed=random_seed() if seed is None else seed, max_decisions=max_decisions
+                game,
+                seats=seats,
+                config=config,
+                num_envs=num_envs,
+                seed=random_seed() if seed is None else seed,
+                max_decisions=max_decisions,
+                obs_dtype=obs_dtype,
             )
         except BaseException:
             self.close()
