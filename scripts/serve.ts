@@ -10,8 +10,8 @@ import { intArg, main, parseCli, UsageError } from "./cli.ts";
 
 const USAGE =
   "npm start -- [--host H] [--port N] [--socket PATH] [--token T] [--max-sessions N] [--max-envs N] [--max-total-envs N] " +
-  "[--body-limit BYTES] [--idle-timeout S] [--request-timeout S] [--step-timeout S] [--model-dir DIR] [--card-set-dir DIR] [--quiet] [--exit-on-stdin-eof]\n" +
-  "environment: HOST, PORT, CARDGYM_SOCKET, CARDGYM_TOKEN\n" +
+  "[--body-limit BYTES] [--idle-timeout S] [--request-timeout S] [--step-timeout S] [--model-dir DIR] [--card-set-dir DIR] [--data-dir DIR] [--max-tables N] [--quiet] [--exit-on-stdin-eof]\n" +
+  "environment: HOST, PORT, CARDGYM_SOCKET, CARDGYM_TOKEN, CARDGYM_DATA_DIR\n" +
   "--socket PATH listens on a Unix domain socket instead of host:port (its URL is unix:PATH): on one\n" +
   "machine, several times faster per request than TCP loopback (docs/protocol.md, Transports)";
 
@@ -30,6 +30,8 @@ main(async () => {
     "step-timeout": { type: "string" },
     "model-dir": { type: "string" },
     "card-set-dir": { type: "string" },
+    "data-dir": { type: "string" },
+    "max-tables": { type: "string" },
     quiet: { type: "boolean" },
     "exit-on-stdin-eof": { type: "boolean" },
   });
@@ -56,6 +58,9 @@ main(async () => {
     requestTimeoutMs: seconds("request-timeout", DEFAULT_LIMITS.requestTimeoutMs),
     stepTimeoutMs: seconds("step-timeout", DEFAULT_LIMITS.stepTimeoutMs),
     log,
+    // Live tables journal here (docs/live.md); the signing key is made here on first start.
+    dataDir: values["data-dir"] ?? process.env.CARDGYM_DATA_DIR ?? "cardgym-data",
+    maxTables: intArg(values["max-tables"], "max-tables", 2000, 1, 1_000_000),
     ...(values["model-dir"] === undefined ? {} : { modelDir: values["model-dir"] }),
     ...(values["card-set-dir"] === undefined ? {} : { cardSetDir: values["card-set-dir"] }),
   });

@@ -69,7 +69,15 @@ export type Deadlines = Static<typeof Deadlines>;
 
 export const FACILITATORS = ["online", "training", "tutorial", "sandbag", "audience", "replay", "debug"] as const;
 export type FacilitatorName = (typeof FACILITATORS)[number];
-export const Facilitator = Type.Union(FACILITATORS.map((f) => Type.Literal(f)));
+export const Facilitator = Type.Union([
+  Type.Literal("online"),
+  Type.Literal("training"),
+  Type.Literal("tutorial"),
+  Type.Literal("sandbag"),
+  Type.Literal("audience"),
+  Type.Literal("replay"),
+  Type.Literal("debug"),
+]);
 
 export const CreateTableBody = Type.Object(
   {

@@ -6,6 +6,8 @@ import type { GameAdapter } from "../codec.ts";
 import { EnvFault, EnvRequestError, describeThrown } from "../errors.ts";
 import { LearningFacilitator, type AutoresetMode, type EnvBatch, type IllegalActionMode, type LearnerSeatMode, type ResetRequest } from "../learning-facilitator.ts";
 import { specOf } from "../spec.ts";
+import { registerTableRoutes } from "../live/routes.ts";
+import { TableStore } from "../live/store.ts";
 import { ApiError } from "./api-error.ts";
 import { inlineCardSet } from "./card-sets.ts";
 import { Metrics } from "./metrics.ts";
@@ -19,6 +21,8 @@ export interface CardgymState {
   readonly options: ResolvedOptions;
   readonly sessions: SessionStore;
   readonly metrics: Metrics;
+  /** Live tables (null when the server has no data dir). */
+  readonly tables: TableStore | null;
   /** Runs the idle-session sweep now (it also runs on a timer); returns how many expired. */
   sweep(): number;
 }
@@ -65,7 +69,24 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
   const metrics = new Metrics(o.now);
   const sweeper = setInterval(() => sessions.sweep(), o.sweepIntervalMs);
   sweeper.unref();
-  app.decorate("cardgym", { options: o, sessions, metrics, sweep: () => sessions.sweep() } satisfies CardgymState);
+  const tables =
+    o.dataDir === null
+      ? null
+      : new TableStore({
+          dataDir: o.dataDir,
+          registry: o.registry,
+          adapters: o.adapters,
+          modelRoot: o.modelDir,
+          maxTables: o.maxTables,
+          log: o.log,
+          ...(o.liveClock ? { clock: o.liveClock } : {}),
+        });
+  if (tables) {
+    const { recovered, failed } = tables.recover();
+    if (recovered > 0) o.log(`live tables: ${recovered} recovered from ${o.dataDir}`);
+    for (const f of failed) o.log(`live tables: journal ${f.id} not recovered: ${f.reason}`);
+  }
+  app.decorate("cardgym", { options: o, sessions, metrics, tables, sweep: () => sessions.sweep() } satisfies CardgymState);
   // Graceful shutdown: close() stops accepting, in-flight requests finish, and their connections
   // are told to close so keep-alive clients do not hold the server open until their idle timeout.
   let closing = false;
@@ -76,6 +97,7 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
   app.addHook("onClose", async () => {
     clearInterval(sweeper);
     sessions.clear();
+    tables?.close();
   });
 
   // Content types: msgpack (restricted to plain data) and JSON; anything else is a 415.
@@ -382,6 +404,8 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
     sessions.delete(entry.id, "deleted by a client");
     return send(request, reply, 200, { deleted: entry.id });
   });
+
+  if (tables) registerTableRoutes(app, tables);
 
   return app;
 }

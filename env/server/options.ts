@@ -5,6 +5,7 @@ import { registry as shippedRegistry } from "../../engine/games.ts";
 import type { GameAdapter } from "../codec.ts";
 import { adapters as shippedAdapters } from "../games/index.ts";
 import type { AgentFactory } from "../learning-facilitator.ts";
+import type { LiveClock } from "../live/clock.ts";
 import { DEFAULT_CARD_SET_DIR } from "./card-sets.ts";
 
 export interface ServerOptions {
@@ -41,9 +42,20 @@ export interface ServerOptions {
   readonly log?: (line: string) => void;
   /** Fastify logger (default off: per-request logs cost more than a step). */
   readonly logger?: boolean;
+  /**
+   * Live tables (docs/live.md): their journals and the signing key live here. Unset: no table
+   * routes (scripts/serve.ts always sets one, default ./cardgym-data).
+   */
+  readonly dataDir?: string | null;
+  /** Clock for table deadlines and grace periods (tests inject a ManualClock). */
+  readonly liveClock?: LiveClock;
+  /** Live (unfinished) tables at once. */
+  readonly maxTables?: number;
 }
 
-export type ResolvedOptions = Required<Omit<ServerOptions, "token" | "sweepIntervalMs" | "modelDir" | "cardSetDir">> & {
+export type ResolvedOptions = Required<Omit<ServerOptions, "token" | "sweepIntervalMs" | "modelDir" | "cardSetDir" | "dataDir" | "liveClock">> & {
+  readonly dataDir: string | null;
+  readonly liveClock: LiveClock | undefined;
   readonly modelDir: string;
   readonly cardSetDir: string;
   readonly token: string | null;
@@ -89,5 +101,8 @@ export function resolveOptions(o: ServerOptions): ResolvedOptions {
     now: o.now ?? Date.now,
     log: o.log ?? (() => undefined),
     logger: o.logger ?? false,
+    dataDir: o.dataDir ?? null,
+    liveClock: o.liveClock,
+    maxTables: positive("maxTables", o.maxTables, 2000),
   };
 }

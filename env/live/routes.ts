@@ -1,0 +1,282 @@
+import websocket from "@fastify/websocket";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { Compile } from "typebox/compile";
+import type { WebSocket } from "ws";
+import { ApiError } from "../server/api-error.ts";
+import {
+  AnswerBody,
+  ClientMessage,
+  CreateTableBody,
+  FrameQuery,
+  LIVE_LIMITS,
+  PROTOCOL_SCHEMAS,
+  PROTOCOL_VERSION,
+  SeatParams,
+  TableParams,
+  type Hello,
+} from "./protocol.ts";
+import type { TableStore } from "./store.ts";
+import { TableError, type Channel, type Table } from "./table.ts";
+
+const clientMessage = Compile(ClientMessage);
+
+const toApi = (e: unknown): unknown => (e instanceof TableError ? new ApiError(e.status, e.code, e.message) : e);
+
+const json = (reply: FastifyReply, status: number, body: unknown) => reply.code(status).type("application/json; charset=utf-8").send(JSON.stringify(body));
+
+function hello(table: Table, seat: number | null): Hello {
+  return {
+    type: "hello",
+    protocol: PROTOCOL_VERSION,
+    table: table.id,
+    game: table.game.info.id,
+    gameVersion: table.game.info.version,
+    facilitator: table.facilitator,
+    config: table.config,
+    role: seat === null ? "spectator" : "seat",
+    seat,
+  };
+}
+
+const errorText = (code: string, message: string, seq: number | null) => JSON.stringify({ type: "error", error: { code, message }, seq });
+
+function intOf(text: string | undefined): number | null {
+  if (text === undefined) return null;
+  const n = Number(text);
+  return Number.isSafeInteger(n) && n >= 0 ? n : null;
+}
+
+/**
+ * Table routes (docs/live.md): REST to create/list/join, a WebSocket per seat and per spectator,
+ * and the same frames over plain HTTP for clients without WebSocket.
+ */
+export function registerTableRoutes(app: FastifyInstance, store: TableStore): void {
+  app.register(websocket, { options: { maxPayload: LIVE_LIMITS.maxMessageBytes } });
+  app.register(async (api) => {
+    // Table routes speak JSON unless the client asks for msgpack (errors follow the Accept header).
+    api.addHook("onRequest", (request, _reply, done) => {
+      if (!request.headers.accept || request.headers.accept === "*/*") request.headers.accept = "application/json";
+      done();
+    });
+
+    const tableOf = (id: string): Table => {
+      try {
+        return store.get(id);
+      } catch (e) {
+        throw toApi(e);
+      }
+    };
+    const seatOf = (table: Table, text: string): number => {
+      const seat = Number(text);
+      if (!table.hasSeat(seat)) throw new ApiError(404, "unknown_seat", `table ${table.id} has no seat ${text}`);
+      return seat;
+    };
+    const tokenOf = (request: FastifyRequest<{ Querystring: { token?: string } }>): string | undefined => {
+      const h = request.headers["x-seat-token"];
+      return (typeof h === "string" ? h : undefined) ?? request.query?.token;
+    };
+    const holder = (request: FastifyRequest<{ Params: { id: string; seat: string }; Querystring: { token?: string } }>) => {
+      const table = tableOf(request.params.id);
+      const seat = seatOf(table, request.params.seat);
+      if (!table.authorize(seat, tokenOf(request))) throw new ApiError(401, "unauthorized", `missing or wrong seat token for seat ${seat} (send x-seat-token)`);
+      return { table, seat };
+    };
+
+    api.get("/v1/tables/protocol", (_request, reply) => json(reply, 200, { protocol: PROTOCOL_VERSION, schemas: PROTOCOL_SCHEMAS }));
+
+    api.post<{ Body: CreateTableBody }>("/v1/tables", { schema: { body: CreateTableBody } }, async (request, reply) => {
+      try {
+        return json(reply, 201, await store.create(request.body));
+      } catch (e) {
+        throw toApi(e);
+      }
+    });
+
+    api.get("/v1/tables", (_request, reply) => json(reply, 200, { tables: store.list().map((t) => t.summary()) }));
+
+    api.get<{ Params: { id: string } }>("/v1/tables/:id", { schema: { params: TableParams } }, (request, reply) =>
+      json(reply, 200, tableOf(request.params.id).summary()),
+    );
+
+    api.get<{ Params: { id: string } }>("/v1/tables/:id/record", { schema: { params: TableParams } }, (request, reply) => {
+      try {
+        return json(reply, 200, tableOf(request.params.id).record());
+      } catch (e) {
+        throw toApi(e);
+      }
+    });
+
+    api.get<{ Params: { id: string }; Querystring: { since?: string } }>("/v1/tables/:id/log", { schema: { params: TableParams } }, (request, reply) => {
+      const table = tableOf(request.params.id);
+      if (!table.spectatorsAllowed) throw new ApiError(403, "spectators_forbidden", `table ${table.id} does not allow spectators`);
+      const since = intOf(request.query.since) ?? 0;
+      return json(reply, 200, { table: table.id, seq: table.seq, events: table.eventsSince(since, LIVE_LIMITS.maxLogPage) });
+    });
+
+    api.post<{ Params: { id: string; seat: string } }>("/v1/tables/:id/seats/:seat/join", { schema: { params: SeatParams } }, (request, reply) => {
+      const table = tableOf(request.params.id);
+      const seat = seatOf(table, request.params.seat);
+      try {
+        return json(reply, 200, { table: table.id, seat, token: table.join(seat) });
+      } catch (e) {
+        throw toApi(e);
+      }
+    });
+
+    // ---------------------------------------------------------- a seat's WebSocket
+    api.get<{ Params: { id: string; seat: string }; Querystring: { token?: string; since?: string } }>(
+      "/v1/tables/:id/seats/:seat/ws",
+      { websocket: true },
+      (socket: WebSocket, request) => {
+        const refuse = (code: string, message: string, close: number) => {
+          socket.send(errorText(code, message, null));
+          socket.close(close, code);
+        };
+        let table: Table;
+        try {
+          table = store.get(request.params.id);
+        } catch {
+          return refuse("unknown_table", `no table ${JSON.stringify(request.params.id)}`, 4004);
+        }
+        const seat = Number(request.params.seat);
+        if (!/^[0-9]{1,2}$/.test(request.params.seat) || !table.hasSeat(seat)) return refuse("unknown_seat", `table ${table.id} has no seat ${request.params.seat}`, 4004);
+        if (!table.authorize(seat, tokenOf(request))) return refuse("unauthorized", `missing or wrong seat token for seat ${seat}`, 4001);
+        for (const old of table.channelsOf(seat)) old.close(4000, "replaced by a newer connection");
+        const channel: Channel = {
+          seat,
+          sentSeq: 0,
+          send: (text) => {
+            if (socket.readyState === socket.OPEN) socket.send(text);
+          },
+          close: (code, reason) => socket.close(code, reason),
+        };
+        socket.send(JSON.stringify(hello(table, seat)));
+        table.attach(channel, intOf(request.query.since));
+        socket.on("close", () => table.detach(channel));
+        socket.on("error", () => table.detach(channel));
+        socket.on("message", (raw: Buffer, isBinary: boolean) => {
+          let msg: unknown;
+          try {
+            msg = isBinary ? undefined : JSON.parse(raw.toString("utf8"));
+          } catch {
+            msg = undefined;
+          }
+          if (!clientMessage.Check(msg)) {
+            return channel.send(errorText("bad_message", 'expected {"type": "answer", "seq", "decisionId"}, {"type": "sync"} or {"type": "leave"} as JSON text', table.seq));
+          }
+          try {
+            if (msg.type === "answer") {
+              const out = table.answer(seat, msg.seq, msg.decisionId);
+              channel.send(JSON.stringify({ type: "ack", seq: out.seq, decisionId: msg.decisionId }));
+            } else if (msg.type === "sync") {
+              channel.send(table.frameFor(channel, msg.since ?? null));
+            } else {
+              table.leave(seat);
+            }
+          } catch (e) {
+            if (e instanceof TableError) channel.send(errorText(e.code, e.message, table.seq));
+            else throw e;
+          }
+        });
+      },
+    );
+
+    // ---------------------------------------------------------- spectators (WebSocket or HTTP)
+    api.route<{ Params: { id: string }; Querystring: { since?: string; wait?: string } }>({
+      method: "GET",
+      url: "/v1/tables/:id/spectate",
+      schema: { params: TableParams },
+      handler: async (request, reply) => {
+        const table = tableOf(request.params.id);
+        if (!table.spectatorsAllowed) throw new ApiError(403, "spectators_forbidden", `table ${table.id} does not allow spectators`);
+        const since = intOf(request.query.since);
+        await longPoll(table, since, intOf(request.query.wait), () => false);
+        return json(reply, 200, table.spectatorFrame(since ?? table.seq));
+      },
+      wsHandler: (socket: WebSocket, request) => {
+        let table: Table;
+        try {
+          table = store.get(request.params.id);
+        } catch {
+          socket.send(errorText("unknown_table", `no table ${JSON.stringify(request.params.id)}`, null));
+          return socket.close(4004, "unknown_table");
+        }
+        if (!table.spectatorsAllowed) {
+          socket.send(errorText("spectators_forbidden", `table ${table.id} does not allow spectators`, null));
+          return socket.close(4003, "spectators_forbidden");
+        }
+        const channel: Channel = {
+          seat: null,
+          sentSeq: 0,
+          send: (text) => {
+            if (socket.readyState === socket.OPEN) socket.send(text);
+          },
+          close: (code, reason) => socket.close(code, reason),
+        };
+        socket.send(JSON.stringify(hello(table, null)));
+        table.attach(channel, intOf(request.query.since));
+        socket.on("close", () => table.detach(channel));
+        socket.on("error", () => table.detach(channel));
+        socket.on("message", (raw: Buffer) => {
+          let msg: unknown;
+          try {
+            msg = JSON.parse(raw.toString("utf8"));
+          } catch {
+            msg = undefined;
+          }
+          if (clientMessage.Check(msg) && msg.type === "sync") channel.send(table.frameFor(channel, msg.since ?? null));
+          else channel.send(errorText("bad_message", 'a spectator may only send {"type": "sync"}', table.seq));
+        });
+      },
+    });
+
+    // ---------------------------------------------------------- HTTP fallback for seats
+    api.get<{ Params: { id: string; seat: string }; Querystring: FrameQuery }>(
+      "/v1/tables/:id/seats/:seat/frame",
+      { schema: { params: SeatParams, querystring: FrameQuery } },
+      async (request, reply) => {
+        const { table, seat } = holder(request);
+        table.touch(seat);
+        const since = intOf(request.query.since);
+        await longPoll(table, since, intOf(request.query.wait), () => table.mustDecide(seat));
+        return json(reply, 200, table.seatFrame(seat, since ?? table.seq));
+      },
+    );
+
+    api.post<{ Params: { id: string; seat: string }; Body: AnswerBody; Querystring: { token?: string } }>(
+      "/v1/tables/:id/seats/:seat/answer",
+      { schema: { params: SeatParams, body: AnswerBody } },
+      (request, reply) => {
+        const { table, seat } = holder(request);
+        table.touch(seat);
+        try {
+          const out = table.answer(seat, request.body.seq, request.body.decisionId);
+          return json(reply, 200, { type: "ack", seq: out.seq, decisionId: request.body.decisionId });
+        } catch (e) {
+          throw toApi(e);
+        }
+      },
+    );
+
+    api.post<{ Params: { id: string; seat: string }; Querystring: { token?: string } }>(
+      "/v1/tables/:id/seats/:seat/leave",
+      { schema: { params: SeatParams } },
+      (request, reply) => {
+        const { table, seat } = holder(request);
+        table.leave(seat);
+        return json(reply, 200, { left: true });
+      },
+    );
+  });
+}
+
+/** Waits (bounded) until the table moved past `since` or `ready()` holds. */
+async function longPoll(table: Table, since: number | null, wait: number | null, ready: () => boolean): Promise<void> {
+  if (wait === null || wait === 0 || since === null) return;
+  const end = Date.now() + Math.min(wait, LIVE_LIMITS.maxLongPollMs);
+  while (table.seq <= since && !table.isFinished && !ready()) {
+    const left = end - Date.now();
+    if (left <= 0) return;
+    await table.waitForChange(left);
+  }
+}

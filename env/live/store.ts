@@ -1,0 +1,168 @@
+import { randomBytes } from "node:crypto";
+import { createAgentReady, type AgentContext } from "../../agents/spec.ts";
+import type { Facilitatee } from "../../agents/facilitatee.ts";
+import type { GameRegistry, Seat } from "../../engine/core/index.ts";
+import type { GameAdapter } from "../codec.ts";
+import { specOf } from "../spec.ts";
+import { AgentRunner } from "./agent-runner.ts";
+import { systemClock, type LiveClock } from "./clock.ts";
+import { applyPreset } from "./facilitators.ts";
+import { readJournals, tablesDir } from "./journal.ts";
+import type { CreateTableBody, CreateTableReply, LogHeader } from "./protocol.ts";
+import { loadOrCreateKey } from "./signing.ts";
+import { DEFAULT_DEADLINES, seatKindOf, Table, TableError, type ResolvedDeadlines, type TableDeps } from "./table.ts";
+
+export interface TableStoreOptions {
+  readonly dataDir: string;
+  readonly registry: GameRegistry;
+  readonly adapters: ReadonlyMap<string, GameAdapter>;
+  readonly modelRoot: string;
+  readonly clock?: LiveClock;
+  readonly maxTables?: number;
+  readonly log?: (line: string) => void;
+  /** Agent decisions across all tables: how many compute at once, how many may wait. */
+  readonly agentConcurrency?: number;
+  readonly agentQueue?: number;
+}
+
+/** Every live table of a server, their journals under <dataDir>/tables, and the signing key. */
+export class TableStore {
+  readonly key: Buffer;
+  readonly clock: LiveClock;
+  private readonly tables = new Map<string, Table>();
+  private readonly o: TableStoreOptions;
+  private readonly deps: TableDeps;
+  private readonly maxTables: number;
+
+  constructor(o: TableStoreOptions) {
+    this.o = o;
+    this.key = loadOrCreateKey(o.dataDir);
+    this.clock = o.clock ?? systemClock;
+    this.maxTables = o.maxTables ?? 2000;
+    const log = o.log ?? (() => undefined);
+    this.deps = {
+      clock: this.clock,
+      key: this.key,
+      journalDir: tablesDir(o.dataDir),
+      runner: new AgentRunner({ concurrency: o.agentConcurrency ?? 4, maxQueue: o.agentQueue ?? 100_000 }),
+      makeAgent: () => Promise.reject(new Error("agents are made per game (depsFor)")),
+      log,
+    };
+  }
+
+  private adapterOf(game: string): GameAdapter {
+    const found = this.o.registry.get(game);
+    const adapter = this.o.adapters.get(game);
+    if (!found.ok || !adapter) throw new TableError(404, "unknown_game", `no game ${JSON.stringify(game)}; served games: ${this.o.registry.ids().filter((id) => this.o.adapters.has(id)).join(", ")}`);
+    return adapter;
+  }
+
+  private async makeAgent(spec: string, seat: Seat, seed: number, game: string): Promise<Facilitatee> {
+    const adapter = this.adapterOf(game);
+    const ctx: AgentContext = { seed, seat, game, adapter, actionSpecHash: specOf(adapter).actionSpecHash, modelRoot: this.o.modelRoot, concurrency: 1 };
+    const made = await createAgentReady(spec, ctx);
+    if (!made.ok) throw new TableError(400, "invalid_seats", made.error.message);
+    return made.value;
+  }
+
+  private depsFor(game: string): TableDeps {
+    return { ...this.deps, makeAgent: (spec, seat, seed) => this.makeAgent(spec, seat, seed, game) };
+  }
+
+  /** Loads every journal in the data dir; a journal that does not verify is reported and skipped. */
+  recover(): { recovered: number; failed: { id: string; reason: string }[] } {
+    const failed: { id: string; reason: string }[] = [];
+    let recovered = 0;
+    for (const j of readJournals(this.o.dataDir)) {
+      try {
+        const first = j.lines[0] as { header?: LogHeader } | undefined;
+        const game = first?.header?.game ?? "";
+        const table = Table.recover(j.lines, (h) => {
+          const adapter = this.adapterOf(h.game);
+          return { game: adapter.game, adapter };
+        }, this.depsFor(game));
+        this.tables.set(table.id, table);
+        recovered++;
+      } catch (e) {
+        failed.push({ id: j.id, reason: (e as Error).message });
+      }
+    }
+    return { recovered, failed };
+  }
+
+  get size(): number {
+    return this.tables.size;
+  }
+
+  get live(): number {
+    let n = 0;
+    for (const t of this.tables.values()) if (!t.isFinished) n++;
+    return n;
+  }
+
+  async create(body: CreateTableBody): Promise<CreateTableReply> {
+    if (this.live >= this.maxTables) throw new TableError(503, "too_many_tables", `this server runs at most ${this.maxTables} live tables`);
+    const adapter = this.adapterOf(body.game);
+    const game = adapter.game;
+    const preset = applyPreset(game, body);
+    const seats = preset.seats;
+    if (preset.config.seats !== undefined && preset.config.seats !== seats.length) {
+      throw new TableError(400, "invalid_seats", `config.seats is ${String(preset.config.seats)} but ${seats.length} seats are given`);
+    }
+    const parsed = game.parseConfig({ ...preset.config, seats: seats.length });
+    if (!parsed.ok) throw new TableError(400, "invalid_config", parsed.error.message);
+    const deadlines: ResolvedDeadlines = {
+      turnMs: body.deadlines?.turnMs ?? DEFAULT_DEADLINES.turnMs,
+      graceMs: body.deadlines?.graceMs ?? DEFAULT_DEADLINES.graceMs,
+      takeover: body.deadlines?.takeover ?? DEFAULT_DEADLINES.takeover,
+      botDelayMs: preset.botDelayMs ?? body.deadlines?.botDelayMs ?? DEFAULT_DEADLINES.botDelayMs,
+    };
+    // Every agent a seat may need is built once now, so a bad spec (or a model that does not load)
+    // is a 400 here and not a failure mid-game.
+    const specs = new Set<string>([deadlines.takeover]);
+    for (const s of seats) {
+      const k = seatKindOf(s);
+      if (k.agent !== null) specs.add(k.agent);
+    }
+    for (const spec of specs) {
+      try {
+        await this.makeAgent(spec, 0, 0, game.info.id);
+      } catch (e) {
+        if (e instanceof TableError) throw new TableError(400, "invalid_seats", `seat spec ${JSON.stringify(spec)}: ${e.message}`);
+        throw e;
+      }
+    }
+    const id = `t-${randomBytes(9).toString("base64url")}`;
+    const { table, tokens } = Table.create(
+      {
+        id,
+        game,
+        adapter,
+        config: parsed.value as CreateTableReply["config"] & { seats: number },
+        seed: body.seed ?? randomBytes(4).readUInt32LE(0),
+        seats,
+        facilitator: preset.facilitator,
+        deadlines,
+        spectators: body.spectators ?? true,
+      },
+      this.depsFor(game.info.id),
+    );
+    this.tables.set(id, table);
+    return { table: id, game: game.info.id, gameVersion: game.info.version, facilitator: table.facilitator, config: table.config, seats: table.seatInfo(), tokens };
+  }
+
+  get(id: string): Table {
+    const t = this.tables.get(id);
+    if (!t) throw new TableError(404, "unknown_table", `no table ${JSON.stringify(id)}`);
+    return t;
+  }
+
+  list(): Table[] {
+    return [...this.tables.values()];
+  }
+
+  close(): void {
+    for (const t of this.tables.values()) t.close();
+    this.tables.clear();
+  }
+}

@@ -1,0 +1,123 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import WebSocket from "ws";
+import type { FastifyInstance } from "fastify";
+import { buildApp, type ServerOptions } from "../../env/server/index.ts";
+
+export interface Live {
+  app: FastifyInstance;
+  base: string;
+  ws: string;
+  dataDir: string;
+  close(keepData?: boolean): Promise<void>;
+}
+
+export function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), "cardgym-live-"));
+}
+
+/** A real server on a loopback port with a fresh (or given) data dir. */
+export async function startLive(options: ServerOptions = {}, dataDir = tempDir()): Promise<Live> {
+  const app = buildApp({ dataDir, ...options });
+  const address = await app.listen({ host: "127.0.0.1", port: 0 });
+  return {
+    app,
+    base: address,
+    ws: address.replace(/^http/, "ws"),
+    dataDir,
+    async close(keepData = false) {
+      await app.close();
+      if (!keepData) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function http(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+  const res = await fetch(base + path, {
+    method,
+    headers: { accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+/** A WebSocket client that queues every message, with awaitable matching. */
+export class Client {
+  readonly messages: any[] = [];
+  readonly raw: string[] = [];
+  private waiters: { pred: (m: any) => boolean; resolve: (m: any) => void; reject: (e: Error) => void; from: number }[] = [];
+  private cursor = 0;
+  closed: { code: number; reason: string } | null = null;
+  readonly socket: WebSocket;
+
+  private constructor(url: string) {
+    this.socket = new WebSocket(url);
+    this.socket.on("message", (data) => {
+      const text = data.toString();
+      this.raw.push(text);
+      const m = JSON.parse(text);
+      this.messages.push(m);
+      this.check();
+    });
+    this.socket.on("close", (code, reason) => {
+      this.closed = { code, reason: reason.toString() };
+      for (const w of this.waiters) w.reject(new Error(`socket closed (${code} ${reason.toString()}) while waiting`));
+      this.waiters = [];
+    });
+  }
+
+  static async open(url: string): Promise<Client> {
+    const c = new Client(url);
+    await new Promise<void>((resolve, reject) => {
+      c.socket.once("open", () => resolve());
+      c.socket.once("error", reject);
+    });
+    return c;
+  }
+
+  private check(): void {
+    for (const w of [...this.waiters]) {
+      for (let i = w.from; i < this.messages.length; i++) {
+        if (w.pred(this.messages[i])) {
+          this.waiters = this.waiters.filter((x) => x !== w);
+          this.cursor = Math.max(this.cursor, i + 1);
+          w.resolve(this.messages[i]);
+          break;
+        }
+      }
+    }
+  }
+
+  /** The next message (after the last one matched) satisfying pred. */
+  next(pred: (m: any) => boolean = () => true, timeoutMs = 5000): Promise<any> {
+    return new Promise((resolve, reject) => {
+      const w = { pred, resolve, reject, from: this.cursor };
+      this.waiters.push(w);
+      const t = setTimeout(() => {
+        this.waiters = this.waiters.filter((x) => x !== w);
+        reject(new Error(`timed out waiting for a message; last: ${JSON.stringify(this.messages.at(-1))?.slice(0, 300)}`));
+      }, timeoutMs);
+      const done = w.resolve;
+      w.resolve = (m) => {
+        clearTimeout(t);
+        done(m);
+      };
+      this.check();
+    });
+  }
+
+  /** The latest frame received so far (or the next one). */
+  async frame(pred: (f: any) => boolean = () => true): Promise<any> {
+    return this.next((m) => (m.type === "frame" || m.type === "spectate") && pred(m));
+  }
+
+  send(msg: unknown): void {
+    this.socket.send(JSON.stringify(msg));
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+}
