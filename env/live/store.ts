@@ -59,7 +59,7 @@ export class TableStore {
 
   private async makeAgent(spec: string, seat: Seat, seed: number, game: string): Promise<Facilitatee> {
     const adapter = this.adapterOf(game);
-    const ctx: AgentContext = { seed, seat, game, adapter, actionSpecHash: specOf(adapter).actionSpecHash, modelRoot: this.o.modelRoot, concurrency: 1 };
+    const ctx: AgentContext = { seed, seat, game, adapter, actionSpecHash: specOf(adapter).actionSpecHash, modelRoot: this.o.modelRoot };
     const made = await createAgentReady(spec, ctx);
     if (!made.ok) throw new TableError(400, "invalid_seats", made.error.message);
     return made.value;

@@ -400,7 +400,7 @@ export class Table {
     if (deadline === null || viewer !== actor) return { seat: actor, deadline, defaultId: null, defaultLabel: null };
     // Only the deciding seat learns which decision its deadline applies (it is one of its options).
     const d = this.defaultDecision();
-    let id: number | null = null;
+    let id: number | null;
     try {
       id = this.adapter.actions.encode(this.game.view(this.state, actor), d);
     } catch {
