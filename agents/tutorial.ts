@@ -1,4 +1,5 @@
 import { depthOf } from "../engine/dcg/board.ts";
+import { asSeat } from "../engine/dcg/battle-data.ts";
 import type { DecisionRequest, Facilitatee } from "./facilitatee.ts";
 import { isPassive } from "./passive.ts";
 
@@ -20,7 +21,8 @@ function dcgTutorial(request: DecisionRequest): number {
   const forward = find((d) => {
     if (d.kind !== "moveDeclare" || d.card === undefined || d.cell === undefined) return false;
     const from = view.cards[d.card]?.cell ?? -1;
-    return from >= 0 && depthOf(d.cell, request.seat) === depthOf(from, request.seat) + 1;
+    const seat = asSeat(request.seat);
+    return from >= 0 && depthOf(d.cell, seat) === depthOf(from, seat) + 1;
   });
   if (forward >= 0) return forward;
   const summon = find((d) => d.kind === "summon");

@@ -205,8 +205,8 @@ function damageJudge(s: BlackpokerState, defender: number): [BlackpokerState, Re
     const x = destroyUnits(state, attacker, losers[0]);
     const y = destroyUnits(x.state, defender, losers[1]);
     state = y.state;
-    faces[attacker] += x.faces;
-    faces[defender] += y.faces;
+    faces[attacker]! += x.faces;
+    faces[defender]! += y.faces;
   }
   const triggered: Req[] = [];
   for (const owner of [0, 1]) state = nextGenerationTriggers(state, owner, faces[owner]!, triggered);

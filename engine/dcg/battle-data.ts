@@ -1,4 +1,21 @@
-import type { RngState, Seat } from "../core/index.ts";
+import type { RngState } from "../core/index.ts";
+
+/** A dcg seat: the game has exactly two, so per-seat pairs index without a check. */
+export type Seat = 0 | 1;
+
+export function isSeat(n: number): n is Seat {
+  return n === 0 || n === 1;
+}
+
+/** A number that must be a dcg seat (a viewer, a player item): anything else is a caller's bug. */
+export function asSeat(n: number): Seat {
+  if (n !== 0 && n !== 1) throw new RangeError(`dcg has seats 0 and 1, not ${n}`);
+  return n;
+}
+
+export function other(seat: Seat): Seat {
+  return seat === 0 ? 1 : 0;
+}
 import type { DcgConfig } from "./config.ts";
 import type { State } from "./state.ts";
 

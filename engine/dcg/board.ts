@@ -1,4 +1,4 @@
-import type { Seat } from "../core/index.ts";
+import type { Seat } from "./battle-data.ts";
 
 /**
  * The 5x7 board. A cell is the integer y*5 + x (x = column 0..4, y = row 0..6).

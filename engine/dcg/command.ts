@@ -1,4 +1,4 @@
-import type { Seat } from "../core/index.ts";
+import { other, type Seat } from "./battle-data.ts";
 import type { Draft } from "./draft.ts";
 import { runEffect } from "./effect.ts";
 import { changeMp, countActivation, damageCard, damagePlayer, drawCard, enterField, moveUnit, removeFromHand, setFeintDown, toGrave } from "./ops.ts";
@@ -124,8 +124,8 @@ export const commandHandlers = {
     }
     for (const seat of [0, 1] as const) d.rng.shuffle(d.book(seat));
     d.player(d.s.first).mp = d.s.cfg.mpFirst;
-    d.player(1 - d.s.first).mp = d.s.cfg.mpSecond;
-    for (const seat of [d.s.first, 1 - d.s.first]) for (let i = 0; i < d.s.cfg.handStart; i++) drawCard(d, seat, "Battle");
+    d.player(other(d.s.first)).mp = d.s.cfg.mpSecond;
+    for (const seat of [d.s.first, other(d.s.first)]) for (let i = 0; i < d.s.cfg.handStart; i++) drawCard(d, seat, "Battle");
   },
   TurnStartCommand: (c, d) => {
     d.s.turn += 1;
@@ -195,7 +195,7 @@ export const commandHandlers = {
     p.ops += 1;
     p.attacks -= 1;
     d.card(c.card).attacked = d.s.turn;
-    d.emit("DirectDeclared", "Direct", c.card, -1, 1 - seat, 0);
+    d.emit("DirectDeclared", "Direct", c.card, -1, other(seat), 0);
     d.emit("AttackCountChanged", "Direct", c.card, -1, seat, p.attacks);
   },
   DirectDamageCommand: (c, d) => {

@@ -1,4 +1,5 @@
-import type { Rng, Seat } from "../core/index.ts";
+import type { Rng } from "../core/index.ts";
+import type { Seat } from "./battle-data.ts";
 import type { BattleData, Card, Player } from "./battle-data.ts";
 import { HOME } from "./board.ts";
 import type { PresetBook } from "./config.ts";

@@ -1,4 +1,5 @@
-import { Rng, type Seat } from "../core/index.ts";
+import { Rng } from "../core/index.ts";
+import type { Seat } from "./battle-data.ts";
 import type { BattleData, Card, Mutable, Player } from "./battle-data.ts";
 import type { Command } from "./command.ts";
 import type { Pool } from "./pool.ts";

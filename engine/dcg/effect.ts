@@ -1,4 +1,4 @@
-import type { Seat } from "../core/index.ts";
+import { isSeat, type Seat } from "./battle-data.ts";
 import { CELLS, cellOf, ROWS, xOf, yOf } from "./board.ts";
 import type { Draft } from "./draft.ts";
 import { attach, damageCard, damagePlayer, drawCard, moveUnit, recoverCard, recoverPlayer, setAilment, toGrave } from "./ops.ts";
@@ -53,7 +53,7 @@ function cardsOf(d: Draft, items: Items): number[] {
 }
 
 function playersOf(d: Draft, items: Items): Seat[] {
-  if (items.kind === "player") return items.ids;
+  if (items.kind === "player") return items.ids.filter(isSeat);
   if (items.kind === "card") {
     const out: Seat[] = [];
     for (const id of items.ids) {

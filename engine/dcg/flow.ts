@@ -1,4 +1,4 @@
-import type { Seat } from "../core/index.ts";
+import type { Seat } from "./battle-data.ts";
 import { chebyshev, depthOf } from "./board.ts";
 import type { Decision } from "./decision.ts";
 import type { Draft } from "./draft.ts";

@@ -1,5 +1,5 @@
 import { applyChecked, canonicalJson, type Game, type Result, type Seat, type Viewer } from "../core/index.ts";
-import type { BattleData } from "./battle-data.ts";
+import { asSeat, type BattleData } from "./battle-data.ts";
 import { PRESET_BOOKS, STARTER_POOL } from "./cards.ts";
 import { extendCardSet, type CardSet, type CardSetJson } from "./card-set.ts";
 import { parseDcgConfig, STRATEGY_SIZE, type DcgConfig, type PresetBook } from "./config.ts";
@@ -104,7 +104,7 @@ export function makeDcg(pool: Pool = STARTER_POOL, presets: readonly PresetBook[
     },
     determinize: (view, seat, rng) => {
       const set = setFor(view.cfg);
-      return determinizeView(view, seat, rng, set.pool, set.presets);
+      return determinizeView(view, asSeat(seat), rng, set.pool, set.presets);
     },
     describe: (s, decision) => describeDecision(s, poolOf(s), decision, actorOf({ s })),
     render: (s) => renderBattle(s, poolOf(s)),

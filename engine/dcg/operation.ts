@@ -1,4 +1,4 @@
-import type { Seat } from "../core/index.ts";
+import type { Seat } from "./battle-data.ts";
 import type { BattleData } from "./battle-data.ts";
 import { CELLS, HOME, inEnemyHome, NEIGHBOUR, PLACEMENT } from "./board.ts";
 import type { Decision } from "./decision.ts";

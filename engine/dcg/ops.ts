@@ -1,4 +1,4 @@
-import type { Seat } from "../core/index.ts";
+import type { Seat } from "./battle-data.ts";
 import type { Ailment } from "./battle-data.ts";
 import type { Draft } from "./draft.ts";
 import type { TriggerKind, TriggerType } from "./trigger.ts";

@@ -1,4 +1,4 @@
-import type { Seat } from "../core/index.ts";
+import { asSeat, type Seat } from "./battle-data.ts";
 import type { LayerKind } from "./battle-data.ts";
 import { cellOf, depthOf, inEnemyHome, relCell } from "./board.ts";
 import { compare, type Comparator } from "./comparator.ts";
@@ -69,7 +69,7 @@ function filterPlayers<P>(test: (p: P, d: Draft, seat: Seat) => boolean) {
   return (p: P, d: Draft, _scope: Scope, items: Items): Items => {
     if (items.kind !== "player") return NONE;
     const out: number[] = [];
-    for (let i = 0; i < items.ids.length; i++) if (test(p, d, items.ids[i]!)) out.push(items.ids[i]!);
+    for (let i = 0; i < items.ids.length; i++) if (test(p, d, asSeat(items.ids[i]!))) out.push(items.ids[i]!);
     return { kind: "player", ids: out };
   };
 }

@@ -19,7 +19,7 @@ export function renderBattle(s: BattleData, pool: Pool): string {
   const lines: string[] = [];
   const st = s.state;
   lines.push(
-    `turn ${s.turn}/${s.cfg.turnLimit}  ${SEAT_NAME[s.turnPlayer]}'s turn  state ${st.kind}${s.finished ? `  FINISHED: ${s.winner < 0 ? "draw" : `${SEAT_NAME[s.winner]} wins`}` : ""}`,
+    `turn ${s.turn}/${s.cfg.turnLimit}  ${SEAT_NAME[s.turnPlayer]}'s turn  state ${st.kind}${s.finished ? `  FINISHED: ${s.winner === -1 ? "draw" : `${SEAT_NAME[s.winner]} wins`}` : ""}`,
   );
   const pl = (seat: 0 | 1) => {
     const p = s.players[seat];

@@ -1,4 +1,5 @@
-import { Rng, type Seat } from "../core/index.ts";
+import { Rng } from "../core/index.ts";
+import type { Seat } from "./battle-data.ts";
 import type { BattleData, Card, Player } from "./battle-data.ts";
 import { CELLS } from "./board.ts";
 import { resolveBook, type DcgConfig, type PresetBook } from "./config.ts";

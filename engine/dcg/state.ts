@@ -1,4 +1,4 @@
-import type { Seat } from "../core/index.ts";
+import type { Seat } from "./battle-data.ts";
 
 /**
  * The phase machine of seed 000 §2.2 as a discriminated union. Input states wait for a decision

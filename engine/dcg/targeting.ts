@@ -1,4 +1,4 @@
-import type { Seat } from "../core/index.ts";
+import type { Seat } from "./battle-data.ts";
 import type { Draft } from "./draft.ts";
 import { HEADS, headHandlers, type HeadKind, type HeadPhrase } from "./heads.ts";
 import { pipeHandlers, type PipeKind, type PipePhrase } from "./pipes.ts";

@@ -1,4 +1,4 @@
-import type { Seat } from "../core/index.ts";
+import type { Seat } from "./battle-data.ts";
 
 /**
  * Triggers: the events commands emit (seed 000 §2.4), past tense. Abilities match them; observers

@@ -1,4 +1,5 @@
-import type { Seat, Viewer } from "../core/index.ts";
+import type { Viewer } from "../core/index.ts";
+import type { Seat } from "./battle-data.ts";
 import type { BattleData, Card } from "./battle-data.ts";
 import type { DcgConfig } from "./config.ts";
 import { actorOf } from "./flow.ts";

@@ -1,4 +1,5 @@
 import { dcg, type DcgView, type Decision } from "../../engine/dcg/index.ts";
+import { asSeat, other } from "../../engine/dcg/battle-data.ts";
 import { CELLS, dirBetween, relCell, relDir } from "../../engine/dcg/board.ts";
 import { effectiveAttack, moveCost } from "../../engine/dcg/params.ts";
 import { checkLayout, type ActionCodec, type GameAdapter, type ObservationEncoder, type ObservationField } from "../codec.ts";
@@ -178,8 +179,8 @@ const observation: ObservationEncoder<DcgView> = {
     const hot = (o: number, def: number) => {
       if (def < K) out[o + def] = 1;
     };
-    const me = view.viewer === "spectator" ? 0 : view.viewer;
-    const foe = 1 - me;
+    const me = view.viewer === "spectator" ? 0 : asSeat(view.viewer);
+    const foe = other(me);
     const cfg = view.cfg;
     const unitAt = (cell: number, id: number, strategy: boolean) => {
       const c = view.cards[id];
@@ -272,7 +273,7 @@ const observation: ObservationEncoder<DcgView> = {
     for (const [k, seat] of [[0, me], [1, foe]] as const) {
       for (const id of view.graves[seat]!) {
         const c = view.cards[id];
-        if (c && c.def < K) out[at.graves! + k * K + c.def] += 1 / 3;
+        if (c && c.def < K) out[at.graves! + k * K + c.def]! += 1 / 3;
       }
     }
   },

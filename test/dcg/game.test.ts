@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { canonicalJson, Rng, stateHash } from "../../engine/core/index.ts";
 import { dcg, type BattleData, type Decision } from "../../engine/dcg/index.ts";
 import { HOME } from "../../engine/dcg/board.ts";
+import { other as otherSeat } from "../../engine/dcg/battle-data.ts";
 import { dcgAdapter } from "../../env/games/dcg.ts";
 
 const cfg = (raw: unknown = {}) => {
@@ -101,12 +102,12 @@ describe("setup: Initial -> Cointoss -> Strategy -> BattleStart", () => {
     expect([s.cards[base]!.cell, s.cards[base + 1]!.cell]).toEqual([home[1], home[0]]);
     expect(dcg.legal(s).some((d) => d.kind === "strategyConfirm")).toBe(true);
     s = dcg.applyTrusted(s, { kind: "strategyConfirm" });
-    expect(s.state).toEqual({ kind: "Strategy", seat: 1 - seat });
+    expect(s.state).toEqual({ kind: "Strategy", seat: otherSeat(seat) });
     // the other player sees nothing of the placement
-    const v = dcg.view(s, 1 - seat);
+    const v = dcg.view(s, otherSeat(seat));
     for (let i = 0; i < 5; i++) expect(v.cards[base + i]).toBeNull();
-    const other = (1 - seat) * 20;
-    for (let i = 0; i < 5; i++) s = dcg.applyTrusted(s, { kind: "strategyMove", card: other + i, cell: HOME[1 - seat][14 - i]! });
+    const other = (otherSeat(seat)) * 20;
+    for (let i = 0; i < 5; i++) s = dcg.applyTrusted(s, { kind: "strategyMove", card: other + i, cell: HOME[otherSeat(seat)][14 - i]! });
     s = dcg.applyTrusted(s, { kind: "strategyConfirm" });
     expect(s.turn).toBe(1);
     expect(s.turnPlayer).toBe(seat);
@@ -114,12 +115,12 @@ describe("setup: Initial -> Cointoss -> Strategy -> BattleStart", () => {
     expect(s.hands.map((h) => h.length)).toEqual([4, 4]);
     expect(s.books.map((b) => b.length)).toEqual([11, 11]);
     expect(s.players[seat].mp).toBe(3);
-    expect(s.players[1 - seat].mp).toBe(4);
+    expect(s.players[otherSeat(seat)].mp).toBe(4);
     expect(s.cards.filter((c) => c.layer === "Field")).toHaveLength(10);
     expect(s.cells[home[1]!]).toBe(base);
     // the first player's second turn gains MP
     s = dcg.applyTrusted(s, { kind: "turnFinish" });
-    expect(s.players[1 - seat].mp).toBe(4);
+    expect(s.players[otherSeat(seat)].mp).toBe(4);
     s = dcg.applyTrusted(s, { kind: "drawOrCharge", charge: true });
     s = dcg.applyTrusted(s, { kind: "turnFinish" });
     expect(s.players[seat].mp).toBe(5);
@@ -145,15 +146,15 @@ describe("views and determinize", () => {
           const v = dcg.view(s, seat);
           const text = canonicalJson(v);
           expect(text).not.toContain("rng");
-          for (const id of s.hands[1 - seat]) expect(v.cards[id]).toBeNull();
+          for (const id of s.hands[otherSeat(seat)]) expect(v.cards[id]).toBeNull();
           for (const id of s.books[seat]) expect(v.cards[id]).toBeNull();
-          expect(v.players[1 - seat].handSize).toBe(s.hands[1 - seat].length);
-          const f = s.players[1 - seat].feint;
+          expect(v.players[otherSeat(seat)].handSize).toBe(s.hands[otherSeat(seat)].length);
+          const f = s.players[otherSeat(seat)].feint;
           if (f >= 0) {
             seen.feint++;
             expect(v.cards[f]).toBeNull();
-            expect(v.feintOwners[s.cards[f]!.cell]).toBe(1 - seat);
-            expect(v.players[1 - seat].feintCell).toBe(s.cards[f]!.cell);
+            expect(v.feintOwners[s.cards[f]!.cell]).toBe(otherSeat(seat));
+            expect(v.players[otherSeat(seat)].feintCell).toBe(s.cards[f]!.cell);
           }
         }
         const spectator = dcg.view(s, "spectator");
@@ -177,8 +178,8 @@ describe("views and determinize", () => {
           expect(dcg.view(b, seat)).toEqual(v);
           // the sampled state is playable: its legal list encodes from the same view
           if (dcg.actor(a) === seat) expect(dcg.legal(a).map((d) => canonicalJson(d))).toEqual(dcg.legal(s).map((d) => canonicalJson(d)));
-          if (s.turn > 2 && s.hands[1 - seat].length > 1) {
-            const c = [1, 2, 3, 4, 5].map((r) => canonicalJson(dcg.determinize(v, seat, Rng.seeded(r)).hands[1 - seat].map((id) => s.cards[id]!.def)));
+          if (s.turn > 2 && s.hands[otherSeat(seat)].length > 1) {
+            const c = [1, 2, 3, 4, 5].map((r) => canonicalJson(dcg.determinize(v, seat, Rng.seeded(r)).hands[otherSeat(seat)].map((id) => s.cards[id]!.def)));
             if (new Set(c).size > 1) checked++;
           }
         }

@@ -1,5 +1,6 @@
 import { expect } from "vitest";
-import { canonicalJson, Rng, type Seat } from "../../engine/core/index.ts";
+import { canonicalJson, Rng } from "../../engine/core/index.ts";
+import type { Seat } from "../../engine/dcg/battle-data.ts";
 import { dcg, makeDcg, type BattleData, type DcgGame, type Decision, type Trace } from "../../engine/dcg/index.ts";
 import type { Card, Mutable, Player } from "../../engine/dcg/battle-data.ts";
 import { cellOf } from "../../engine/dcg/board.ts";

@@ -298,7 +298,7 @@ describe("spec", () => {
 
   it("observations come from the view only: the opponent's hidden hand does not change them", () => {
     const s = countGame.setup(countGame.parseConfig({}).ok ? (countGame.parseConfig({}) as any).value : null, 5);
-    const swapped = { ...s, hands: [s.hands[0], s.hands[1]!.map((c) => (c % 6) + 1)], deck: [...s.deck].reverse() };
+    const swapped = { ...s, hands: [s.hands[0]!, s.hands[1]!.map((c) => (c % 6) + 1)], deck: [...s.deck].reverse() };
     expect(stateHash(swapped)).not.toBe(stateHash(s));
     const o1 = new Float32Array(19);
     const o2 = new Float32Array(19);
