@@ -1,18 +1,22 @@
 /**
- * npm run replay -- <record.json> [--expect HASH]
+ * npm run replay -- <record.json> [--expect HASH] [--verify --data-dir DIR]
  * Re-runs a GameRecord in this process and prints its final state hash. Exits non-zero on an
  * illegal decision, a hash mismatch (against the record's own hashes, or --expect), or a bad file.
+ * --verify: the record is a live table's export (GET /v1/tables/:id/record); its signed log is
+ * checked with the key in DIR (the server's --data-dir): an edited or reordered entry fails.
  */
 import { readFileSync, statSync } from "node:fs";
 import { parseRecord, replay, unwrap } from "../engine/core/index.ts";
 import { registry } from "../engine/games.ts";
+import { readKey } from "../env/live/signing.ts";
+import { verifySignedRecord } from "../env/live/verify.ts";
 import { main, parseCli, UsageError } from "./cli.ts";
 
-const USAGE = "npm run replay -- <record.json> [--expect HASH]";
+const USAGE = "npm run replay -- <record.json> [--expect HASH] [--verify [--data-dir DIR]]";
 const MAX_BYTES = 256 * 1024 * 1024;
 
 main(() => {
-  const { values, positionals } = parseCli(USAGE, { expect: { type: "string" } });
+  const { values, positionals } = parseCli(USAGE, { expect: { type: "string" }, verify: { type: "boolean" }, "data-dir": { type: "string" } });
   if (values.help) {
     console.log(USAGE);
     return 0;
@@ -31,6 +35,15 @@ main(() => {
     doc = JSON.parse(text);
   } catch (e) {
     throw new Error(`${path} is not valid JSON: ${(e as Error).message}`, { cause: e });
+  }
+  if (values.verify) {
+    const dir = values["data-dir"] ?? process.env.CARDGYM_DATA_DIR ?? "cardgym-data";
+    const bad = verifySignedRecord(registry, readKey(dir), doc);
+    if (bad !== null) {
+      console.error(`error: verify_failed: ${path}: ${bad}`);
+      return 1;
+    }
+    console.log(`signed log verified with the key in ${dir}`);
   }
   const record = parseRecord(doc);
   if (!record.ok) throw new Error(`${path}: ${record.error.message}`);

@@ -108,9 +108,19 @@ export class Client {
     });
   }
 
-  /** The latest frame received so far (or the next one). */
+  /** The latest frame received so far if it satisfies pred, else the next one that does. */
   async frame(pred: (f: any) => boolean = () => true): Promise<any> {
-    return this.next((m) => (m.type === "frame" || m.type === "spectate") && pred(m));
+    const isFrame = (m: any) => m.type === "frame" || m.type === "spectate";
+    for (let i = this.messages.length - 1; i >= 0; i--) {
+      const m = this.messages[i];
+      if (!isFrame(m)) continue;
+      if (pred(m)) {
+        this.cursor = Math.max(this.cursor, i + 1);
+        return m;
+      }
+      break;
+    }
+    return this.next((m) => isFrame(m) && pred(m));
   }
 
   send(msg: unknown): void {
