@@ -142,11 +142,14 @@ const fields: [string, number, string][] = [
 ];
 const obsLayout: ObservationField[] = [];
 let obsSize = 0;
-// Declared ranges (codec.ts): [0, 1] but for unit sizes and modifiers (a turn's modifiers stack
-// with no rule cap, and can be negative) and the stage depth (no rule caps how many requests stack).
-const UNBOUNDED = new Set(["myUnits", "oppUnits", "stageSize"]);
+// Declared ranges (codec.ts), all finite: [0, 1], but unit features lie in [-UNIT_CLIP, UNIT_CLIP]
+// (a turn's modifiers stack with no rule cap and can be negative: size/20 and mod/10 are clipped
+// there) and the stage depth / 16 is clipped to 1 (no rule caps how many requests stack).
+const UNIT_CLIP = 2;
+const UNIT_FIELDS = new Set(["myUnits", "oppUnits"]);
+const clip = (v: number, low: number, high: number) => (v < low ? low : v > high ? high : v);
 for (const [name, length, description] of fields) {
-  obsLayout.push({ name, offset: obsSize, length, description, ...(UNBOUNDED.has(name) ? {} : { low: 0, high: 1 }) });
+  obsLayout.push({ name, offset: obsSize, length, description, ...(UNIT_FIELDS.has(name) ? { low: -UNIT_CLIP, high: UNIT_CLIP } : { low: 0, high: 1 }) });
   obsSize += length;
 }
 checkLayout(obsSize, obsLayout);
@@ -175,11 +178,11 @@ function writeUnits(view: BlackpokerView, units: readonly UnitView[], out: Float
     out[o] = 1;
     out[o + 1] = u.bulwark ? 1 : 0;
     out[o + 2] = u.charged ? 1 : 0;
-    out[o + 3] = u.bulwark ? 0 : sizeOf(unit) / 20;
-    out[o + 4] = u.mod / 10;
+    out[o + 3] = u.bulwark ? 0 : clip(sizeOf(unit) / 20, -UNIT_CLIP, UNIT_CLIP);
+    out[o + 4] = clip(u.mod / 10, -UNIT_CLIP, UNIT_CLIP);
     out[o + 5] = u.entered === view.turn ? 1 : 0;
     out[o + 6] = hasHaste(unit) ? 1 : 0;
-    out[o + 7] = u.cards.length / 4;
+    out[o + 7] = clip(u.cards.length / 4, 0, UNIT_CLIP);
     if (combat) {
       out[o + 8] = combat.attackers.includes(u.uid) ? 1 : 0;
       out[o + 9] = combat.blockers.includes(u.uid) ? 1 : 0;
@@ -256,7 +259,7 @@ const observation: ObservationEncoder<BlackpokerView> = {
         out[o + ACTIONS.length + 3] = mine.field.some((u) => u.uid === t) ? 1 : 0;
       }
     }
-    out[at.stageSize!] = f.stage.length / 16;
+    out[at.stageSize!] = Math.min(1, f.stage.length / 16);
     const s = at.scalars!;
     out[s] = mine.life / 16;
     out[s + 1] = theirs.life / 16;
@@ -279,7 +282,7 @@ const observation: ObservationEncoder<BlackpokerView> = {
       out[at.composeProgress!] = p.keys.length / 2;
       out[at.composeProgress! + 1] = p.target >= 0 ? 1 : 0;
       out[at.composeProgress! + 2] = p.bulwarks.length / 2;
-      out[at.composeProgress! + 3] = p.discards.length;
+      out[at.composeProgress! + 3] = Math.min(1, p.discards.length);
     }
     if (view.config.bothLivesZero === "draw") out[at.configFlags!] = 1;
     if (view.config.drawRule === "sixth") out[at.configFlags! + 1] = 1;

@@ -1,6 +1,7 @@
 import { dcg, type DcgView, type Decision } from "../../engine/dcg/index.ts";
 import { asSeat, other } from "../../engine/dcg/battle-data.ts";
 import { CELLS, dirBetween, relCell, relDir } from "../../engine/dcg/board.ts";
+import { LIFE_MAX, PARAM_MAX } from "../../engine/dcg/ops.ts";
 import { effectiveAttack, moveCost } from "../../engine/dcg/params.ts";
 import { checkLayout, type ActionCodec, type GameAdapter, type ObservationEncoder, type ObservationField } from "../codec.ts";
 
@@ -158,10 +159,14 @@ const fields: [string, number, string][] = [
 ];
 const layout: ObservationField[] = [];
 let obsSize = 0;
-// Declared ranges (codec.ts). Unbounded: cells (attack and move cost can be buffed without a cap,
-// custom card sets bring their own stats) and scalars (HP goes below 0 on lethal damage). Graves
-// count copies / 3, and a book may hold 5 copies of a rubric.
-const RANGES: Record<string, { low?: number; high?: number }> = { cells: {}, scalars: {}, graves: { low: 0, high: 5 / 3 } };
+// Declared ranges (codec.ts), all finite. Cells: the rules bound attack and move cost to
+// 0..PARAM_MAX and life to LIFE_MAX (docs/rules/dcg.md, "Stat bounds"), a card costs at most 8, so
+// the largest feature is move cost / 2 <= 49.5; the encoder clips to these bounds as well.
+// Scalars: fractions clipped to -1..1 (HP goes below 0 on overkill; -1 means -hp or less).
+// Graves count copies / 3, and a book may hold 5 copies of a rubric.
+const CELL_HIGH = PARAM_MAX / 2;
+const RANGES: Record<string, { low: number; high: number }> = { cells: { low: 0, high: CELL_HIGH }, scalars: { low: -1, high: 1 }, graves: { low: 0, high: 5 / 3 } };
+const clip = (v: number, low: number, high: number) => (v < low ? low : v > high ? high : v);
 for (const [name, length, description] of fields) {
   layout.push({ name, offset: obsSize, length, description, ...(RANGES[name] ?? { low: 0, high: 1 }) });
   obsSize += length;
@@ -190,13 +195,13 @@ const observation: ObservationEncoder<DcgView> = {
       out[o + (c.owner === me ? 0 : 1)] = 1;
       out[o + 2] = def.kind === "rubric" ? 1 : 0;
       out[o + 3] = def.kind === "object" ? 1 : 0;
-      out[o + 4] = effectiveAttack(view, pool, id) / 5;
-      out[o + 5] = c.life / 10;
+      out[o + 4] = clip(effectiveAttack(view, pool, id), 0, PARAM_MAX) / 5;
+      out[o + 5] = clip(c.life, 0, LIFE_MAX) / 10;
       out[o + 6] = def.cost / 3;
       out[o + 7] = c.ailment === "poison" ? 1 : 0;
       out[o + 8] = !strategy && c.owner === me && def.kind === "rubric" && c.summoned !== view.turn && c.attacked !== view.turn ? 1 : 0;
       out[o + 9] = c.sealed ? 1 : 0;
-      out[o + 10] = c.owner === me && def.kind === "rubric" ? moveCost(view, pool, id) / 2 : 0;
+      out[o + 10] = c.owner === me && def.kind === "rubric" ? clip(moveCost(view, pool, id), 0, PARAM_MAX) / 2 : 0;
       out[o + 11] = c.attached.some((a) => a.area) ? 1 : 0;
       hot(o + CELL_FEATURES.length, c.def);
     };
@@ -254,7 +259,7 @@ const observation: ObservationEncoder<DcgView> = {
       P[foe]!.confirmed ? 1 : 0,
       Math.max(0, view.strategyMoves) / 10,
     ];
-    sc.forEach((v, i) => (out[at.scalars! + i] = v));
+    sc.forEach((v, i) => (out[at.scalars! + i] = clip(v, -1, 1)));
     const st = view.state;
     out[at.pending! + PENDING.indexOf(st.kind)] = 1;
     out[at.pending! + PENDING.length] = view.actor === view.viewer ? 1 : 0;

@@ -20,8 +20,8 @@ def test_box_follows_the_declared_field_bounds(game, client):
         assert (box.high[at] == want_high).all(), field["name"]
 
 
-def test_sevens_box_is_finite_and_holds_every_observation(client):
-    env = cardgym.make("sevens", client=client, seed=3)
+def test_box_is_finite_and_holds_every_observation(game, client):
+    env = cardgym.make(game, client=client, seed=3)
     try:
         space = env.observation_space["observation"]
         assert np.isfinite(space.low).all() and np.isfinite(space.high).all()

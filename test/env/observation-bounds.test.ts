@@ -47,8 +47,9 @@ describe("declared observation bounds", () => {
     });
   }
 
-  it("sevens and shephy bound every float; the spec serves each field's bounds without changing the hash inputs", () => {
-    for (const id of ["sevens", "shephy"]) {
+  it("every game bounds every float (finite Box bounds); the spec serves each field's bounds without changing the hash inputs", () => {
+    expect([...adapters.keys()].sort()).toEqual(["blackpoker", "dcg", "sevens", "shephy"]);
+    for (const id of adapters.keys()) {
       const { low, high } = observationBounds(adapters.get(id)!.observation);
       expect(low.every(Number.isFinite) && high.every(Number.isFinite)).toBe(true);
     }
