@@ -151,8 +151,9 @@ export class CardGen {
       const parameter = this.value(DEFS.parameterAbility!) as S;
       ability = { type: "AreaAbility", reach: every, ability: { ...parameter, calc: { mode: "Multiply", amount: this.pick([1000, -1000, 999]) }, lifetime: [] } };
     } else {
-      const effect = this.value(this.pick((resolve(DEFS.effect!).oneOf as S[]).filter((b) => "amount" in (b.properties as S)))) as S;
-      const amount = DEFS.effect && ((resolve(DEFS.effect).oneOf as S[]).find((b) => (b.properties as Record<string, { const?: string }>).kind!.const === effect.kind)!.properties as Record<string, S>).amount!;
+      const branch = this.pick((resolve(DEFS.effect!).oneOf as S[]).filter((b) => "amount" in (b.properties as S)));
+      const effect = this.value(branch) as S;
+      const amount = (branch.properties as Record<string, S>).amount!;
       effect.amount = this.chance(0.6) ? amount.minimum : amount.maximum;
       effect.target = String(effect.kind).startsWith("Card") ? every : [{ kind: "MapPlayer" }];
       const when = [{ kind: "Any" }, { kind: "FilterTriggerKind", triggers: [this.pick(["TurnStarted", "Summoned", "AttackDamaged"])] }];
