@@ -2,8 +2,15 @@
  * npm run play -- <game> [--seed N] [--seats N] [--agents a,b,...] [--config JSON] [--cards FILE] [--record out.json] [--board turn|every|end]
  * Plays one whole game between agents and prints every decision, the board and the result.
  * --cards FILE (dcg): a card-set file ({cards, books}, docs/cards.md), inlined as config.cardSet.
+ * A "human" seat in --agents is played in this terminal: the game runs as a live table on an
+ * in-process server (docs/live.md) and this terminal is that seat's client.
+ * npm run play -- --connect URL --table ID --seat N --token T plays a seat of a remote table.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildApp } from "../env/server/index.ts";
+import { LineSource, playSeat } from "./live-client.ts";
 import { deriveSeed, unwrap } from "../engine/core/index.ts";
 import { registry } from "../engine/games.ts";
 import { runMatch } from "../agents/match.ts";
@@ -12,7 +19,10 @@ import { adapters } from "../env/games/index.ts";
 import { specOf } from "../env/spec.ts";
 import { intArg, jsonArg, main, parseCli, UsageError } from "./cli.ts";
 
-const USAGE = "npm run play -- <game> [--seed N] [--seats N] [--agents spec,spec,...] [--config JSON] [--cards FILE] [--record out.json] [--board turn|every|end]";
+const USAGE =
+  "npm run play -- <game> [--seed N] [--seats N] [--agents spec,spec,...] [--config JSON] [--cards FILE] [--record out.json] [--board turn|every|end] [--turn-seconds S]\n" +
+  "       npm run play -- --connect URL --table ID --seat N --token T\n" +
+  'an agent named "human" is a seat you play in this terminal (numbered decisions; type the number)';
 
 main(async () => {
   const { values, positionals } = parseCli(USAGE, {
@@ -24,7 +34,22 @@ main(async () => {
     record: { type: "string" },
     board: { type: "string" },
     quiet: { type: "boolean", short: "q" },
+    connect: { type: "string" },
+    table: { type: "string" },
+    seat: { type: "string" },
+    token: { type: "string" },
+    "turn-seconds": { type: "string" },
   });
+  if (values.connect !== undefined) {
+    if (!values.table || values.seat === undefined || !values.token) throw new UsageError(`--connect needs --table ID --seat N --token T\nusage: ${USAGE}`);
+    if (!/^https?:\/\//.test(values.connect)) throw new UsageError(`--connect takes the server's http(s):// URL, got "${values.connect}"`);
+    const seat = intArg(values.seat, "seat", 0, 0, 7);
+    const url = `${values.connect.replace(/^http/, "ws").replace(/\/$/, "")}/v1/tables/${encodeURIComponent(values.table)}/seats/${seat}/ws?token=${encodeURIComponent(values.token)}`;
+    const lines = new LineSource();
+    const result = await playSeat({ url, lines });
+    lines.close();
+    return result.returns === null ? 1 : 0;
+  }
   if (values.help) {
     console.log(`${USAGE}\ngames: ${registry.ids().join(", ")}`);
     return 0;
@@ -41,6 +66,7 @@ main(async () => {
   const seats = parsed.value.seats as number;
   const specs = splitAgentList(values.agents ?? "random");
   if (specs.length !== 1 && specs.length !== seats) throw new UsageError(`--agents names ${specs.length} agents; give one (for every seat) or ${seats}`);
+  if (specs.includes("human")) return playHuman(game.info.id, parsed.value as Record<string, unknown>, seed, seats, specs, values);
   const adapter = adapters.get(game.info.id);
   const host = adapter ? { adapter, actionSpecHash: specOf(adapter).actionSpecHash } : {};
   const agents = [];
@@ -94,5 +120,60 @@ function readCardSet(file: string): unknown {
     return JSON.parse(text);
   } catch (e) {
     throw new UsageError(`--cards: ${file} is not JSON (${(e as Error).message})`);
+  }
+}
+
+/**
+ * People in the terminal: the game runs as a live table on a loopback server inside this process
+ * (a throwaway data dir), and each "human" seat is played through the table client, so the
+ * terminal shows exactly what that seat may see.
+ */
+async function playHuman(
+  gameId: string,
+  config: Record<string, unknown>,
+  seed: number,
+  seats: number,
+  specs: string[],
+  values: { record?: string; "turn-seconds"?: string },
+): Promise<number> {
+  const seatSpecs = Array.from({ length: seats }, (_, i) => (specs.length === 1 ? specs[0]! : specs[i]!));
+  const dataDir = mkdtempSync(join(tmpdir(), "cardgym-play-"));
+  const app = buildApp({ dataDir });
+  const lines = new LineSource();
+  try {
+    const base = await app.listen({ host: "127.0.0.1", port: 0 });
+    const turnMs = values["turn-seconds"] === undefined ? null : intArg(values["turn-seconds"], "turn-seconds", 60, 1, 86_400) * 1000;
+    const res = await app.inject({
+      method: "POST",
+      url: "/v1/tables",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      payload: { game: gameId, config, seats: seatSpecs, seed, deadlines: { turnMs, graceMs: 86_400_000 } },
+    });
+    const made = JSON.parse(res.body);
+    if (res.statusCode !== 201) throw new UsageError(`${made.error.code}: ${made.error.message}`);
+    const humans = seatSpecs.flatMap((s, i) => (s === "human" ? [i] : []));
+    const ws = base.replace(/^http/, "ws");
+    const results = await Promise.all(
+      humans.map((seat) =>
+        playSeat({
+          url: `${ws}/v1/tables/${made.table}/seats/${seat}/ws?token=${made.tokens[String(seat)]}`,
+          lines,
+          name: humans.length > 1 ? `seat ${seat}` : "you",
+          out: humans.length > 1 && seat !== humans[0] ? () => undefined : (l) => console.log(l),
+        }),
+      ),
+    );
+    if (values.record) {
+      const rec = await app.inject({ method: "GET", url: `/v1/tables/${made.table}/record`, headers: { accept: "application/json" } });
+      if (rec.statusCode === 200) {
+        writeFileSync(values.record, JSON.stringify(JSON.parse(rec.body), null, 1) + "\n");
+        console.log(`record written to ${values.record} (npm run replay -- ${values.record})`);
+      }
+    }
+    return results[0]?.returns === null ? 1 : 0;
+  } finally {
+    lines.close();
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -1,0 +1,53 @@
+/**
+ * The terminal client: `npm run play` with a "human" seat plays through a live table in this
+ * terminal (numbered decisions, the board after each move), and `--connect` plays a remote seat.
+ */
+import { spawn } from "node:child_process";
+import { afterEach, describe, expect, it } from "vitest";
+import { http, startLive, type Live } from "./helpers.ts";
+
+let live: Live | null = null;
+afterEach(async () => {
+  await live?.close();
+  live = null;
+});
+
+/** Runs scripts/play.ts with `input` on stdin; resolves with exit code and stdout. */
+function play(args: string[], input: string): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, ["--import", "tsx", "scripts/play.ts", ...args], { stdio: ["pipe", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    p.stdout.on("data", (d) => (out += String(d)));
+    p.stderr.on("data", (d) => (err += String(d)));
+    p.on("exit", (code) => resolve({ code, out, err }));
+    p.stdin.end(input);
+  });
+}
+
+describe("terminal client", () => {
+  it("plays a human seat against agents from typed numbers, showing numbered decisions and the board", async () => {
+    const r = await play(["sevens", "--seats", "3", "--agents", "human,random,random", "--seed", "3"], "x\n" + "1\n".repeat(200));
+    expect(r.err).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("you are seat 0");
+    expect(r.out).toMatch(/ {4}1\. seat 0 plays/);
+    expect(r.out).toContain('"x" is not a number from 1 to');
+    expect(r.out).toMatch(/♠ +·/);
+    expect(r.out).toMatch(/game over after \d+ decisions/);
+  }, 30_000);
+
+  it("--connect plays a seat of a remote table with its token", async () => {
+    live = await startLive();
+    const made = (await http(live.base, "POST", "/v1/tables", { game: "sevens", seats: ["random", "human", "random"], seed: 5 })).body;
+    const r = await play(["--connect", live.base, "--table", made.table, "--seat", "1", "--token", made.tokens["1"]], "1\n".repeat(200));
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("you are seat 1");
+    expect(r.out).toMatch(/game over after \d+ decisions/);
+    const summary = (await http(live.base, "GET", `/v1/tables/${made.table}/log?since=0`)).body;
+    expect(summary.events.filter((e: any) => e.seat === 1).every((e: any) => e.cause === "answer")).toBe(true);
+    const wrong = await play(["--connect", live.base, "--table", made.table, "--seat", "1", "--token", "wrong"], "");
+    expect(wrong.out).toContain("unauthorized");
+    expect(wrong.code).not.toBe(0);
+  }, 30_000);
+});
