@@ -3,7 +3,8 @@
 What runs (the first that applies):
 
 1. the ``repo`` argument, else the ``CARDGYM_REPO`` environment variable: that checkout's TypeScript
-   server (``node --import tsx scripts/serve.ts``; run ``npm install`` there first);
+   server, bundled at start by esbuild into one JavaScript file (``node scripts/run-bundled.mjs
+   scripts/serve.ts``: half the memory of running it under tsx); run ``npm install`` there first;
 2. the checkout two levels above this package (``<repo>/python/cardgym/``), where an editable
    install (``pip install -e python``) leaves it;
 3. the server bundled into this package (``cardgym/_server/dist/serve.mjs``, plain JavaScript with
@@ -60,7 +61,7 @@ def _transport(requested: Optional[str]) -> str:
         return "unix" if hasattr(socket, "AF_UNIX") else "tcp"
     return choice
 
-#: Seconds to wait for the server's URL line (tsx compiles the TypeScript on first start).
+#: Seconds to wait for the server's URL line (a checkout's server is bundled by esbuild first).
 START_TIMEOUT = float(os.environ.get("CARDGYM_START_TIMEOUT", "60"))
 
 
@@ -166,9 +167,9 @@ class EmbeddedServer:
             program = [str(found)]
         else:
             self.repo = found
-            if not (self.repo / "node_modules" / "tsx").is_dir():
-                raise ServerStartError(f"{self.repo} has no node_modules/tsx: run `npm install` in {self.repo} first")
-            program = ["--import", "tsx", "scripts/serve.ts"]
+            if not (self.repo / "node_modules" / "esbuild").is_dir():
+                raise ServerStartError(f"{self.repo} has no node_modules/esbuild: run `npm install` in {self.repo} first")
+            program = ["scripts/run-bundled.mjs", "scripts/serve.ts"]
         self._socket_dir: Optional[str] = None
         where = ["--port", "0", "--host", "127.0.0.1"]
         if _transport(transport) == "unix":

@@ -1,0 +1,75 @@
+/**
+ * tsx scripts/bench-engine-vs.ts --old <checkout> [--game dcg] [--seconds S] [--rounds N]
+ *
+ * Random-playout decisions/s of one game's engine in this checkout against another checkout's
+ * (e.g. a `git worktree add` of an older commit), in one process, alternating round by round so
+ * that machine load hits both alike. Same loop as `npm run bench`: setup + legal() + a uniform
+ * pick + applyTrusted per decision, the same seeds on both sides. Prints each side's best and
+ * median round and the ratio of medians. A benchmark, not a test.
+ */
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { intArg, main, parseCli, UsageError } from "./cli.ts";
+
+const USAGE = "tsx scripts/bench-engine-vs.ts --old <checkout> [--game dcg] [--seconds S] [--rounds N]";
+
+interface Game {
+  parseConfig(raw: unknown): { ok: boolean; value: unknown };
+  setup(config: unknown, seed: number): unknown;
+  actor(s: unknown): unknown;
+  legal(s: unknown): readonly unknown[];
+  applyTrusted(s: unknown, d: unknown): unknown;
+}
+
+async function load(root: string, id: string): Promise<{ game: Game; Rng: { seeded(n: number): { int(n: number): number } } }> {
+  const games = await import(pathToFileURL(join(root, "engine/games.ts")).href);
+  const core = await import(pathToFileURL(join(root, "engine/core/index.ts")).href);
+  const got = games.registry.get(id);
+  if (!got.ok) throw new UsageError(`${root}: no game ${id}`);
+  return { game: got.value, Rng: core.Rng };
+}
+
+function measure(side: Awaited<ReturnType<typeof load>>, ms: number, firstSeed: number): number {
+  const { game, Rng } = side;
+  const config = game.parseConfig({}).value;
+  const rng = Rng.seeded(firstSeed);
+  let decisions = 0;
+  let seed = firstSeed;
+  const start = performance.now();
+  let now = start;
+  while (now - start < ms) {
+    let s = game.setup(config, seed++);
+    while (game.actor(s) !== "terminal") {
+      const legal = game.legal(s);
+      s = game.applyTrusted(s, legal[rng.int(legal.length)]);
+      decisions++;
+    }
+    now = performance.now();
+  }
+  return decisions / ((now - start) / 1000);
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+main(async () => {
+  const { values } = parseCli(USAGE, { old: { type: "string" }, game: { type: "string" }, seconds: { type: "string" }, rounds: { type: "string" } });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (!values.old) throw new UsageError(`--old is required\nusage: ${USAGE}`);
+  const id = values.game ?? "dcg";
+  const seconds = intArg(values.seconds, "seconds", 10, 1, 3600);
+  const rounds = intArg(values.rounds, "rounds", 10, 2, 1000);
+  const sides = { old: await load(resolve(values.old), id), new: await load(resolve("."), id) };
+  for (const s of Object.values(sides)) measure(s, 500, 999_999);
+  const rates: Record<string, number[]> = { old: [], new: [] };
+  for (let r = 0; r < rounds; r++) {
+    const order = r % 2 === 0 ? (["old", "new"] as const) : (["new", "old"] as const);
+    for (const k of order) rates[k]!.push(measure(sides[k], (seconds * 1000) / rounds / 2, 1 + r * 1_000_000));
+  }
+  const line = (k: string) => `best ${Math.round(Math.max(...rates[k]!)).toLocaleString("en-US")}  median ${Math.round(median(rates[k]!)).toLocaleString("en-US")} decisions/s`;
+  console.log(`${id} random playouts ${new Date().toISOString()}, ${rounds} alternating rounds, ${seconds}s in all, old = ${values.old}`);
+  console.log(`  old ${line("old")}\n  new ${line("new")}\n  new/old (median) ${(median(rates.new!) / median(rates.old!)).toFixed(2)}x`);
+  return 0;
+});
