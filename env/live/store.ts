@@ -27,8 +27,8 @@ export interface TableStoreOptions {
 
 /** Every live table of a server, their journals under <dataDir>/tables, and the signing key. */
 export class TableStore {
-  readonly key: Buffer;
   readonly clock: LiveClock;
+  private keyBuffer: Buffer | null = null;
   private readonly tables = new Map<string, Table>();
   private readonly o: TableStoreOptions;
   private readonly deps: TableDeps;
@@ -36,18 +36,28 @@ export class TableStore {
 
   constructor(o: TableStoreOptions) {
     this.o = o;
-    this.key = loadOrCreateKey(o.dataDir);
     this.clock = o.clock ?? systemClock;
     this.maxTables = o.maxTables ?? 2000;
     const log = o.log ?? (() => undefined);
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const store = this;
     this.deps = {
       clock: this.clock,
-      key: this.key,
+      // The data dir and its key are made on first use (a server that never hosts a table leaves no files).
+      get key(): Buffer {
+        return store.key;
+      },
       journalDir: tablesDir(o.dataDir),
       runner: new AgentRunner({ concurrency: o.agentConcurrency ?? 4, maxQueue: o.agentQueue ?? 100_000 }),
       makeAgent: () => Promise.reject(new Error("agents are made per game (depsFor)")),
       log,
     };
+  }
+
+  /** The signing key from <dataDir>/server.key, made on first use. */
+  get key(): Buffer {
+    if (this.keyBuffer === null) this.keyBuffer = loadOrCreateKey(this.o.dataDir);
+    return this.keyBuffer;
   }
 
   private adapterOf(game: string): GameAdapter {

@@ -20,6 +20,7 @@ import gymnasium
 from . import onnx, pettingzoo
 from .client import Client, Session, tensor
 from .env import CardgymEnv, Opponents
+from .table import Table
 from .errors import CardgymError, IllegalActionError, ServerError, ServerStartError, ServerUnavailable
 from .vector import CardgymVectorEnv
 
@@ -35,6 +36,7 @@ __all__ = [
     "ServerStartError",
     "ServerUnavailable",
     "Session",
+    "Table",
     "make",
     "make_vec",
     "onnx",
