@@ -2,7 +2,8 @@
  * npm run arena -- --game <id> --agents a,b,c [--games N] [--seed N] [--seats N] [--config JSON]
  *                  [--gate gates.json] [--out dir] [--concurrency N] [--model-root dir]
  * Round robin between agents with seats swapped; writes arena.json and arena.md to --out and exits
- * 1 when a gate fails (the CI check of bot strength).
+ * 1 when a gate fails (the CI check of bot strength). With --sprt: a sequential test between two
+ * agents on paired games, or the SPRT gates of a gate file (scripts/arena/sprt-cli.ts, docs/sprt.md).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,11 +16,13 @@ import { createAgentReady, knownAgents, parseAgentSpec, splitAgentList } from ".
 import { adapters } from "../env/games/index.ts";
 import { specOf } from "../env/spec.ts";
 import { intArg, jsonArg, main, parseCli, UsageError } from "./cli.ts";
+import { SPRT_USAGE, sprtMain } from "./arena/sprt-cli.ts";
 
 const USAGE =
   "npm run arena -- --game <id> --agents spec,spec[,...] [--games N] [--seed N] [--seats N] [--config JSON] [--gate gates.json] [--out dir] [--concurrency N] [--model-root dir]";
 
 main(async () => {
+  if (process.argv.includes("--sprt")) return sprtMain(process.argv.slice(2));
   const { values, positionals } = parseCli(USAGE, {
     game: { type: "string" },
     agents: { type: "string" },
@@ -34,7 +37,7 @@ main(async () => {
     quiet: { type: "boolean", short: "q" },
   });
   if (values.help) {
-    console.log(`${USAGE}\ngames: ${registry.ids().join(", ")}\nagents: ${knownAgents().join(", ")}`);
+    console.log(`${USAGE}\n${SPRT_USAGE}\ngames: ${registry.ids().join(", ")}\nagents: ${knownAgents().join(", ")}`);
     return 0;
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${USAGE}`);

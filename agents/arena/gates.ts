@@ -1,16 +1,70 @@
+import { Type, type Static, type TSchema } from "typebox";
+import { Value } from "typebox/value";
 import type { ArenaReport } from "./report.ts";
 
 /**
- * A strength gate: `agent` must beat `baseline` (multi-seat games) with a win rate whose 95%
- * Wilson lower bound is at least minWinRate. In a solitaire the agent's own win rate is judged
- * and baseline, if given, is only reported. `game`, if given, limits the gate to that game.
+ * Gate files (.ci/gates.json): a JSON array (or {"gates": [...]}) of two kinds of gate, both
+ * TypeBox schemas (the TS types, the JSON Schema and the validation come from one definition).
+ *
+ * Win-rate gate: `agent` must beat `baseline` (multi-seat games) with a win rate whose 95% Wilson
+ * lower bound is at least minWinRate, in a round robin (`npm run arena -- --agents ... --gate F`).
+ * In a solitaire the agent's own win rate is judged and baseline, if given, is only reported.
+ * `game`, if given, limits the gate to that game.
+ *
+ * SPRT gate (`"kind": "sprt"`): a sequential test between `candidate` and `baseline` on paired
+ * games (`npm run arena -- --sprt --gate F`, docs/sprt.md). It passes when the test accepts H1
+ * (candidate at elo1 rather than elo0) and fails when it accepts H0, or when maxGames are reached
+ * undecided (unless `inconclusive` is "pass"). Non-regression ("not weaker by more than N Elo"):
+ * elo0 = -N, elo1 = 0.
  */
-export interface Gate {
-  readonly agent: string;
-  readonly baseline?: string;
-  readonly minWinRate: number;
-  readonly game?: string;
-}
+const Spec = Type.String({ minLength: 1, maxLength: 512 });
+
+export const WinRateGateSchema = Type.Object(
+  {
+    kind: Type.Optional(Type.Literal("winrate")),
+    agent: Spec,
+    baseline: Type.Optional(Spec),
+    minWinRate: Type.Number({ minimum: 0, maximum: 1 }),
+    game: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  },
+  { additionalProperties: false },
+);
+
+const Elo = Type.Number({ minimum: -2000, maximum: 2000 });
+const ErrorRate = Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 0.5 });
+
+export const SprtGateSchema = Type.Object(
+  {
+    kind: Type.Literal("sprt"),
+    /** Named in logs and failures. */
+    name: Type.String({ minLength: 1, maxLength: 120 }),
+    game: Type.String({ minLength: 1, maxLength: 64 }),
+    /** Game config (seats and options); the game's defaults when absent. */
+    config: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    candidate: Spec,
+    /** An agent spec, or "champion": the game's champion in models/registry.json. */
+    baseline: Spec,
+    /** Seats other than the two under test (games with more than two seats); default "random". */
+    fill: Type.Optional(Spec),
+    elo0: Elo,
+    elo1: Elo,
+    alpha: Type.Optional(ErrorRate),
+    beta: Type.Optional(ErrorRate),
+    maxGames: Type.Integer({ minimum: 2, maximum: 1_000_000 }),
+    seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1 })),
+    /** What an undecided run at maxGames means; default "fail". */
+    inconclusive: Type.Optional(Type.Union([Type.Literal("pass"), Type.Literal("fail")])),
+  },
+  { additionalProperties: false },
+);
+
+export type WinRateGate = Static<typeof WinRateGateSchema>;
+export type SprtGate = Static<typeof SprtGateSchema>;
+export type AnyGate = WinRateGate | SprtGate;
+/** The win-rate gate (the kind the round robin evaluates). */
+export type Gate = WinRateGate;
+
+export const isSprtGate = (g: AnyGate): g is SprtGate => g.kind === "sprt";
 
 export interface GateResult {
   readonly gate: Gate;
@@ -30,28 +84,40 @@ export class GateFileError extends Error {
   }
 }
 
-const KEYS = ["agent", "baseline", "minWinRate", "game"];
+function firstError(schema: TSchema, value: unknown, at: string): string {
+  const [e] = Value.Errors(schema, value);
+  if (!e) return `${at} is invalid`;
+  const where = e.instancePath === "" ? at : `${at}${e.instancePath.replaceAll("/", ".")}`;
+  if (e.keyword === "additionalProperties" || e.keyword === "boolean") {
+    const extra = Object.keys(value as object).filter((k) => !Object.hasOwn((schema as { properties: object }).properties, k));
+    return `${at} has an unknown field "${extra[0] ?? "?"}" (allowed: ${Object.keys((schema as { properties: object }).properties).join(", ")})`;
+  }
+  return `${where} ${e.message}`;
+}
 
 /** Validates a parsed gates document (an array of gates, or {"gates": [...]}). */
-export function parseGates(raw: unknown): Gate[] {
+export function parseAllGates(raw: unknown): AnyGate[] {
   const list = raw !== null && typeof raw === "object" && !Array.isArray(raw) && "gates" in raw ? (raw as { gates: unknown }).gates : raw;
-  if (!Array.isArray(list)) throw new GateFileError('the gate file must hold a JSON array of {"agent", "baseline", "minWinRate"} objects');
+  if (!Array.isArray(list)) throw new GateFileError('the gate file must hold a JSON array of gates ({"agent", "baseline", "minWinRate"} or {"kind": "sprt", ...})');
   return list.map((g: unknown, i) => {
     const at = `gates[${i}]`;
     if (g === null || typeof g !== "object" || Array.isArray(g)) throw new GateFileError(`${at} must be an object`);
-    const o = g as Record<string, unknown>;
-    for (const k of Object.keys(o)) if (!KEYS.includes(k)) throw new GateFileError(`${at} has an unknown field "${k}" (allowed: ${KEYS.join(", ")})`);
-    if (typeof o.agent !== "string" || o.agent === "") throw new GateFileError(`${at}.agent must be an agent spec string`);
-    if (o.baseline !== undefined && (typeof o.baseline !== "string" || o.baseline === "")) throw new GateFileError(`${at}.baseline must be an agent spec string`);
-    if (typeof o.minWinRate !== "number" || !(o.minWinRate >= 0 && o.minWinRate <= 1)) throw new GateFileError(`${at}.minWinRate must be a number between 0 and 1`);
-    if (o.game !== undefined && typeof o.game !== "string") throw new GateFileError(`${at}.game must be a game id`);
-    return {
-      agent: o.agent,
-      minWinRate: o.minWinRate,
-      ...(o.baseline === undefined ? {} : { baseline: o.baseline as string }),
-      ...(o.game === undefined ? {} : { game: o.game as string }),
-    };
+    const kind = (g as { kind?: unknown }).kind;
+    if (kind !== undefined && kind !== "sprt" && kind !== "winrate") throw new GateFileError(`${at}.kind must be "winrate" or "sprt"`);
+    const schema = kind === "sprt" ? SprtGateSchema : WinRateGateSchema;
+    if (!Value.Check(schema, g)) throw new GateFileError(firstError(schema, g, at));
+    if (kind === "sprt") {
+      const s = g as SprtGate;
+      if (!(s.elo0 < s.elo1)) throw new GateFileError(`${at}: elo0 must be below elo1`);
+      return s;
+    }
+    return g as WinRateGate;
   });
+}
+
+/** The win-rate gates of a gate file (SPRT gates are run by `arena --sprt`). */
+export function parseGates(raw: unknown): Gate[] {
+  return parseAllGates(raw).filter((g): g is WinRateGate => !isSprtGate(g));
 }
 
 /** Finds an agent by exact spec, or by its name when exactly one listed spec has that name. */

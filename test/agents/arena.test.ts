@@ -108,7 +108,7 @@ describe("arena runs and gates", () => {
 
   it("validates gate files with errors naming the entry, and judges on the Wilson lower bound", () => {
     expect(() => parseGates({})).toThrow(GateFileError);
-    expect(() => parseGates([{ agent: "computer", minWinRate: 2 }])).toThrow(/gates\[0\]\.minWinRate must be a number between 0 and 1/);
+    expect(() => parseGates([{ agent: "computer", minWinRate: 2 }])).toThrow(/gates\[0\]\.minWinRate must be <= 1/);
     expect(() => parseGates([{ agent: "computer", minWinRate: 0.5, speed: 1 }])).toThrow(/unknown field "speed"/);
     const gates = parseGates([{ agent: "computer", baseline: "random", minWinRate: 0.6 }]);
     expect(() => checkGateAgents(gates, ["random", "mcts"], "sevens", 2)).toThrow(/agent "computer" is not among --agents/);

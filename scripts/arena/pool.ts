@@ -1,0 +1,90 @@
+/**
+ * Worker threads that play SPRT groups in parallel (one per core by default). The match runner
+ * inside each worker keeps several games in flight, which is where ONNX decisions batch; the pool
+ * only decides which groups run where.
+ */
+import { Worker } from "node:worker_threads";
+import type { SprtMatchup } from "../../agents/arena/sprt-run.ts";
+
+export interface PoolInit {
+  readonly game: string;
+  readonly config: unknown;
+  readonly matchup: SprtMatchup;
+  readonly modelRoot?: string;
+}
+export interface PoolRequest {
+  readonly group: number;
+}
+export type PoolReply = { readonly group: number; readonly scores: number[] } | { readonly group: number; readonly error: string } | { readonly ready: true };
+
+interface Slot {
+  readonly worker: Worker;
+  readonly ready: Promise<void>;
+  inFlight: number;
+}
+
+export class GroupPool {
+  private readonly slots: Slot[];
+  private readonly waiting = new Map<number, { resolve: (s: number[]) => void; reject: (e: Error) => void; slot: Slot }>();
+
+  constructor(init: PoolInit, workers: number) {
+    const entry = new URL("./worker.ts", import.meta.url);
+    this.slots = Array.from({ length: workers }, () => {
+      // Under tsx the worker needs tsx's loader registered before it can import TypeScript.
+      const boot = entry.pathname.endsWith(".ts")
+        ? new Worker(`import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); });`, { eval: true, workerData: init })
+        : new Worker(entry, { workerData: init });
+      let ready!: () => void;
+      let failed!: (e: Error) => void;
+      const slot: Slot = {
+        worker: boot,
+        ready: new Promise<void>((res, rej) => {
+          ready = res;
+          failed = rej;
+        }),
+        inFlight: 0,
+      };
+      boot.on("message", (m: PoolReply) => {
+        if ("ready" in m) return ready();
+        const w = this.waiting.get(m.group);
+        if (!w) return;
+        this.waiting.delete(m.group);
+        w.slot.inFlight--;
+        if ("error" in m) w.reject(new Error(m.error));
+        else w.resolve(m.scores);
+      });
+      boot.on("error", (e) => {
+        failed(e);
+        for (const [g, w] of this.waiting) {
+          if (w.slot !== slot) continue;
+          this.waiting.delete(g);
+          w.reject(e);
+        }
+      });
+      return slot;
+    });
+  }
+
+  get size(): number {
+    return this.slots.length;
+  }
+
+  /** Resolves once every worker has loaded (a broken worker rejects). */
+  async ready(): Promise<void> {
+    await Promise.all(this.slots.map((s) => s.ready));
+  }
+
+  /** Plays group g on the least busy worker. */
+  play(group: number): Promise<number[]> {
+    const slot = this.slots.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
+    slot.inFlight++;
+    return new Promise<number[]>((resolve, reject) => {
+      this.waiting.set(group, { resolve, reject, slot });
+      slot.worker.postMessage({ group } satisfies PoolRequest);
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+  }
+}
