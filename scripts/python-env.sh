@@ -37,5 +37,6 @@ fi
 echo "python-env: installing cardgym into $venv" >&2
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip >&2 || true
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$root/python[test]" >&2
-"$venv/bin/python" -c "import cardgym, gymnasium, pettingzoo, msgpack, numpy, pytest" >&2
+"$venv/bin/python" -c "import cardgym, gymnasium, pettingzoo, msgpack, numpy, pytest, mypy" >&2
+"$venv/bin/ruff" --version >/dev/null
 echo "$want" > "$stamp"

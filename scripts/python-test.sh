@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the Python tests (python/tests) against a real server that the cardgym package starts from
+# Runs ruff and mypy on python/, then the Python tests (python/tests) against a real server that the cardgym package starts from
 # this checkout. Creates/updates python/.venv first. Extra arguments go to pytest.
 #
 # The ONNX export, parity and training-smoke tests need PyTorch and onnx: when python/.venv cannot
@@ -22,6 +22,9 @@ if ! "$root/python/.venv/bin/python" -c "import torch, onnx" >/dev/null 2>&1; th
   fi
 fi
 cd "$root/python"
+# Lint and type check first (config in pyproject.toml): seconds, and a finding fails the run.
+"$root/python/.venv/bin/ruff" check .
+"$root/python/.venv/bin/mypy"
 set +e
 "$root/python/.venv/bin/python" -m pytest tests "$@"
 code=$?

@@ -20,8 +20,8 @@ import gymnasium
 from . import onnx, pettingzoo
 from .client import Client, Session, tensor
 from .env import CardgymEnv, Opponents
-from .table import Table
 from .errors import CardgymError, IllegalActionError, ServerError, ServerStartError, ServerUnavailable
+from .table import Table
 from .vector import CardgymVectorEnv
 
 __version__ = "0.1.0"
@@ -85,7 +85,7 @@ def register_envs(games: Optional[Iterable[str]] = None, client: Optional[Client
     serves (asking ``client``, else the default server). Returns the ids."""
     if games is None:
         own = client is None
-        c = Client() if own else client
+        c = client if client is not None else Client()
         try:
             games = [g["id"] for g in c.games()]
         finally:

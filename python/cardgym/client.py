@@ -13,11 +13,11 @@ from urllib.parse import quote, urlsplit
 import msgpack
 import numpy as np
 
-from .http import Connection, unix_socket_path
 from .errors import ServerError, ServerUnavailable, server_error
+from .http import Connection, unix_socket_path
 from .server import EmbeddedServer, acquire_shared, release_shared, start_private, stop_private
 
-_DTYPES = {"float32": np.dtype("<f4"), "float16": np.dtype("<f2"), "int32": np.dtype("<i4"), "uint8": np.dtype("u1"), "bool": np.dtype("?")}
+_DTYPES: Dict[str, Any] = {"float32": np.dtype("<f4"), "float16": np.dtype("<f2"), "int32": np.dtype("<i4"), "uint8": np.dtype("u1"), "bool": np.dtype("?")}
 _MSGPACK = "application/msgpack"
 
 
@@ -200,7 +200,7 @@ class Client:
     def closed(self) -> bool:
         return self._closed
 
-    def __enter__(self) -> "Client":
+    def __enter__(self) -> Client:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -254,7 +254,7 @@ class Client:
         max_decisions: Optional[int] = None,
         obs_dtype: str = "float32",
         decode_obs: bool = True,
-    ) -> "Session":
+    ) -> Session:
         """Creates a session of ``num_envs`` copies of ``game`` (see POST /v1/sessions).
 
         ``obs_dtype`` picks how observations travel: ``"float32"``, ``"float16"``, ``"uint8"`` or

@@ -11,7 +11,7 @@ from __future__ import annotations
 import select
 import socket
 import time
-from typing import Dict, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 
 class ProtocolError(OSError):
@@ -87,7 +87,7 @@ class Connection:
             return True
         return bool(readable)
 
-    def request(self, method: str, path: str, headers: bytes, body: Optional[bytes]) -> Tuple[int, Dict[str, str], bytes]:
+    def request(self, method: str, path: str, headers: bytes, body: Optional[bytes]) -> Tuple[int, Dict[str, str], bytes | bytearray]:
         """Sends one request (``headers``: extra ``Name: value\\r\\n`` lines) and reads the reply."""
         assert self.sock is not None
         head = f"{method} {path} HTTP/1.1\r\n".encode("ascii") + self._host_header + headers
@@ -107,7 +107,7 @@ class Connection:
             raise ProtocolError("the server closed the connection before the reply was complete")
         self._buf += chunk
 
-    def _read_reply(self, method: str) -> Tuple[int, Dict[str, str], bytes]:
+    def _read_reply(self, method: str) -> Tuple[int, Dict[str, str], bytes | bytearray]:
         buf = self._buf
         while True:
             end = buf.find(b"\r\n\r\n")
@@ -129,7 +129,7 @@ class Connection:
         if status == 100:
             return self._read_reply(method)
         if method == "HEAD" or status in (204, 304):
-            body = b""
+            body: bytes | bytearray = b""
         elif "chunked" in headers.get("transfer-encoding", "").lower():
             body = self._read_chunked()
         elif "content-length" in headers:
@@ -140,7 +140,7 @@ class Connection:
             self.close()
         return status, headers, body
 
-    def _read_exact(self, n: int) -> "bytes | bytearray":
+    def _read_exact(self, n: int) -> bytes | bytearray:
         buf = self._buf
         if len(buf) >= n:
             body = bytes(buf[:n])
@@ -170,7 +170,7 @@ class Connection:
             self._fill()
 
     def _read_chunked(self) -> bytes:
-        parts = []
+        parts: List[bytes | bytearray] = []
         while True:
             size = int(self._read_line().split(b";", 1)[0], 16)
             if size == 0:

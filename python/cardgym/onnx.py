@@ -114,7 +114,7 @@ def node_logits(model: PathLike, game: str, obs: np.ndarray, repo: Optional[Path
 
 def _ort_logits(data: bytes, obs: np.ndarray) -> Optional[np.ndarray]:
     try:
-        import onnxruntime  # type: ignore
+        import onnxruntime
     except ImportError:
         return None
     sess = onnxruntime.InferenceSession(data, providers=["CPUExecutionProvider"])

@@ -51,7 +51,7 @@ class CardgymAECEnv(AECEnv):
         client: Optional[Client] = None,
     ):
         super().__init__()
-        self.metadata = {"name": f"cardgym_{game}_v0", "render_modes": ["ansi"], "render_fps": 4, "is_parallelizable": False}
+        self.metadata: Dict[str, Any] = {"name": f"cardgym_{game}_v0", "render_modes": ["ansi"], "render_fps": 4, "is_parallelizable": False}
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode
@@ -103,7 +103,7 @@ class CardgymAECEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: Dict[str, Dict[str, Any]] = {a: {} for a in self.agents}
         agent = self._acting_agent(b)
         assert agent is not None, "the server reset to a row with no client seat to act"
         self.agent_selection = agent

@@ -325,7 +325,7 @@ def shared_server() -> Optional[EmbeddedServer]:
     return _Shared.server
 
 
-_private: "set[EmbeddedServer]" = set()
+_private: set[EmbeddedServer] = set()
 
 
 def _stop_all() -> None:

@@ -95,7 +95,7 @@ class Table:
             http.close()
 
     @classmethod
-    def join(cls, url: str, table: str, seat: int, **kwargs: Any) -> "Table":
+    def join(cls, url: str, table: str, seat: int, **kwargs: Any) -> Table:
         """Takes an open seat (``open`` / ``open:<agent>`` at creation), mid-game or not."""
         http = _Http(url, 60.0)
         try:
@@ -149,7 +149,7 @@ class Table:
     def close(self) -> None:
         self._http.close()
 
-    def __enter__(self) -> "Table":
+    def __enter__(self) -> Table:
         return self
 
     def __exit__(self, *exc: Any) -> None:

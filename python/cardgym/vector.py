@@ -105,15 +105,17 @@ class CardgymVectorEnv(VectorEnv):
         """``seed``: an int re-seeds the whole session (env i then derives its own streams from it,
         see docs/protocol.md); per-env seed lists are not supported (the server seeds per session)."""
         assert self.session is not None, "the env is closed"
-        if isinstance(seed, (list, tuple)):
-            if all(s is None for s in seed):
-                seed = None
-            elif len(set(seed)) == 1:
-                seed = seed[0]
-            else:
-                raise ValueError("cardgym vector envs take one seed for the whole session (an int), not one per env")
-        super().reset(seed=seed)
-        obs, _, _, _, infos = self._unpack(self.session.reset(seed))
+        one: Optional[int]
+        if seed is None or isinstance(seed, int):
+            one = seed
+        elif all(s is None for s in seed):
+            one = None
+        elif len(set(seed)) == 1:
+            one = seed[0]
+        else:
+            raise ValueError("cardgym vector envs take one seed for the whole session (an int), not one per env")
+        super().reset(seed=one)
+        obs, _, _, _, infos = self._unpack(self.session.reset(one))
         return obs, infos
 
     def step(self, actions):

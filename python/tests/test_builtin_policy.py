@@ -5,9 +5,9 @@ no torch: the server runs the model with onnxruntime-node."""
 from __future__ import annotations
 
 import numpy as np
+from conftest import masked_choice
 
 import cardgym
-from conftest import masked_choice
 
 
 def test_builtin_policy_is_an_opponent_seat_and_beats_a_random_learner(client):

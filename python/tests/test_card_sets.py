@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import masked_choice
 
 import cardgym
 from cardgym.server import EmbeddedServer
-
-from conftest import masked_choice
 
 
 @pytest.fixture(scope="module")

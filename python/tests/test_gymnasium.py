@@ -5,10 +5,10 @@ import warnings
 import gymnasium
 import numpy as np
 import pytest
+from conftest import masked_choice
 from gymnasium.utils.env_checker import check_env
 
 import cardgym
-from conftest import masked_choice
 
 
 def rollout(env, rng, steps):

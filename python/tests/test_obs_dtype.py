@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import masked_choice
 
 import cardgym
-from conftest import masked_choice
 
 N = 64
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
+from conftest import masked_choice
 
 import cardgym
 from cardgym.env import observation_box
-from conftest import masked_choice
 
 
 def test_box_follows_the_declared_field_bounds(game, client):

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import masked_choice
+from torch_support import require_torch, train_ppo_module
 
 import cardgym
 import cardgym.onnx as conx
-from conftest import masked_choice
-from torch_support import require_torch, train_ppo_module
 
 GAME = "dcg"
 

@@ -2,11 +2,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import masked_choice
 from pettingzoo.test import api_test, seed_test
 
 import cardgym
 import cardgym.pettingzoo as cpz
-from conftest import masked_choice
 
 
 def test_api_test_passes(game, client):
@@ -51,7 +51,7 @@ def test_episodes_end_for_every_agent_and_zero_sum_holds(game, client, game_info
     env = cpz.raw_env(game, client=client, seed=12)
     try:
         rng = np.random.default_rng(0)
-        for episode in range(3):
+        for _episode in range(3):
             env.reset()
             totals = play_episode(env, rng)
             assert env.agents == []
@@ -95,7 +95,7 @@ def test_max_decisions_truncates_every_agent(client):
         env.reset()
         rng = np.random.default_rng(0)
         seen = []
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             obs, reward, terminated, truncated, info = env.last()
             if terminated or truncated:
                 seen.append((terminated, truncated))

@@ -9,11 +9,11 @@ import json
 import shutil
 
 import numpy as np
+from conftest import masked_choice
+from torch_support import train_ppo_module
 
 import cardgym
 from cardgym.server import find_repo
-from conftest import masked_choice
-from torch_support import train_ppo_module
 
 
 def test_short_training_run_exports_a_model_the_server_seats_as_an_opponent(client):

@@ -3,10 +3,10 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 import pytest
+from conftest import masked_choice
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 import cardgym
-from conftest import masked_choice
 
 
 def masked_actions(rng, mask):
