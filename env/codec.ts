@@ -14,6 +14,11 @@ export interface ActionCodec<D = any, V = any> {
   encode(view: V, decision: D): number;
   /** Documentation of the id ranges, e.g. "0..51 play card (suit*13+rank-1); 52 pass". */
   readonly layout: string;
+  /**
+   * Optional: the decision an id names in this view, legal or not (null: it names nothing here).
+   * Used only to explain a refused id (game.explain); legality never comes from it.
+   */
+  decode?(view: V, id: number): D | null;
 }
 
 export interface ObservationField {

@@ -1,4 +1,4 @@
-import type { AnyGame, Seat } from "../engine/core/index.ts";
+import { explainFromLegal, type AnyGame, type Seat } from "../engine/core/index.ts";
 import type { GameAdapter } from "./codec.ts";
 import { EnvFault, describeThrown } from "./errors.ts";
 
@@ -60,4 +60,17 @@ export function actionLabels(game: AnyGame, state: unknown, point: DecisionPoint
   const out = point.legal.map((d, k) => ({ id: point.ids[k]!, label: game.describe(state, d) }));
   out.sort((a, b) => a.id - b.id);
   return out;
+}
+
+/**
+ * Why action id `id` is refused at this decision point, in words, or null when the game's codec
+ * cannot say what the id means. Reads only what the acting seat may know (its view, and the game's
+ * explain of its own decision), so the answer never reveals hidden cards.
+ */
+export function explainAction(adapter: GameAdapter, state: unknown, point: DecisionPoint, id: number): string | null {
+  const decode = adapter.actions.decode;
+  if (decode === undefined) return null;
+  const decision = decode(point.view, id);
+  if (decision === null) return `action ${id} names no decision in this position (an empty hand slot or no unit on that cell)`;
+  return adapter.game.explain?.(state, decision) ?? explainFromLegal(point.legal, decision);
 }

@@ -3,7 +3,7 @@ import type { DecisionRequest, Facilitatee } from "../agents/facilitatee.ts";
 import { createAgent as defaultCreateAgent, type AgentContext } from "../agents/spec.ts";
 import { deriveSeed, stateHash, type AnyGame, type BaseConfig, type Result, type Seat } from "../engine/core/index.ts";
 import type { GameAdapter } from "./codec.ts";
-import { actionLabels, decisionPoint, findAction, writeMask, type DecisionPoint } from "./decision-point.ts";
+import { actionLabels, decisionPoint, explainAction, findAction, writeMask, type DecisionPoint } from "./decision-point.ts";
 import { EnvFault, EnvRequestError, describeThrown } from "./errors.ts";
 import { isControlled, parseSeats, sessionMode, type SeatRole, type SessionMode } from "./seats.ts";
 import { specOf, type EnvSpec } from "./spec.ts";
@@ -590,9 +590,10 @@ export class LearningFacilitator {
         }
         const legal = Array.from(point.ids).sort((x, y) => x - y);
         const shown = legal.length > 32 ? `${legal.slice(0, 32).join(", ")}, ...` : legal.join(", ");
+        const why = explainAction(this.adapter, env.state, point, a);
         throw new EnvRequestError(
           "illegal_action",
-          `env ${env.index}: action ${a} is not legal for seat ${point.seat} now; legal action ids: ${shown}`,
+          `env ${env.index}: action ${a} is not legal for seat ${point.seat} now${why === null ? "" : `: ${why}`}; legal action ids: ${shown}`,
           400,
           { env: env.index, action: a, seat: point.seat },
         );

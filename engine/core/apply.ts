@@ -18,6 +18,7 @@ export function applyChecked<S, D>(
   legal: (s: S) => readonly D[],
   applyTrusted: (s: S, d: D) => S,
   expectation?: (s: S) => Expectation<D> | null,
+  explain?: (s: S, decision: unknown) => string | null,
 ): Outcome<S> {
   if (actor(state) === "terminal") {
     return { ok: false, error: { code: "game_over", message: "the game is over; no decision can be applied" } };
@@ -39,12 +40,33 @@ export function applyChecked<S, D>(
   // not a voluntary option: runners apply it when time runs out, and records carry it.
   const fallback = expectation?.(state)?.defaultDecision;
   if (fallback !== undefined && decisionKey(fallback) === key) return { ok: true, state: applyTrusted(state, fallback) };
+  const why = explain?.(state, decision) ?? explainFromLegal(options, decision);
   return {
     ok: false,
-    error: { code: "illegal_decision", message: `decision ${truncate(key)} is not legal now (${options.length} legal options)` },
+    error: { code: "illegal_decision", message: `decision ${truncate(key)} is not legal now: ${why}` },
   };
 }
 
 function truncate(text: string): string {
   return text.length > 200 ? `${text.slice(0, 200)}...` : text;
+}
+
+/**
+ * The "why not" every game gets without an explain() of its own, read off legal(): a decision of a
+ * kind that is not asked for now names the kinds that are; one of the right kind but with other
+ * arguments says how many of that kind are legal.
+ */
+export function explainFromLegal(options: readonly unknown[], decision: unknown): string {
+  const kindOf = (d: unknown): string | undefined => {
+    const k = d !== null && typeof d === "object" ? (d as { kind?: unknown }).kind : undefined;
+    return typeof k === "string" ? k : undefined;
+  };
+  const kinds = [...new Set(options.map(kindOf).filter((k): k is string => k !== undefined))];
+  const kind = kindOf(decision);
+  if (kinds.length === 0) return "no decision is possible now";
+  if (kind === undefined || !kinds.includes(kind)) {
+    return `${kind === undefined ? "a decision without a kind" : `a ${kind} decision`} is not asked for now; the legal kinds are ${kinds.join(", ")}`;
+  }
+  const same = options.filter((o) => kindOf(o) === kind);
+  return `${kind} is possible now, but not with these arguments (${same.length} legal ${kind} decision${same.length === 1 ? "" : "s"}, e.g. ${truncate(decisionKey(same[0]))})`;
 }

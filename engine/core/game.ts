@@ -66,6 +66,12 @@ export interface Game<S = unknown, D = unknown, V = unknown, C extends BaseConfi
   maxDecisions(config: C): number;
   /** Sample a full state consistent with what `seat` sees (ISMCTS, leak tests). Fresh RNG from rng. */
   determinize(view: V, seat: Seat, rng: Rng): S;
+  /**
+   * Why `decision` cannot be applied now, in one sentence (an Operation's "why not"); null when it
+   * can. Optional: a game without it gets a generic message. Pure, and never a second source of
+   * legality: implementations check legal() first and only explain a refusal.
+   */
+  explain?(state: S, decision: unknown): string | null;
   /** One readable line for a decision, for logs and action labels. */
   describe(state: S, decision: D): string;
   /** A readable multi-line picture of the state, for the play CLI. */

@@ -6,6 +6,7 @@ import { parseDcgConfig, STRATEGY_SIZE, type DcgConfig, type PresetBook } from "
 import type { Decision } from "./decision.ts";
 import { determinizeView } from "./determinize.ts";
 import { Draft, type Trace } from "./draft.ts";
+import { explainDecision } from "./explain.ts";
 import { actorOf, applyDecision } from "./flow.ts";
 import { legal as legalOps, STRATEGY_REMOVES } from "./operation.ts";
 import type { Pool } from "./pool.ts";
@@ -66,6 +67,7 @@ export function makeDcg(pool: Pool = STARTER_POOL, presets: readonly PresetBook[
     applyDecision(d, decision);
     return d.finish();
   };
+  const explain = (s: BattleData, decision: unknown): string | null => explainDecision(s, poolOf(s), decision);
   const expectation = (s: BattleData) => {
     if (s.finished) return null;
     const seat = actorOf({ s });
@@ -85,7 +87,8 @@ export function makeDcg(pool: Pool = STARTER_POOL, presets: readonly PresetBook[
     config: (s) => s.cfg,
     actor,
     legal,
-    apply: (s, decision) => applyChecked(s, decision, actor, legal, applyTrusted, expectation),
+    apply: (s, decision) => applyChecked(s, decision, actor, legal, applyTrusted, expectation, explain),
+    explain,
     applyTrusted,
     applyTraced(s, decision) {
       const trace: Trace = { commands: [], triggers: [] };

@@ -7,6 +7,7 @@ import { sevensReturns } from "./ranking.ts";
 import { determinizeSevens, sevensView, type SevensView } from "./view.ts";
 import { describeSevens, renderSevens } from "./render.ts";
 import type { SevensDecision, SevensState } from "./state.ts";
+import { explainSevens } from "./explain.ts";
 
 export type { SevensConfig, StartPlayer } from "./config.ts";
 export type { SevensDecision, SevensState, PlayDecision, PassDecision } from "./state.ts";
@@ -34,7 +35,8 @@ export const sevens: Game<SevensState, SevensDecision, SevensView, SevensConfig>
   config: (s) => s.config,
   actor: sevensActor,
   legal: sevensLegal,
-  apply: (s, d) => applyChecked(s, d, sevensActor, sevensLegal, applySevens, sevensExpectation),
+  apply: (s, d) => applyChecked(s, d, sevensActor, sevensLegal, applySevens, sevensExpectation, explainSevens),
+  explain: explainSevens,
   applyTrusted: applySevens,
   returns: sevensReturns,
   view: sevensView,

@@ -1,6 +1,6 @@
 import { dcg, type DcgView, type Decision } from "../../engine/dcg/index.ts";
 import { asSeat, other } from "../../engine/dcg/battle-data.ts";
-import { CELLS, dirBetween, relCell, relDir } from "../../engine/dcg/board.ts";
+import { CELLS, dirBetween, NEIGHBOUR, relCell, relDir } from "../../engine/dcg/board.ts";
 import { LIFE_MAX, PARAM_MAX } from "../../engine/dcg/ops.ts";
 import { effectiveAttack, moveCost } from "../../engine/dcg/params.ts";
 import { checkLayout, type ActionCodec, type GameAdapter, type ObservationEncoder, type ObservationField } from "../codec.ts";
@@ -84,6 +84,55 @@ export function encodeAction(view: DcgView, d: Decision): number {
   }
 }
 
+/**
+ * The decision an action id names in the actor's view, legal or not (null where it names nothing:
+ * an empty hand slot, no unit on the source cell): what an illegal id meant, so the server can
+ * say why it is refused. Inverse of encodeAction on every legal decision.
+ */
+export function decodeAction(view: DcgView, id: number): Decision | null {
+  if (!Number.isInteger(id) || id < 0 || id >= SIZE) return null;
+  const seat = actorSeat(view);
+  const unitAt = (rel: number): number => view.cells[relCell(rel, seat)] ?? -1;
+  if (id < MOVE) {
+    const card = view.hand[Math.floor((id - PLAY) / PLACEMENT_CELLS)];
+    if (card === undefined) return null;
+    const def = view.cards[card]?.def;
+    const feint = def !== undefined && dcg.poolFor(view.cfg).cards[def]?.kind === "feint";
+    const react = view.state.kind === "MoveDeclare";
+    const kind = feint ? (react ? "reactFeint" : "feint") : react ? "reactSummon" : "summon";
+    return { kind, card, cell: relCell((id - PLAY) % PLACEMENT_CELLS, seat) };
+  }
+  if (id < DIRECT) {
+    const base = id < ATTACK ? MOVE : ATTACK;
+    const rel = Math.floor((id - base) / 4);
+    const card = unitAt(rel);
+    if (card < 0) return null;
+    const to = NEIGHBOUR[relCell(rel, seat) * 4 + relDir((id - base) % 4, seat)] ?? -1;
+    return { kind: base === MOVE ? "moveDeclare" : "attack", card, cell: to };
+  }
+  if (id < TURN_FINISH) {
+    const card = unitAt(id - DIRECT + 20);
+    return card < 0 ? null : { kind: "direct", card };
+  }
+  if (id === TURN_FINISH) return { kind: "turnFinish" };
+  if (id === DRAW || id === CHARGE) return { kind: "drawOrCharge", charge: id === CHARGE };
+  if (id === REACT_NONE) return { kind: "reactNone" };
+  if (id < CANCEL) {
+    const st = view.state;
+    if (st.kind !== "MoveRetry") return { kind: "moveRetry", cell: -2 };
+    return { kind: "moveRetry", cell: NEIGHBOUR[st.from * 4 + relDir(id - RETRY, seat)] ?? -2 };
+  }
+  if (id === CANCEL) return { kind: "moveRetry", cell: -1 };
+  if (id === FEINT_DECLARE) return { kind: "feintDeclare" };
+  if (id === FEINT_PASS) return { kind: "feintPass" };
+  if (id < STRATEGY_CONFIRM) {
+    const slot = Math.floor((id - STRATEGY) / 15);
+    return { kind: "strategyMove", card: seat * view.cfg.bookSize + slot, cell: relCell((id - STRATEGY) % 15, seat) };
+  }
+  if (id === STRATEGY_CONFIRM) return { kind: "strategyConfirm" };
+  return { kind: "forceFinish" };
+}
+
 const actions: ActionCodec<Decision, DcgView> = {
   size: SIZE,
   layout: [
@@ -102,6 +151,7 @@ const actions: ActionCodec<Decision, DcgView> = {
     `${FORCE_FINISH} forceFinish (the timeout default; never in the mask)`,
   ].join("; "),
   encode: encodeAction,
+  decode: decodeAction,
 };
 
 // ---------------------------------------------------------------- observation

@@ -11,6 +11,7 @@ const actions: ActionCodec<SevensDecision, SevensView> = {
   size: 53,
   layout: "0..51 play card id = suit*13 + rank-1 (suits ♠=0 ♥=1 ♦=2 ♣=3, rank A=1..K=13); 52 pass",
   encode: (_view, d) => (d.kind === "play" ? d.card : PASS_ID),
+  decode: (_view, id) => (id === PASS_ID ? { kind: "pass" } : Number.isInteger(id) && id >= 0 && id < CARDS ? { kind: "play", card: id } : null),
 };
 
 // Per-seat blocks are relative to the viewer: slot i is seat (viewer + i) % seats; unused slots stay 0.
