@@ -120,7 +120,8 @@ export class ObsWire {
     const size = this.size;
     const out = new Uint8Array(obs.length);
     for (let r = 0; r < obs.length; r += size) {
-      for (let j = 0; j < size; j++) out[r + j] = Math.round(obs[r + j]! * scale[j]!);
+      // k/steps * steps is within a rounding error of the integer k >= 0: round half up.
+      for (let j = 0; j < size; j++) out[r + j] = (obs[r + j]! * scale[j]! + 0.5) | 0;
     }
     return out;
   }
@@ -132,17 +133,34 @@ export class ObsWire {
     const size = this.size;
     const rowBytes = this.info.rowBytes;
     const bitBytes = this.info.bitBytes!;
+    const nbits = bits.length;
     const rows = obs.length / size;
     const out = new Uint8Array(rows * rowBytes);
     for (let r = 0; r < rows; r++) {
       const src = r * size;
-      const dst = r * rowBytes;
-      for (let b = 0; b < bits.length; b++) {
-        if (obs[src + bits[b]!] !== 0) out[dst + (b >> 3)]! |= 1 << (b & 7);
+      let dst = r * rowBytes;
+      // Eight features per output byte, no read-modify-write of the output.
+      let b = 0;
+      for (; b + 8 <= nbits; b += 8) {
+        out[dst++] =
+          +(obs[src + bits[b]!] !== 0) |
+          (+(obs[src + bits[b + 1]!] !== 0) << 1) |
+          (+(obs[src + bits[b + 2]!] !== 0) << 2) |
+          (+(obs[src + bits[b + 3]!] !== 0) << 3) |
+          (+(obs[src + bits[b + 4]!] !== 0) << 4) |
+          (+(obs[src + bits[b + 5]!] !== 0) << 5) |
+          (+(obs[src + bits[b + 6]!] !== 0) << 6) |
+          (+(obs[src + bits[b + 7]!] !== 0) << 7);
       }
-      for (let b = 0; b < bytes.length; b++) {
-        const j = bytes[b]!;
-        out[dst + bitBytes + b] = Math.round(obs[src + j]! * scale[j]!);
+      if (b < nbits) {
+        let last = 0;
+        for (let k = 0; b + k < nbits; k++) last |= +(obs[src + bits[b + k]!] !== 0) << k;
+        out[dst] = last;
+      }
+      dst = r * rowBytes + bitBytes;
+      for (let k = 0; k < bytes.length; k++) {
+        const j = bytes[k]!;
+        out[dst + k] = (obs[src + j]! * scale[j]! + 0.5) | 0;
       }
     }
     return out;

@@ -7,9 +7,16 @@
  * client and server do not share an event loop.
  *
  * The transport is a Unix domain socket by default (what the Python package's embedded server
- * uses), or loopback TCP with `--transport tcp` (a server reached by host:port).
+ * uses), or loopback TCP with `--transport tcp` (a server reached by host:port). `--obs-dtype`
+ * creates the sessions with that obsDtype (docs/protocol.md). "game CPU µs/req" is the same
+ * stepping in this process without a transport (the game's work); "non-game share" is the rest of
+ * the server's CPU per request. CARDGYM_BENCH_SERVER_FLAGS passes node flags to the server process
+ * (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it).
  *
- *   npm run bench:wire -- [--game sevens] [--seconds 3] [--envs 1,16,64,256] [--transport unix|tcp]
+ * The server process runs this file bundled by scripts/run-bundled.mjs (as `npm start` runs the
+ * server), or under tsx with `--server tsx`.
+ *
+ *   npm run bench:wire -- [--game sevens] [--seconds 3] [--envs 1,16,64,256] [--transport unix|tcp] [--obs-dtype float32|float16|uint8|bits] [--server bundled|tsx]
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -170,7 +177,8 @@ async function sideBySide(seconds: number, app: () => Promise<number>, echo: () 
   return { app: merge(a), echo: merge(e) };
 }
 
-function inProcess(game: string, numEnvs: number, seconds: number): Promise<number> {
+/** The same stepping in this process, no transport: its CPU per request is the game's work. */
+function inProcess(game: string, numEnvs: number, seconds: number): Promise<Timing> {
   const adapter = adapters.get(game)!;
   const f = LearningFacilitator.create({ adapter, numEnvs, seed: 1 });
   const pick = chooser(7);
@@ -181,18 +189,21 @@ function inProcess(game: string, numEnvs: number, seconds: number): Promise<numb
       b = await f.step(pick({ shape: [numEnvs, size], data: b.mask }));
       return numEnvs;
     });
-    return r.envPerSecond;
+    return r;
   })();
 }
 
 main(async () => {
-  const { values } = parseCli("npm run bench:wire -- [--game sevens] [--seconds 3] [--envs 1,16,64,256] [--transport unix|tcp]", {
+  const { values } = parseCli("npm run bench:wire -- [--game sevens] [--seconds 3] [--envs 1,16,64,256] [--transport unix|tcp] [--obs-dtype float32|float16|uint8|bits] [--server bundled|tsx]", {
     role: { type: "string" },
     game: { type: "string" },
     seconds: { type: "string" },
     envs: { type: "string" },
     transport: { type: "string" },
+    "obs-dtype": { type: "string" },
+    server: { type: "string" },
   });
+  const obsDtype = values["obs-dtype"] ?? "float32";
   const transport = (values.transport ?? "unix") as Transport;
   if (transport !== "unix" && transport !== "tcp") throw new UsageError(`--transport must be unix or tcp, got "${values.transport}"`);
   if (values.role === "server") return serve(transport);
@@ -201,7 +212,11 @@ main(async () => {
   const seconds = intArg(values.seconds, "seconds", 3, 1, 600);
   const sizes = (values.envs ?? "1,16,64,256").split(",").map((s) => intArg(s, "envs", 1, 1, 4096));
 
-  const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--role", "server", "--transport", transport], { stdio: ["ignore", "pipe", "inherit"] });
+  // The server side runs bundled, as npm start and the Python package run the server (--server tsx: under tsx).
+  const self = fileURLToPath(import.meta.url);
+  const how = values.server === "tsx" ? ["--import", "tsx", self] : [fileURLToPath(new URL("./run-bundled.mjs", import.meta.url)), self];
+  const flags = (process.env.CARDGYM_BENCH_SERVER_FLAGS ?? "").split(" ").filter(Boolean);
+  const child = spawn(process.execPath, [...flags, ...how, "--role", "server", "--transport", transport], { stdio: ["ignore", "pipe", "inherit"] });
   const urls = await new Promise<{ app: string; echo: string }>((resolve, reject) => {
     let buf = "";
     child.stdout!.on("data", (c: Buffer) => {
@@ -213,7 +228,7 @@ main(async () => {
   });
   serverPid = child.pid ?? 0;
   try {
-    console.log(`cardgym wire bench: ${game}, Node client (http keep-alive, 1 request in flight) over ${transport === "unix" ? "a Unix socket" : "loopback TCP"}, ${seconds} s per row, server in a child process`);
+    console.log(`cardgym wire bench ${new Date().toISOString()}: ${game}, obsDtype ${obsDtype}, Node client (http keep-alive, 1 request in flight) over ${transport === "unix" ? "a Unix socket" : "loopback TCP"}, ${seconds} s per row, server in a child process (${values.server === "tsx" ? "under tsx" : "bundled"})`);
     const echoBody = packr.pack({ actions: [0] });
     const echoOnce = async () => {
       await post(`${urls.echo}/echo`, echoBody);
@@ -224,10 +239,10 @@ main(async () => {
     // time; 1e6 / (server + client µs) estimates the rate with a core each and nothing else running.
     const est = (t: Timing) => 1e6 / (t.serverUs + t.clientUs);
     const rows: string[][] = [
-      ["envs/request", "requests/s", "env-steps/s", "vs bare echo", "server CPU µs/req", "client CPU µs/req", "CPU-bound est. env-steps/s", "in-process env-steps/s"],
+      ["envs/request", "requests/s", "env-steps/s", "vs bare echo", "server CPU µs/req", "client CPU µs/req", "CPU-bound est. env-steps/s", "in-process env-steps/s", "game CPU µs/req", "non-game share"],
     ];
     for (const n of sizes) {
-      const created = unpackr.unpack(await post(`${urls.app}/v1/sessions`, packr.pack({ game, numEnvs: n, seed: 1 })));
+      const created = unpackr.unpack(await post(`${urls.app}/v1/sessions`, packr.pack({ game, numEnvs: n, seed: 1, ...(obsDtype === "float32" ? {} : { obsDtype }) })));
       const base = `${urls.app}/v1/sessions/${created.session}`;
       let reply = unpackr.unpack(await post(`${base}/reset`, packr.pack({})));
       const pick = chooser(n);
@@ -249,11 +264,13 @@ main(async () => {
         r.serverUs.toFixed(0),
         r.clientUs.toFixed(0),
         (est(r) * n).toFixed(0),
-        local.toFixed(0),
+        local.envPerSecond.toFixed(0),
+        local.clientUs.toFixed(0),
+        `${(100 * Math.max(0, 1 - local.clientUs / r.serverUs)).toFixed(0)}%`,
       ]);
     }
     const echo = merge(echoes);
-    rows.splice(1, 0, ["bare fastify msgpack echo", echo.perSecond.toFixed(0), "-", "1.00", echo.serverUs.toFixed(0), echo.clientUs.toFixed(0), `(${est(echo).toFixed(0)} req/s)`, "-"]);
+    rows.splice(1, 0, ["bare fastify msgpack echo", echo.perSecond.toFixed(0), "-", "1.00", echo.serverUs.toFixed(0), echo.clientUs.toFixed(0), `(${est(echo).toFixed(0)} req/s)`, "-", "-", "-"]);
     const widths = rows[0]!.map((_, c) => Math.max(...rows.map((row) => row[c]!.length)));
     for (const row of rows) console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  "));
     console.log("targets: >= 150k env-steps/s at 64 envs/request; at 1 env/request >= 0.80 of the bare echo");
