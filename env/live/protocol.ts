@@ -143,6 +143,9 @@ export const TableSummary = Type.Object({
 });
 export type TableSummary = Static<typeof TableSummary>;
 
+/** GET /v1/tables?status=playing|finished */
+export const ListQuery = Type.Object({ status: Type.Optional(Type.Union([Type.Literal("playing"), Type.Literal("finished")])) }, { additionalProperties: false });
+
 export const ListTablesReply = Type.Object({ tables: Type.Array(TableSummary) });
 
 export const JoinReply = Type.Object({ table: Id, seat: SeatIndex, token: Type.String() });

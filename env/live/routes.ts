@@ -6,15 +6,18 @@ import { ApiError } from "../server/api-error.ts";
 import {
   AnswerBody,
   ClientMessage,
+  CursorBody,
   CreateTableBody,
   FrameQuery,
   LIVE_LIMITS,
+  ListQuery,
   PROTOCOL_SCHEMAS,
   PROTOCOL_VERSION,
   SeatParams,
   TableParams,
   type Hello,
 } from "./protocol.ts";
+import { ReplayTable } from "./replay.ts";
 import type { TableStore } from "./store.ts";
 import { TableError, type Channel, type Table } from "./table.ts";
 
@@ -24,7 +27,7 @@ const toApi = (e: unknown): unknown => (e instanceof TableError ? new ApiError(e
 
 const json = (reply: FastifyReply, status: number, body: unknown) => reply.code(status).type("application/json; charset=utf-8").send(JSON.stringify(body));
 
-function hello(table: Table, seat: number | null): Hello {
+function hello(table: Table | ReplayTable, seat: number | null): Hello {
   return {
     type: "hello",
     protocol: PROTOCOL_VERSION,
@@ -92,7 +95,11 @@ export function registerTableRoutes(app: FastifyInstance, store: TableStore): vo
       }
     });
 
-    api.get("/v1/tables", (_request, reply) => json(reply, 200, { tables: store.list().map((t) => t.summary()) }));
+    api.get<{ Querystring: { status?: "playing" | "finished" } }>(
+      "/v1/tables",
+      { schema: { querystring: ListQuery } },
+      (request, reply) => json(reply, 200, { tables: store.list(request.query.status).map((t) => t.summary()) }),
+    );
 
     api.get<{ Params: { id: string } }>("/v1/tables/:id", { schema: { params: TableParams } }, (request, reply) =>
       json(reply, 200, tableOf(request.params.id).summary()),
@@ -166,8 +173,13 @@ export function registerTableRoutes(app: FastifyInstance, store: TableStore): vo
           }
           try {
             if (msg.type === "answer") {
-              const out = table.answer(seat, msg.seq, msg.decisionId);
-              channel.send(JSON.stringify({ type: "ack", seq: out.seq, decisionId: msg.decisionId }));
+              const id = msg.decisionId;
+              table.answer(seat, msg.seq, id).then(
+                (out) => channel.send(JSON.stringify({ type: "ack", seq: out.seq, decisionId: id })),
+                (e: unknown) => {
+                  if (e instanceof TableError) channel.send(errorText(e.code, e.message, table.seq));
+                },
+              );
             } else if (msg.type === "sync") {
               channel.send(table.frameFor(channel, msg.since ?? null));
             } else {
@@ -182,22 +194,44 @@ export function registerTableRoutes(app: FastifyInstance, store: TableStore): vo
     );
 
     // ---------------------------------------------------------- spectators (WebSocket or HTTP)
-    api.route<{ Params: { id: string }; Querystring: { since?: string; wait?: string } }>({
+    const watchableOf = (id: string): Table | ReplayTable => {
+      try {
+        return store.watchable(id);
+      } catch (e) {
+        throw toApi(e);
+      }
+    };
+    /** ?viewer=N chooses a seat's view, on replay tables only (a record hides nothing). */
+    const viewerOf = (table: Table | ReplayTable, text: string | undefined): "spectator" | number => {
+      if (text === undefined || text === "spectator") return "spectator";
+      const seat = Number(text);
+      if (!(table instanceof ReplayTable)) throw new ApiError(403, "viewer_forbidden", "only replay tables show a seat's view to spectators");
+      if (!Number.isInteger(seat) || seat < 0 || seat >= table.numSeats) throw new ApiError(400, "unknown_seat", `no seat ${text}`);
+      return seat;
+    };
+    api.route<{ Params: { id: string }; Querystring: { since?: string; wait?: string; viewer?: string } }>({
       method: "GET",
       url: "/v1/tables/:id/spectate",
       schema: { params: TableParams },
       handler: async (request, reply) => {
-        const table = tableOf(request.params.id);
+        const table = watchableOf(request.params.id);
         if (!table.spectatorsAllowed) throw new ApiError(403, "spectators_forbidden", `table ${table.id} does not allow spectators`);
+        const viewer = viewerOf(table, request.query.viewer);
         const since = intOf(request.query.since);
         await longPoll(table, since, intOf(request.query.wait), () => false);
-        return json(reply, 200, table.spectatorFrame(since ?? table.seq));
+        return json(reply, 200, table instanceof ReplayTable ? table.spectatorFrame(since ?? table.seq, viewer) : table.spectatorFrame(since ?? table.seq));
       },
       wsHandler: (socket: WebSocket, request) => {
-        let table: Table;
+        let table: Table | ReplayTable;
+        let viewer: "spectator" | number;
         try {
-          table = store.get(request.params.id);
-        } catch {
+          table = store.watchable(request.params.id);
+          viewer = viewerOf(table, request.query.viewer);
+        } catch (e) {
+          if (e instanceof ApiError && e.code !== "unknown_table") {
+            socket.send(errorText(e.code, e.message, null));
+            return socket.close(4003, e.code);
+          }
           socket.send(errorText("unknown_table", `no table ${JSON.stringify(request.params.id)}`, null));
           return socket.close(4004, "unknown_table");
         }
@@ -207,6 +241,7 @@ export function registerTableRoutes(app: FastifyInstance, store: TableStore): vo
         }
         const channel: Channel = {
           seat: null,
+          viewer,
           sentSeq: 0,
           send: (text) => {
             if (socket.readyState === socket.OPEN) socket.send(text);
@@ -214,9 +249,10 @@ export function registerTableRoutes(app: FastifyInstance, store: TableStore): vo
           close: (code, reason) => socket.close(code, reason),
         };
         socket.send(JSON.stringify(hello(table, null)));
-        table.attach(channel, intOf(request.query.since));
-        socket.on("close", () => table.detach(channel));
-        socket.on("error", () => table.detach(channel));
+        const watched = table;
+        watched.attach(channel, intOf(request.query.since));
+        socket.on("close", () => watched.detach(channel));
+        socket.on("error", () => watched.detach(channel));
         socket.on("message", (raw: Buffer) => {
           let msg: unknown;
           try {
@@ -224,10 +260,20 @@ export function registerTableRoutes(app: FastifyInstance, store: TableStore): vo
           } catch {
             msg = undefined;
           }
-          if (clientMessage.Check(msg) && msg.type === "sync") channel.send(table.frameFor(channel, msg.since ?? null));
-          else channel.send(errorText("bad_message", 'a spectator may only send {"type": "sync"}', table.seq));
+          if (clientMessage.Check(msg) && msg.type === "sync") channel.send(watched.frameFor(channel, msg.since ?? null));
+          else channel.send(errorText("bad_message", 'a spectator may only send {"type": "sync"}', watched.seq));
         });
       },
+    });
+
+    api.post<{ Params: { id: string }; Body: { seq: number } }>("/v1/tables/:id/cursor", { schema: { params: TableParams, body: CursorBody } }, (request, reply) => {
+      try {
+        const r = store.replay(request.params.id);
+        r.moveTo(request.body.seq);
+        return json(reply, 200, r.summary());
+      } catch (e) {
+        throw toApi(e);
+      }
     });
 
     // ---------------------------------------------------------- HTTP fallback for seats
@@ -246,11 +292,11 @@ export function registerTableRoutes(app: FastifyInstance, store: TableStore): vo
     api.post<{ Params: { id: string; seat: string }; Body: AnswerBody; Querystring: { token?: string } }>(
       "/v1/tables/:id/seats/:seat/answer",
       { schema: { params: SeatParams, body: AnswerBody } },
-      (request, reply) => {
+      async (request, reply) => {
         const { table, seat } = holder(request);
         table.touch(seat);
         try {
-          const out = table.answer(seat, request.body.seq, request.body.decisionId);
+          const out = await table.answer(seat, request.body.seq, request.body.decisionId);
           return json(reply, 200, { type: "ack", seq: out.seq, decisionId: request.body.decisionId });
         } catch (e) {
           throw toApi(e);
@@ -271,7 +317,7 @@ export function registerTableRoutes(app: FastifyInstance, store: TableStore): vo
 }
 
 /** Waits (bounded) until the table moved past `since` or `ready()` holds. */
-async function longPoll(table: Table, since: number | null, wait: number | null, ready: () => boolean): Promise<void> {
+async function longPoll(table: Table | ReplayTable, since: number | null, wait: number | null, ready: () => boolean): Promise<void> {
   if (wait === null || wait === 0 || since === null) return;
   const end = Date.now() + Math.min(wait, LIVE_LIMITS.maxLongPollMs);
   while (table.seq <= since && !table.isFinished && !ready()) {

@@ -7,9 +7,13 @@ import { specOf } from "../spec.ts";
 import { AgentRunner } from "./agent-runner.ts";
 import { systemClock, type LiveClock } from "./clock.ts";
 import { applyPreset } from "./facilitators.ts";
-import { readJournals, tablesDir } from "./journal.ts";
+import { readJournal, readJournals, tablesDir, truncateJournal } from "./journal.ts";
 import type { CreateTableBody, CreateTableReply, LogHeader } from "./protocol.ts";
+import { ReplayTable } from "./replay.ts";
 import { loadOrCreateKey } from "./signing.ts";
+
+/** Replay tables kept at once (oldest dropped first). */
+const MAX_REPLAYS = 100;
 import { DEFAULT_DEADLINES, seatKindOf, Table, TableError, type ResolvedDeadlines, type TableDeps } from "./table.ts";
 
 export interface TableStoreOptions {
@@ -19,6 +23,8 @@ export interface TableStoreOptions {
   readonly modelRoot: string;
   readonly clock?: LiveClock;
   readonly maxTables?: number;
+  /** Finished tables kept in memory; older ones are read back from their journal when asked for. */
+  readonly maxFinished?: number;
   readonly log?: (line: string) => void;
   /** Agent decisions across all tables: how many compute at once, how many may wait. */
   readonly agentConcurrency?: number;
@@ -33,11 +39,15 @@ export class TableStore {
   private readonly o: TableStoreOptions;
   private readonly deps: TableDeps;
   private readonly maxTables: number;
+  private readonly maxFinished: number;
+  private readonly finishedOrder: string[] = [];
+  private readonly replays = new Map<string, ReplayTable>();
 
   constructor(o: TableStoreOptions) {
     this.o = o;
     this.clock = o.clock ?? systemClock;
     this.maxTables = o.maxTables ?? 2000;
+    this.maxFinished = o.maxFinished ?? 1000;
     const log = o.log ?? (() => undefined);
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const store = this;
@@ -51,6 +61,7 @@ export class TableStore {
       runner: new AgentRunner({ concurrency: o.agentConcurrency ?? 4, maxQueue: o.agentQueue ?? 100_000 }),
       makeAgent: () => Promise.reject(new Error("agents are made per game (depsFor)")),
       log,
+      onFinish: (t) => this.finished(t),
     };
   }
 
@@ -84,7 +95,10 @@ export class TableStore {
     const failed: { id: string; reason: string }[] = [];
     let recovered = 0;
     for (const j of readJournals(this.o.dataDir)) {
+      // Finished tables stay on disk and are loaded when asked for (get).
+      if ((j.lines[j.lines.length - 1] as { t?: string } | undefined)?.t === "end") continue;
       try {
+        if (j.torn) truncateJournal(this.o.dataDir, j.id, j.goodBytes);
         const first = j.lines[0] as { header?: LogHeader } | undefined;
         const game = first?.header?.game ?? "";
         const table = Table.recover(j.lines, (h) => {
@@ -110,7 +124,32 @@ export class TableStore {
     return n;
   }
 
+  /** A table or a replay, for watching (spectator routes). */
+  watchable(id: string): Table | ReplayTable {
+    return this.replays.get(id) ?? this.get(id);
+  }
+
+  replay(id: string): ReplayTable {
+    const r = this.replays.get(id);
+    if (!r) throw new TableError(404, "unknown_table", `no replay table ${JSON.stringify(id)}`);
+    return r;
+  }
+
+  private createReplay(body: CreateTableBody): CreateTableReply {
+    if (body.record === undefined) throw new TableError(400, "invalid_record", "facilitator replay needs `record` (a GameRecord, e.g. from GET /v1/tables/:id/record)");
+    const id = `r-${randomBytes(9).toString("base64url")}`;
+    const r = new ReplayTable(id, this.o.registry, body.record, this.clock);
+    this.replays.set(id, r);
+    while (this.replays.size > MAX_REPLAYS) {
+      const oldest = this.replays.keys().next().value as string;
+      this.replays.get(oldest)?.close();
+      this.replays.delete(oldest);
+    }
+    return { table: id, game: r.game.info.id, gameVersion: r.game.info.version, facilitator: "replay", config: r.config, seats: r.summary().seats, tokens: {} };
+  }
+
   async create(body: CreateTableBody): Promise<CreateTableReply> {
+    if (body.facilitator === "replay") return this.createReplay(body);
     if (this.live >= this.maxTables) throw new TableError(503, "too_many_tables", `this server runs at most ${this.maxTables} live tables`);
     const adapter = this.adapterOf(body.game);
     const game = adapter.game;
@@ -162,17 +201,61 @@ export class TableStore {
   }
 
   get(id: string): Table {
-    const t = this.tables.get(id);
+    const t = this.tables.get(id) ?? this.load(id);
     if (!t) throw new TableError(404, "unknown_table", `no table ${JSON.stringify(id)}`);
     return t;
   }
 
-  list(): Table[] {
-    return [...this.tables.values()];
+  /** A finished table evicted from memory (or skipped at start) is read back from its journal. */
+  private load(id: string): Table | null {
+    const lines = readJournal(this.o.dataDir, id);
+    if (!lines || (lines[lines.length - 1] as { t?: string } | undefined)?.t !== "end") return null;
+    try {
+      const header = (lines[0] as { header?: LogHeader } | undefined)?.header;
+      const table = Table.recover(
+        lines,
+        (h) => {
+          const adapter = this.adapterOf(h.game);
+          return { game: adapter.game, adapter };
+        },
+        this.depsFor(header?.game ?? ""),
+      );
+      this.tables.set(table.id, table);
+      this.finishedOrder.push(table.id);
+      this.evict();
+      return table;
+    } catch (e) {
+      this.o.log?.(`live tables: journal ${id} not loaded: ${(e as Error).message}`);
+      return null;
+    }
+  }
+
+  private finished(table: Table): void {
+    this.finishedOrder.push(table.id);
+    this.evict();
+  }
+
+  /** Keeps at most maxFinished finished tables in memory (their journals keep them on disk). */
+  private evict(): void {
+    while (this.finishedOrder.length > this.maxFinished) {
+      const id = this.finishedOrder.shift()!;
+      const t = this.tables.get(id);
+      if (t?.isFinished) {
+        t.close();
+        this.tables.delete(id);
+      }
+    }
+  }
+
+  list(status?: "playing" | "finished"): (Table | ReplayTable)[] {
+    const all = [...this.tables.values(), ...this.replays.values()];
+    return status === undefined ? all : all.filter((t) => (status === "finished") === t.isFinished);
   }
 
   close(): void {
     for (const t of this.tables.values()) t.close();
     this.tables.clear();
+    for (const r of this.replays.values()) r.close();
+    this.replays.clear();
   }
 }

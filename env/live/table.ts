@@ -54,6 +54,8 @@ export interface TableDeps {
   /** Builds a ready agent for a seat from a spec (seeded per decision). */
   readonly makeAgent: (spec: string, seat: Seat, seed: number) => Promise<Facilitatee>;
   readonly log: (line: string) => void;
+  /** Told once when the game ends (the store keeps a bounded number of finished tables in memory). */
+  readonly onFinish?: (table: Table) => void;
 }
 
 /** A live channel (WebSocket or a long-poll waiter): frames are pushed as JSON text. */
@@ -62,6 +64,8 @@ export interface Channel {
   readonly seat: Seat | null;
   /** Events up to this seq were delivered on it. */
   sentSeq: number;
+  /** Replay tables only: whose view this spectator chose. */
+  readonly viewer?: "spectator" | Seat;
   send(text: string): void;
   close(code: number, reason: string): void;
 }
@@ -137,6 +141,8 @@ export class Table {
   private readonly waiters = new Set<() => void>();
   private journal: Journal | null;
   private finished = false;
+  /** A decision is being written to the journal; nothing else may be applied until it is. */
+  private committing = false;
   private closed = false;
   /** When the current decision became pending (its deadline counts from here). */
   private pendingSince: number;
@@ -262,8 +268,10 @@ export class Table {
     table.pendingSince = now;
     for (const s of table.seatStates) s.presentUntil = now + table.deadlines.graceMs;
     if (game.actor(table.state) === "terminal") table.finished = true;
-    else table.journal = new Journal(deps.journalDir, table.id);
-    table.startPresenceTimers();
+    else {
+      table.journal = new Journal(deps.journalDir, table.id);
+      table.startPresenceTimers();
+    }
     return table;
   }
 
@@ -590,27 +598,36 @@ export class Table {
 
   // ------------------------------------------------------------ decisions
 
-  /** A person's answer: checked against the seq, the actor and the legal ids, then applied. */
-  answer(seat: Seat, seq: number, decisionId: number): { seq: number } {
+  /**
+   * A person's answer: checked against the seq, the actor and the legal ids, then applied; resolves
+   * once the decision is on disk (the ack may be sent then).
+   */
+  answer(seat: Seat, seq: number, decisionId: number): Promise<{ seq: number }> {
     if (this.finished) throw new TableError(409, "game_over", "the game is over; no decision can be applied");
-    if (seq !== this.seq) {
-      throw new TableError(409, "stale_answer", `this answers seq ${seq}, the table is at seq ${this.seq}; answer the latest frame`);
+    if (seq !== this.seq || this.committing) {
+      throw new TableError(409, "stale_answer", `this answers seq ${seq}, the table is at seq ${this.committing ? this.seq + 1 : this.seq}; answer the latest frame`);
     }
     const actor = this.actorSeat();
     if (actor !== seat) throw new TableError(409, "not_your_turn", `seat ${actor === "terminal" ? "none" : actor} decides now, not seat ${seat}`);
     const found = this.options(seat).options.find((o) => o.id === decisionId);
     if (!found) throw new TableError(400, "unknown_decision", `no legal decision has id ${decisionId} now`);
-    this.applyAt(seq, seat, found.decision, "answer");
-    return { seq: this.seq };
+    return new Promise((resolve, reject) => {
+      const accepted = this.applyAt(seq, seat, found.decision, "answer", (err) => {
+        if (err) reject(new TableError(500, "journal_failed", "the decision could not be written to disk; it was not applied"));
+        else resolve({ seq: seq + 1 });
+      });
+      if (!accepted) reject(new TableError(409, "stale_answer", `the table moved past seq ${seq}`));
+    });
   }
 
   /**
-   * The only way a decision enters the game: refused unless `seq` is the table's seq (so an answer,
-   * a deadline and an agent racing for the same decision apply it exactly once); journaled (fsync)
-   * before anything changes in memory or is shown.
+   * The only way a decision enters the game: refused unless `seq` is the table's seq and no other
+   * decision is being committed (so an answer, a deadline and an agent racing for the same decision
+   * apply it exactly once). The signed entry is journaled (written and fsync'ed off the event loop)
+   * and only then is the state changed, the decision shown and `done` called.
    */
-  private applyAt(seq: number, seat: Seat, decision: unknown, cause: LiveEvent["cause"]): boolean {
-    if (this.closed || this.finished || seq !== this.seq) return false;
+  private applyAt(seq: number, seat: Seat, decision: unknown, cause: LiveEvent["cause"], done?: (err: Error | null) => void): boolean {
+    if (this.closed || this.finished || this.committing || seq !== this.seq) return false;
     const before = this.state;
     const out = this.game.apply(before, decision);
     if (!out.ok) {
@@ -622,18 +639,35 @@ export class Table {
     const prev = this.items.length === 0 ? this.headerHash : this.items[this.items.length - 1]!.entry.hash;
     const label = this.game.describe(before, decision);
     const entry = signEntry(this.deps.key, prev, { seq, seat, decision, cause, at, stateHash: hash });
-    this.journal?.append({ t: "entry", entry: { ...entry, label }, decision });
-    this.state = out.state;
-    this.items.push({ entry, decision, event: { seq, seat, label, cause, at } });
-    this.pendingSince = at;
-    this.cancelDeadline?.();
-    this.cancelDeadline = null;
-    if (this.game.actor(this.state) === "terminal") {
-      this.finished = true;
-      this.journal?.close();
-      this.journal = null;
-    }
-    this.changed();
+    const ends = this.game.actor(out.state) === "terminal";
+    const lines: unknown[] = [{ t: "entry", entry: { ...entry, label }, decision }];
+    // The end marker lets a restart skip finished tables (they are loaded again on demand).
+    if (ends) lines.push({ t: "end", at });
+    const commit = (err: Error | null) => {
+      this.committing = false;
+      if (err) {
+        this.deps.log(`table ${this.id}: journal write failed (${err.message}); the table stops`);
+        done?.(err);
+        this.close();
+        return;
+      }
+      this.state = out.state;
+      this.items.push({ entry, decision, event: { seq, seat, label, cause, at } });
+      this.pendingSince = this.deps.clock.now();
+      this.cancelDeadline?.();
+      this.cancelDeadline = null;
+      if (ends) {
+        this.finished = true;
+        this.journal?.close();
+        this.journal = null;
+        this.deps.onFinish?.(this);
+      }
+      done?.(null);
+      this.changed();
+    };
+    this.committing = true;
+    if (this.journal) this.journal.appendAsync(lines, commit);
+    else commit(null);
     return true;
   }
 
