@@ -5,8 +5,8 @@
  * 1 when a gate fails (the CI check of bot strength). With --sprt: a sequential test between two
  * agents on paired games, or the SPRT gates of a gate file (scripts/arena/sprt-cli.ts, docs/sprt.md).
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { unwrap } from "../engine/core/index.ts";
 import { registry } from "../engine/games.ts";
 import { checkGateAgents, evaluateGates, GateFileError, parseGates, type Gate } from "../agents/arena/gates.ts";
@@ -16,10 +16,12 @@ import { createAgentReady, knownAgents, parseAgentSpec, splitAgentList } from ".
 import { adapters } from "../env/games/index.ts";
 import { specOf } from "../env/spec.ts";
 import { intArg, jsonArg, main, parseCli, UsageError } from "./cli.ts";
-import { SPRT_USAGE, sprtMain } from "./arena/sprt-cli.ts";
+import { gitCommit, player, SPRT_USAGE, sprtMain } from "./arena/sprt-cli.ts";
+import { loadRegistry } from "./arena/registry.ts";
+import { roundRobinEntry } from "./arena/rr-history.ts";
 
 const USAGE =
-  "npm run arena -- --game <id> --agents spec,spec[,...] [--games N] [--seed N] [--seats N] [--config JSON] [--gate gates.json] [--out dir] [--concurrency N] [--model-root dir]";
+  "npm run arena -- --game <id> --agents spec,spec[,...] [--games N] [--seed N] [--seats N] [--config JSON] [--gate gates.json] [--out dir] [--concurrency N] [--model-root dir] [--history F.jsonl]";
 
 main(async () => {
   if (process.argv.includes("--sprt")) return sprtMain(process.argv.slice(2));
@@ -34,6 +36,7 @@ main(async () => {
     out: { type: "string" },
     concurrency: { type: "string" },
     "model-root": { type: "string" },
+    history: { type: "string" },
     quiet: { type: "boolean", short: "q" },
   });
   if (values.help) {
@@ -103,6 +106,18 @@ main(async () => {
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, "arena.json"), JSON.stringify({ ...report, gates: gateResults }, null, 1) + "\n");
   writeFileSync(join(out, "arena.md"), md);
+  if (values.history !== undefined && report.seats > 1) {
+    const reg = (() => {
+      try {
+        return loadRegistry();
+      } catch {
+        return null;
+      }
+    })();
+    const entry = roundRobinEntry(report, agents.map((a) => player(a, reg, values["model-root"])), gitCommit());
+    mkdirSync(dirname(values.history), { recursive: true });
+    appendFileSync(values.history, JSON.stringify(entry) + "\n");
+  }
   console.log(md);
   console.log(`reports written to ${join(out, "arena.json")} and ${join(out, "arena.md")}`);
   const failed = gateResults.filter((g) => !g.pass);

@@ -89,7 +89,7 @@ export async function runSprtJob(job: SprtJob, options: SprtJobOptions): Promise
   }
 }
 
-function gitCommit(): string {
+export function gitCommit(): string {
   try {
     return execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
   } catch {
@@ -97,7 +97,7 @@ function gitCommit(): string {
   }
 }
 
-function player(spec: string, reg: Registry | null, modelRoot?: string): Player {
+export function player(spec: string, reg: Registry | null, modelRoot?: string): Player {
   const file = specModelFile(spec, modelRoot);
   if (file === null) return { spec };
   let sha: string;
