@@ -22,7 +22,7 @@ export default tseslint.config(
       "cardgym/layers": ["error", { root }],
       // The codebase's own conventions, where the recommended set disagrees with them:
       "@typescript-eslint/no-explicit-any": "off", // adapters and codecs are generic over any game
-      "@typescript-eslint/no-non-null-assertion": "off", // hot loops index typed arrays; see docs/quality.md
+      "@typescript-eslint/no-non-null-assertion": "off", // hot loops index typed arrays; see docs/docs/quality-bar.md
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
       "no-constant-condition": ["error", { checkLoops: false }],
     },

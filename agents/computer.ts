@@ -21,7 +21,7 @@ export interface ComputerOptions {
 export const COMPUTER_DEFAULTS: ComputerOptions = { dets: 4, rollouts: 1, depth: 0, evaluator: "auto", beam: 8 };
 
 /**
- * ComputerOpponent (seed 000 §4.4.2): one ply of simulation per legal decision. It samples a few
+ * ComputerOpponent (docs/agents.md): one ply of simulation per legal decision. It samples a few
  * full states consistent with its own view (game.determinize with its own seeded stream; it is
  * given only the view and the legal list), applies each candidate on every sample, scores the
  * result with a BattleEvaluator and plays the best mean score. A candidate that wins outright in

@@ -1,6 +1,6 @@
 import type { AnyGame, Seat } from "../engine/core/index.ts";
 
-/** What a Facilitatee (seed 000's name for whoever decides at a seat) is given: never the state. */
+/** What a Facilitatee (the dcg design's name for whoever decides at a seat) is given: never the state. */
 export interface DecisionRequest<D = any, V = any> {
   readonly game: AnyGame;
   readonly seat: Seat;

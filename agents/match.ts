@@ -42,7 +42,7 @@ export class MatchError extends Error {
 /**
  * Plays one game between agents. The runner, not the engine, owns time: when the game's
  * expectation carries a timeout and a default decision and the agent answers too late (or not at
- * all), the default is applied instead (def-game's nextTaskExpectation, Killing Sevens' forced pass).
+ * all), the default is applied instead (nextTaskExpectation in the board-game framework of docs/sources.md, Killing Sevens' forced pass).
  */
 export async function runMatch(options: MatchOptions): Promise<MatchResult> {
   const { game, seed, agents } = options;

@@ -9,7 +9,7 @@ export type StyleHook = (request: DecisionRequest) => number;
 const hooks: Record<string, StyleHook> = Object.create(null);
 
 /**
- * SandbagOpponent (seed 000: an opponent that barely acts, a practice dummy). In order:
+ * SandbagOpponent (the dcg design: an opponent that barely acts, a practice dummy). In order:
  * 1. the game's sandbag hook, if it has one;
  * 2. the first passive decision (pass, end turn, stop, confirm...: see passive.ts);
  * 3. otherwise the decision that changes the least: each candidate is applied to one state sampled

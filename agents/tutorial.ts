@@ -8,7 +8,7 @@ export type TutorialHook = (request: DecisionRequest) => number;
 type Kinded = { readonly kind: string; readonly card?: number; readonly cell?: number };
 
 /**
- * dcg (seed 000's TutorialOpponent: "moves forward one cell only"): draws rather than charges,
+ * dcg (the dcg design's TutorialOpponent: "moves forward one cell only"): draws rather than charges,
  * moves a unit one row towards the enemy when it can, otherwise summons, and otherwise passes
  * (ends the turn, declines reactions and feints). Never attacks on purpose.
  */
@@ -34,7 +34,7 @@ function dcgTutorial(request: DecisionRequest): number {
 const hooks: Readonly<Record<string, TutorialHook>> = Object.assign(Object.create(null), { dcg: dcgTutorial });
 
 /**
- * TutorialOpponent (seed 000: a scripted, predictable, very weak opponent). Fixed preference
+ * TutorialOpponent (the dcg design: a scripted, predictable, very weak opponent). Fixed preference
  * order, no randomness and no lookahead, so a learner can predict it: the game's tutorial hook if
  * it has one (dcg: above); otherwise the first decision in the engine's stable order that is not passive, and a
  * passive one (pass, end turn) only when nothing else is legal.

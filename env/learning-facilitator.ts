@@ -135,7 +135,7 @@ interface EnvSlot {
 const MAX_EMPTY_EPISODES = 1000;
 
 /**
- * A LearningFacilitator (seed 000's machine-learning play mode) session: N environments of one game
+ * A LearningFacilitator (the dcg design's machine-learning play mode) session: N environments of one game
  * and config, stepped together. Agent seats are played inside until a client seat must decide.
  *
  * Autoreset, per session:

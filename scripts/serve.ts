@@ -13,7 +13,7 @@ const USAGE =
   "[--body-limit BYTES] [--idle-timeout S] [--request-timeout S] [--step-timeout S] [--model-dir DIR] [--card-set-dir DIR] [--data-dir DIR] [--max-tables N] [--quiet] [--exit-on-stdin-eof]\n" +
   "environment: HOST, PORT, CARDGYM_SOCKET, CARDGYM_TOKEN, CARDGYM_DATA_DIR\n" +
   "--socket PATH listens on a Unix domain socket instead of host:port (its URL is unix:PATH): on one\n" +
-  "machine, several times faster per request than TCP loopback (docs/protocol.md, Transports)";
+  "machine, 1.1-1.4x the requests/s of TCP loopback in our runs (docs/protocol.md, Transports)";
 
 main(async () => {
   const { values } = parseCli(USAGE, {

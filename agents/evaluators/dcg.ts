@@ -4,7 +4,7 @@ import type { BattleData } from "../../engine/dcg/index.ts";
 import type { EvalInput, Evaluator, EvaluatorOptions } from "./evaluator.ts";
 
 /**
- * The dcg BattleEvaluator (seed 000 §4.4.2: Score = Σ(rewards - costs)). Rewards: damage to the
+ * The dcg BattleEvaluator (Score = Σ(rewards - costs)). Rewards: damage to the
  * enemy player, enemy units destroyed (their life gone), own units on the field and their advance
  * towards the enemy; costs: damage taken, own units lost, MP spent, and units left far from the
  * enemy (the seed's movement-distance term, turned into distance still to go). A won battle

@@ -1,7 +1,7 @@
 import type { AnyGame, Rng, Seat } from "../../engine/core/index.ts";
 
 /**
- * A BattleEvaluator (seed 000 §4.4.2): scores the state reached by one candidate decision, from
+ * A BattleEvaluator (docs/agents.md): scores the state reached by one candidate decision, from
  * `seat`'s point of view, higher is better. It only ever sees states the agent sampled itself
  * (game.determinize of its own view), never the real game state.
  */

@@ -12,7 +12,7 @@ export type { Planner, PlannerFactory, PlannerOptions } from "./planner.ts";
 
 /**
  * Game-specific evaluators by game id: the hook a game uses to give the computer agent a
- * heuristic (seed 000's rewards minus costs) instead of random playouts. `computer:eval=auto`
+ * heuristic (the dcg design's rewards minus costs) instead of random playouts. `computer:eval=auto`
  * picks the game's entry when there is one and the generic rollout evaluator otherwise.
  */
 const byGame: Readonly<Record<string, EvaluatorFactory>> = Object.assign(Object.create(null), {

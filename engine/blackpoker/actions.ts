@@ -68,7 +68,7 @@ function spec(
   return { name, trigger, speed, timing, keys, target, costB: count("B"), costL: count("L"), costD: count("D"), oncePerTurn };
 }
 
-/** The catalog (rules doc §2.3): trigger-speed-timing, key, target and cost per action. */
+/** The catalog (docs/rules/blackpoker.md): trigger-speed-timing, key, target and cost per action. */
 export const SPECS: Readonly<Record<ActionName, ActionSpec>> = {
   End: spec("End", "direct", "normal", "main"),
   Charge: spec("Charge", "triggered", "immediate", "main"),

@@ -16,7 +16,7 @@ export { CARD_CODES, ENTRY16, cardLabel, cardOf, valueOf, suitOf, isJoker, JOKER
 export { MAX_UNITS } from "./config.ts";
 export { sizeOf, hasHaste } from "./zones.ts";
 
-/** BlackPoker, Light format with the Entry16 deck, on seed 001's interrupt core: docs/rules/blackpoker.md. */
+/** BlackPoker, Light format with the Entry16 deck, on BlackPoker's interrupt core: docs/rules/blackpoker.md. */
 export const blackpoker: Game<BlackpokerState, BlackpokerDecision, BlackpokerView, BlackpokerConfig> = {
   info: { id: "blackpoker", version: "1", title: "BlackPoker (Light, Entry16)", minSeats: SEATS, maxSeats: SEATS, defaultSeats: SEATS, zeroSum: true },
   parseConfig: parseBlackpokerConfig,

@@ -8,7 +8,7 @@ import type { BlackpokerState, PlayerZones, Unit } from "./state.ts";
 const HAND = 7;
 
 /**
- * Setup (rules 9.1.2 §3.9): shuffle each Entry16 deck into Life; draw 7; preset the top of Life as
+ * Setup (docs/rules/blackpoker.md): shuffle each Entry16 deck into Life; draw 7; preset the top of Life as
  * a charged bulwark and the next card as a charged soldier; both reveal their Life top until the
  * values differ (revealed cards to the Grave), the higher goes first, draws 1, and takes the turn
  * and the chance. A Life exhausted by the reveals ends the game as a draw.

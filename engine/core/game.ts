@@ -22,7 +22,7 @@ export interface GameInfo {
 export type Outcome<S> = { readonly ok: true; readonly state: S } | { readonly ok: false; readonly error: GameError };
 
 /**
- * What the game expects next (def-game's nextTaskExpectation): who must decide, how long they have
+ * What the game expects next (nextTaskExpectation in the board-game framework of docs/sources.md): who must decide, how long they have
  * (a duration; the engine has no clock, runners measure time), and the decision applied when time
  * runs out. Killing Sevens' forced pass is one.
  */

@@ -6,7 +6,7 @@ import type { TriggerKind } from "./trigger.ts";
 import type { Parameter } from "./params.ts";
 
 /**
- * The four Ability types of seed 000 §2.5, as compiled from JSON (ids index the pool's ability
+ * The four Ability types of docs/cards.md, as compiled from JSON (ids index the pool's ability
  * table, which state refers to by number).
  * - TriggerAbility: when every condition holds for a trigger, run the effect.
  * - ParameterAbility: a Calculator on a parameter while attached; detached when every lifetime

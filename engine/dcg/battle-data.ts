@@ -19,7 +19,7 @@ export function other(seat: Seat): Seat {
 import type { DcgConfig } from "./config.ts";
 import type { State } from "./state.ts";
 
-/** Where a card instance is (seed 000 §2: every instance lives in one collection; the layer says where). */
+/** Where a card instance is (docs/rules/dcg.md: every instance lives in one collection; the layer says where). */
 export type LayerKind = "Book" | "Hand" | "Strategy" | "Field" | "Grave";
 export type Ailment = "none" | "poison";
 
@@ -29,7 +29,7 @@ export interface Attached {
   readonly ability: number;
   /** Instance id of the card that produced it (the card itself for its own abilities). */
   readonly producer: number;
-  /** True when an AreaAbility attached it (seed 000 §3.2 IsAttached): removed when out of reach. */
+  /** True when an AreaAbility attached it (IsAttached in the dcg design's worked example 2): removed when out of reach. */
   readonly area: boolean;
 }
 
@@ -41,7 +41,7 @@ export interface Card {
   readonly layer: LayerKind;
   /** Cell on the board (Field, or placed Strategy card), else -1. */
   readonly cell: number;
-  /** Current life (may exceed the printed life after recovery, as in seed 000 §3.1). */
+  /** Current life (may exceed the printed life after recovery, as in the dcg design's worked example 1). */
   readonly life: number;
   readonly ailment: Ailment;
   /** Turn count when it entered the Field (0 = strategy placement), -1 before. */
@@ -75,7 +75,7 @@ export interface Player {
   readonly feint: number;
 }
 
-/** The battle data (seed 000 §2): the whole game state, plain JSON. */
+/** The battle data (docs/rules/dcg.md): the whole game state, plain JSON. */
 export interface BattleData {
   readonly cfg: DcgConfig;
   readonly rng: RngState;

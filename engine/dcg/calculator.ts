@@ -1,4 +1,4 @@
-/** NumericCalculator modes (seed 000 §2.5): how a ParameterAbility changes a parameter. */
+/** NumericCalculator modes (docs/cards.md): how a ParameterAbility changes a parameter. */
 export const CALCULATOR_MODES = ["Add", "Subtract", "Multiply", "Equalizer", "Max", "Min"] as const;
 export type CalculatorMode = (typeof CALCULATOR_MODES)[number];
 

@@ -4,7 +4,7 @@ import { guardJson } from "./json-guard.ts";
 import { loadPool, MAX_CARDS, type Pool } from "./pool.ts";
 
 /**
- * A user card set (seed 000's promise: new cards are data). It travels inline in the game config
+ * A user card set (the dcg design's promise: new cards are data). It travels inline in the game config
  * (`config.cardSet`), so a GameRecord replays without any file; the server and the CLIs read
  * files and inline them before parseConfig, which keeps the engine free of I/O.
  *

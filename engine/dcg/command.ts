@@ -5,7 +5,7 @@ import { changeMp, countActivation, damageCard, damagePlayer, drawCard, enterFie
 import { trigger, type Trigger, type TriggerType } from "./trigger.ts";
 
 /**
- * Commands (seed 000 §2.3): immutable, serialisable records, the only thing that changes
+ * Commands (docs/rules/dcg.md): immutable, serialisable records, the only thing that changes
  * BattleData. Each handler applies one command and emits its triggers in a fixed order; resolve.ts
  * then matches abilities against them. Log-only commands (MoveReactNoneCommand, MoveRetryCommand)
  * change only the State and are recorded for observers.

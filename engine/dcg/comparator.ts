@@ -1,4 +1,4 @@
-/** Comparators (seed 000 §2.5), one handler each; the registry's completeness is compiler-checked. */
+/** Comparators (docs/cards.md), one handler each; the registry's completeness is compiler-checked. */
 export const COMPARATORS = ["Equal", "GreaterThan", "LessThan", "GreaterThanOrEqual", "LessThanOrEqual"] as const;
 export type Comparator = (typeof COMPARATORS)[number];
 

@@ -1,5 +1,5 @@
 /**
- * Decisions: seed 000's Operations, chosen with their cell. Cards are instance ids, cells are
+ * Decisions: the dcg design's Operations, chosen with their cell. Cards are instance ids, cells are
  * absolute (y*5+x). Produced only by legal().
  */
 export type Decision =

@@ -8,7 +8,7 @@ import { checkTargeting, evaluate, type Items, type Scope, type Targeting } from
 import { checkFields, type Direction, type FieldSpec } from "./validate.ts";
 
 /**
- * Effects (seed 000 §2.5): what a TriggerAbility or a declared feint does. JSON objects; every
+ * Effects (docs/cards.md): what a TriggerAbility or a declared feint does. JSON objects; every
  * Effect picks its objects with a Targeting. One handler per kind, compiler-checked.
  * (AttachAbility's `ability` is an ability id once compiled; in JSON it is an ability object or
  * {"ref": n}, the n-th ability of the same card.)
@@ -124,7 +124,7 @@ export const effectHandlers = {
   CardRecover: {
     fields: AMOUNT,
     run: (e, d, scope) => {
-      // No cap at printed life (seed 000 §3.1's Abilma goes from 6 to 9), only at LIFE_MAX.
+      // No cap at printed life (the Abilma example of docs/cards.md: goes from 6 to 9), only at LIFE_MAX.
       for (const id of cardsOf(d, evaluate(d, scope, e.target))) healCard(d, id, e.amount, scope.consumer);
     },
   },

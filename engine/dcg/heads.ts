@@ -4,7 +4,7 @@ import type { Items, PhraseHandler } from "./targeting.ts";
 import type { Reach } from "./validate.ts";
 
 /**
- * Targeting Heads (seed 000 §2.5): where a query sentence starts. One entry per Head; each
+ * Targeting Heads (docs/cards.md): where a query sentence starts. One entry per Head; each
  * declares its JSON fields and what it reads, so adding a Head is a change to this file only.
  */
 export type HeadPhrase =

@@ -74,7 +74,7 @@ export function makeDcg(pool: Pool = STARTER_POOL, presets: readonly PresetBook[
     return s.cfg.timeoutMs === null ? { seat, defaultDecision: FORCE_FINISH } : { seat, timeoutMs: s.cfg.timeoutMs, defaultDecision: FORCE_FINISH };
   };
   return {
-    info: { id: "dcg", version: "1", title: "DCG (seed 000's grid battle)", minSeats: 2, maxSeats: 2, defaultSeats: 2, zeroSum: true },
+    info: { id: "dcg", version: "1", title: "DCG (grid battle)", minSeats: 2, maxSeats: 2, defaultSeats: 2, zeroSum: true },
     pool,
     presets,
     poolFor: (cfg) => setFor(cfg).pool,

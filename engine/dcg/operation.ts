@@ -28,7 +28,7 @@ import type { Pool } from "./pool.ts";
 export const STRATEGY_REMOVES = 10;
 
 /**
- * Seed 000's Operations: what the actor may do now, each with its cells. THE single source of
+ * The dcg design's Operations: what the actor may do now, each with its cells. THE single source of
  * legality. Stable order: by operation (the order below), then hand order / instance id, then cell.
  */
 export function legal(s: BattleData, pool: Pool): Decision[] {

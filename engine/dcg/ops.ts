@@ -114,7 +114,7 @@ export function toGrave(d: Draft, id: number, type: TriggerType, actor: number):
   const c = d.card(id);
   c.layer = "Grave";
   c.cell = -1;
-  // Abilities it carried end with it (seed 000 §3.2); life and ailment stay as they were at death.
+  // Abilities it carried end with it (the dcg design's worked example 2); life and ailment stay as they were at death.
   c.attached = [];
   d.grave(seat).push(id);
   d.emit("CardGraved", type, actor, id, seat, 0);

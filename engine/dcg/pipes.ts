@@ -10,7 +10,7 @@ import type { TriggerKind, TriggerType } from "./trigger.ts";
 import type { FieldSpec, RowName } from "./validate.ts";
 
 /**
- * Targeting Pipes (seed 000 §2.5): filters applied to the items the sentence has so far. One
+ * Targeting Pipes (docs/cards.md): filters applied to the items the sentence has so far. One
  * entry per Pipe, with its JSON fields and what it reads (see PhraseHandler), so adding a Pipe is
  * a change to this file only.
  */

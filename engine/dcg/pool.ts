@@ -11,7 +11,7 @@ export type CardKind = "rubric" | "object" | "feint";
 /** A card as written in JSON (engine/dcg/cards/*.json). */
 export interface CardJson {
   readonly id: string;
-  /** Seed 000's card number, where the card comes from the seed. */
+  /** The dcg design's card number, where the card comes from the design's examples. */
   readonly no?: number;
   readonly name: string;
   readonly kind: CardKind;

@@ -8,7 +8,7 @@ import { evaluate, holds, type Scope } from "./targeting.ts";
 import type { Trigger, TriggerType } from "./trigger.ts";
 
 /**
- * Running commands and resolving abilities (seed 000's EffectInterrupt / EffectDeclare).
+ * Running commands and resolving abilities (the dcg design's EffectInterrupt / EffectDeclare).
  *
  * After a command: AreaAbilities and NightmareAbility seals are recomputed (their attach/detach
  * and seal triggers join the command's triggers), then the triggers are matched in emission

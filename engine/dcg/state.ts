@@ -1,7 +1,7 @@
 import type { Seat } from "./battle-data.ts";
 
 /**
- * The phase machine of seed 000 §2.2 as a discriminated union. Input states wait for a decision
+ * The phase machine of docs/rules/dcg.md as a discriminated union. Input states wait for a decision
  * and are the only ones ever stored in BattleData.state; automatic states chain inside apply
  * (flow.ts) until an input state or BattleFinish is reached. EffectDeclare / EffectInterrupt are
  * the ability resolution (resolve.ts) that runs after every command.

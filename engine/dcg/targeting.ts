@@ -7,7 +7,7 @@ import { checkFields, type FieldSpec } from "./validate.ts";
 import { fuse, type Fused } from "./fused.ts";
 
 /**
- * Targeting (seed 000 §2.5): a query sentence, one Head followed by Pipes, all JSON. Used for
+ * Targeting (docs/cards.md): a query sentence, one Head followed by Pipes, all JSON. Used for
  * TriggerAbility conditions, ParameterAbility lifetimes, AreaAbility reach, NightmareAbility
  * conditions and every Effect's target. A condition holds when its sentence yields a non-empty result.
  * The Heads live in heads.ts, the Pipes in pipes.ts; this file assembles and runs them.

@@ -1,7 +1,7 @@
 import type { Seat } from "./battle-data.ts";
 
 /**
- * Triggers: the events commands emit (seed 000 §2.4), past tense. Abilities match them; observers
+ * Triggers: the events commands emit (docs/rules/dcg.md), past tense. Abilities match them; observers
  * (tests, the play CLI) read them. Seed names without the "Trigger" suffix.
  */
 export const TRIGGER_KINDS = [
@@ -38,7 +38,7 @@ export const TRIGGER_KINDS = [
   "StrategyInitialized",
   "NightmareSealed",
   "NightmareUnsealed",
-  // Not in seed 000's list; these rules need them.
+  // Not in the dcg design's list; these rules need them.
   "FeintSet",
   "FeintDeclared",
   "PoisonDamaged",

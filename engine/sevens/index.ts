@@ -18,7 +18,7 @@ export { HIDDEN, PLACED, OPENING, DEAD, isEmptyCell, isFilledCell, isDeadCell } 
 export { playableCards } from "./legal.ts";
 export { standings, rankReward } from "./ranking.ts";
 
-/** Killing Sevens (殺しの七並べ, seed 004): docs/rules/sevens.md. */
+/** Killing Sevens (殺しの七並べ, the Killing Sevens blog series): docs/rules/sevens.md. */
 export const sevens: Game<SevensState, SevensDecision, SevensView, SevensConfig> = {
   info: {
     id: "sevens",

@@ -5,7 +5,7 @@ import type { Draft } from "./state.ts";
 
 /**
  * Card effects. Each effect either resolves at once or leaves a `pending` step that asks one small
- * decision at a time (seed 003's enumeration); `finishEffect` runs when nothing is left to ask.
+ * decision at a time (the Shephy blog series' enumeration); `finishEffect` runs when nothing is left to ask.
  */
 
 /** Start the effect of `card`, played as the physical card `source` (All-purpose Sheep may stand in). */

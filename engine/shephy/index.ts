@@ -26,7 +26,7 @@ function returns(s: ShephyState): number[] {
   return [s.result === "win" ? 1 : -1];
 }
 
-/** Shephy solitaire (seed 003): raise a [1000] sheep before the enemy sheep reaches 1000. */
+/** Shephy solitaire (the Shephy blog series): raise a [1000] sheep before the enemy sheep reaches 1000. */
 export const shephy: Game<ShephyState, ShephyDecision, ShephyView, ShephyConfig> = {
   info: { id: "shephy", version: "1", title: "Shephy (solitaire)", minSeats: 1, maxSeats: 1, defaultSeats: 1, zeroSum: false },
   parseConfig,

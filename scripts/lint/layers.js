@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * ESLint rules that keep the repository's layering (docs/quality.md): imports point
+ * ESLint rules that keep the repository's layering (docs/docs/quality-bar.md): imports point
  * engine <- agents <- env <- scripts only, test/ may import anything and nothing imports test/,
  * and engine/ is pure (no packages, no Node modules; its clock and randomness rules are core
  * ESLint rules in eslint.config.js). Imports are resolved against the importing file, so

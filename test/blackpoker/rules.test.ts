@@ -29,7 +29,7 @@ const base = (extra: Partial<ScenarioSpec> = {}): BlackpokerState =>
     turn: extra.turn,
   });
 
-describe("setup (rules 9.1.2 §3.9)", () => {
+describe("setup", () => {
   it("deals 7, presets a bulwark and a soldier, reveals for first player, first player draws 1", () => {
     for (let seed = 1; seed <= 50; seed++) {
       const s = blackpoker.setup(config(), seed);

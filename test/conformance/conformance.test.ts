@@ -1,5 +1,5 @@
 /**
- * The conformance suite (quality.md items 1-10), written once against the Game contract and the RL
+ * The conformance suite (docs/quality-bar.md item 1-10), written once against the Game contract and the RL
  * adapter, and run for every registered game. Golden playthroughs (item 11) are in golden.test.ts.
  */
 import { describe, expect, it } from "vitest";

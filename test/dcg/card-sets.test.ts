@@ -8,7 +8,7 @@ import { loadPool } from "../../engine/dcg/pool.ts";
 import { at, scenario } from "./scenario.ts";
 
 /**
- * User card sets (quality.md item 14): a card written only in JSON, in a set under
+ * User card sets (docs/quality-bar.md item 14): a card written only in JSON, in a set under
  * test/fixtures/cards that is not shipped, loads through the config and behaves as its data says;
  * bad data is refused with the card and JSON path (item 13); an ability loop ends by the chain
  * budget with a defined, replayable result.
@@ -105,7 +105,7 @@ describe("a card set carried in the config", () => {
   });
 });
 
-describe("bad card data is refused with the card and JSON path (quality.md item 13)", () => {
+describe("bad card data is refused with the card and JSON path (docs/quality-bar.md item 13)", () => {
   const card = (patch: Record<string, unknown>) => ({ id: "bad-card", name: "Bad", kind: "rubric", cost: 1, attack: 1, life: 1, ...patch });
   const trigger = (effect: unknown) => ({ type: "TriggerAbility", conditions: [[{ kind: "Any" }, { kind: "FilterTriggerKind", triggers: ["Summoned"] }]], effect });
 

@@ -5,7 +5,7 @@ import { at, scenario } from "./scenario.ts";
 /**
  * One scenario per shipped card, keyed by card id: the card does what its JSON says, through the
  * real flow (summon, move, attack, feint windows, turn changes). The starters have deeper tests
- * in cards.test.ts (seed 000 §3's worked examples).
+ * in cards.test.ts (the dcg design's worked examples).
  */
 const cases: Record<string, () => void> = {
   // ---------------------------------------------------------------- starters

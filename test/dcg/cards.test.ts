@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { at, scenario } from "./scenario.ts";
 
-/** One scenario per starter card, plus seed 000's worked examples §3.1 and §3.2. */
-describe("seed 000 §3.1: Abilma Esthasha (attack damage -> poison 2 random enemies -> ailing target dies -> recover 3)", () => {
+/** One scenario per starter card, plus the dcg design's two worked examples. */
+describe("the dcg design's worked example 1: Abilma Esthasha (attack damage -> poison 2 random enemies -> ailing target dies -> recover 3)", () => {
   it("runs the chain in the seed's order", () => {
     const sc = scenario()
       .withUnit(0, "Abilma Esthasha", "C2")
@@ -57,7 +57,7 @@ describe("seed 000 §3.1: Abilma Esthasha (attack damage -> poison 2 random enem
   });
 });
 
-describe("seed 000 §3.2: Farhalla's AreaAbility D1 (attach, detach out of reach, vanish with the producer)", () => {
+describe("the dcg design's worked example 2: Farhalla's AreaAbility D1 (attach, detach out of reach, vanish with the producer)", () => {
   it("attaches to allies in reach, detaches when one walks away, vanishes when Farhalla goes to the Grave", () => {
     const sc = scenario()
       .withHand(0, "Farhalla")

@@ -1,5 +1,5 @@
 /**
- * Vocabulary of seed 001's core flow (コアフロー): a game-agnostic model of interruptible,
+ * Vocabulary of BlackPoker's core flow (コアフロー): a game-agnostic model of interruptible,
  * turn-based play. Names follow the seed: turn, chance (チャンス), stage (ステージ), request
  * (リクエスト), pass record (パス記録), trigger buffer (アクションバッファ), immediate vs normal
  * effects (即時効果/通常効果), main vs quick timing (メイン/クイック).

@@ -5,7 +5,7 @@ import { makeDcg } from "../../../engine/dcg/index.ts";
 import { loadPool } from "../../../engine/dcg/pool.ts";
 import { at, scenario } from "./kit.ts";
 
-/** One test per Ability type (seed 000 §2.5) on a test-only card; the table's keys must be the registry's. */
+/** One test per Ability type (docs/cards.md) on a test-only card; the table's keys must be the registry's. */
 function gameWith(...cards: unknown[]) {
   const pool = loadPool([...SHIPPED_CARDS, ...cards]);
   if (!pool.ok) throw new Error(pool.error.message);
@@ -16,7 +16,7 @@ const SELF = [{ kind: "MapActorCard" }, { kind: "FilterAbilityConsumer" }];
 
 const cases: { [K in AbilityType]: () => void } = {
   TriggerAbility: () => {
-    // "When summoned, 1 damage to the enemy player" (seed 000 §2.5's first Effect example).
+    // "When summoned, 1 damage to the enemy player" (the first Effect example of the dcg design).
     const game = gameWith(rubric("t", [{ type: "TriggerAbility", conditions: [[{ kind: "Any" }, { kind: "FilterTriggerKind", triggers: ["Summoned"] }], SELF], effect: { kind: "PlayerDamage", amount: 1, target: [{ kind: "MapPlayer" }, { kind: "FilterCardOwner", opponent: true }] } }]));
     const sc = scenario(game).withHand(0, "t", "t");
     sc.act({ kind: "summon", card: 0, cell: at("A0") });

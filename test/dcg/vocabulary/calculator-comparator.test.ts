@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { CALCULATOR_MODES, calculate, type CalculatorMode } from "../../../engine/dcg/calculator.ts";
 import { compare, COMPARATORS, type Comparator } from "../../../engine/dcg/comparator.ts";
 
-/** Calculator modes and Comparators (seed 000 §2.5): each against its definition. */
+/** Calculator modes and Comparators (docs/cards.md): each against its definition. */
 const calc: { [K in CalculatorMode]: [value: number, amount: number, result: number][] } = {
   Add: [[2, 3, 5], [2, -3, -1]],
   Subtract: [[2, 3, -1], [5, 1, 4]],

@@ -4,7 +4,7 @@ import { effectHandlers, runEffect, type Effect, type EffectKind } from "../../.
 import { effectiveAttack } from "../../../engine/dcg/params.ts";
 import { at, cardOf, mutate, scenario, scope } from "./kit.ts";
 
-/** One test per Effect (seed 000 §2.5), run directly on a draft; the table's keys must be the registry's. */
+/** One test per Effect (docs/cards.md), run directly on a draft; the table's keys must be the registry's. */
 const board = () =>
   scenario()
     .withUnit(0, "Agnis", "C2") // 0

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { headHandlers, type HeadKind } from "../../../engine/dcg/heads.ts";
 import { at, ids, query, scenario, trig } from "./kit.ts";
 
-/** One test per Head (seed 000 §2.5); the table's keys must be exactly the registry's. */
+/** One test per Head (docs/cards.md); the table's keys must be exactly the registry's. */
 const board = () =>
   scenario()
     .withUnit(0, "Agnis", "C2") // 0

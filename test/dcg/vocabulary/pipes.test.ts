@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { pipeHandlers, type PipeKind } from "../../../engine/dcg/pipes.ts";
 import { at, cardOf, ids, query, scenario, trig } from "./kit.ts";
 
-/** One test per Pipe (seed 000 §2.5); the table's keys must be exactly the registry's. */
+/** One test per Pipe (docs/cards.md); the table's keys must be exactly the registry's. */
 const board = () =>
   scenario()
     .withUnit(0, "Agnis", "C2") // 0: own rubric, cost 1, attack 2, life 3
