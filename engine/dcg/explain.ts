@@ -9,7 +9,7 @@ import { moveCost } from "./params.ts";
 import type { Pool } from "./pool.ts";
 
 /**
- * Seed 000's "why not" (an Operation's IsSuccess / WillSuccessIfSelect): for a decision that is not
+ * The dcg design's "why not" (an Operation's IsSuccess / WillSuccessIfSelect): for a decision that is not
  * legal now, a sentence saying why; null when it is legal. Mirrors the conditions of operation.ts,
  * which stays the one source of legality: when this module finds no reason for a decision that
  * legal() refuses, it says so generically rather than inventing one.

@@ -22,7 +22,7 @@ function playouts(game: AnyGame, seeds: number, visit: (state: unknown) => void)
   }
 }
 
-// "Why not" (seed 000's IsSuccess / WillSuccessIfSelect): explain() never objects to a legal
+// "Why not" (the dcg design's IsSuccess / WillSuccessIfSelect): explain() never objects to a legal
 // decision, decode() inverts encode() on every legal decision, and refused ids get a reason.
 describe.each(["dcg", "sevens"])("%s: explain and decode", (id) => {
   const adapter = adapters.get(id)!;
