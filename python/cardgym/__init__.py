@@ -4,6 +4,9 @@
     env = cardgym.make("sevens", opponents="random", seed=0)        # gymnasium.Env
     venv = cardgym.make_vec("sevens", num_envs=64, seed=0)          # gymnasium.vector.VectorEnv
     aec = cardgym.pettingzoo.env("sevens", seed=0)                  # PettingZoo AEC env
+    sp = cardgym.selfplay.vector_env("sevens", num_envs=64)         # batched self-play, every seat
+    sb = cardgym.sb3.vec_env("dcg", num_envs=8)                     # after `import cardgym.sb3`
+    cardgym.rllib.env_creator({"game": "dcg"})                      # after `import cardgym.rllib`
     gymnasium.make("cardgym/sevens-v0")                              # after `import cardgym`
     cardgym.onnx.export(policy, "dcg", "models/p.onnx")             # a PyTorch policy as an opponent
 
@@ -17,7 +20,7 @@ from typing import Any, Dict, Iterable, Optional
 
 import gymnasium
 
-from . import onnx, pettingzoo
+from . import onnx, pettingzoo, selfplay
 from .client import Client, Session, tensor
 from .env import CardgymEnv, Opponents
 from .errors import CardgymError, IllegalActionError, ServerError, ServerStartError, ServerUnavailable
@@ -42,6 +45,7 @@ __all__ = [
     "onnx",
     "pettingzoo",
     "register_envs",
+    "selfplay",
     "tensor",
 ]
 

@@ -254,6 +254,10 @@ class Client:
         max_decisions: Optional[int] = None,
         obs_dtype: str = "float32",
         decode_obs: bool = True,
+        autoreset: Optional[str] = None,
+        learner_seat: Optional[str] = None,
+        illegal_action: Optional[str] = None,
+        illegal_reward: Optional[float] = None,
     ) -> Session:
         """Creates a session of ``num_envs`` copies of ``game`` (see POST /v1/sessions).
 
@@ -261,10 +265,22 @@ class Client:
         ``"bits"`` (the last two only for games whose spec makes every value a small fraction,
         e.g. sevens; see docs/protocol.md). With ``decode_obs`` (default) the session's replies
         carry float32 ``obs`` as with ``"float32"`` (uint8 and bits decode to exactly the same
-        values); without it ``obs`` is the wire array and :meth:`Session.decode_obs` decodes it."""
+        values); without it ``obs`` is the wire array and :meth:`Session.decode_obs` decodes it.
+
+        ``autoreset``: ``"next-step"`` (default) or ``"same-step"``; ``learner_seat``: ``"fixed"``
+        (default), ``"alternating"`` or ``"random"``; ``illegal_action``: ``"reject"`` (default)
+        or ``"terminate"``, with ``illegal_reward`` (default -1)."""
         body: Dict[str, Any] = {"game": game, "numEnvs": int(num_envs), "seed": int(seed)}
         if obs_dtype != "float32":
             body["obsDtype"] = obs_dtype
+        if autoreset is not None:
+            body["autoreset"] = autoreset
+        if learner_seat is not None:
+            body["learnerSeat"] = learner_seat
+        if illegal_action is not None:
+            body["illegalAction"] = illegal_action
+        if illegal_reward is not None:
+            body["illegalReward"] = float(illegal_reward)
         if seats is not None:
             body["seats"] = list(seats)
         if config:
@@ -312,6 +328,8 @@ class Session:
         self.id: str = created["session"]
         self.game: str = created["game"]
         self.mode: str = created["mode"]
+        self.autoreset: str = created.get("autoreset", "next-step")
+        self.learner_seat: str = created.get("learnerSeat", "fixed")
         self.seats: List[str] = list(created["seats"])
         self.num_seats: int = int(created["numSeats"])
         self.num_envs: int = int(created["numEnvs"])
@@ -349,8 +367,27 @@ class Session:
                 final["obs"] = self.decode_obs(final["obs"])
         return reply
 
-    def reset(self, seed: Optional[int] = None) -> Dict[str, Any]:
-        return self._decoded(self.client.request("POST", f"{self._path}/reset", {} if seed is None else {"seed": int(seed)}))
+    def reset(
+        self,
+        seed: Optional[int] = None,
+        *,
+        seeds: Optional[Sequence[Optional[int]]] = None,
+        envs: Optional[Sequence[int]] = None,
+    ) -> Dict[str, Any]:
+        """Restarts every env, or the envs listed in ``envs``. ``seed``: env i is re-seeded with
+        ``seed + i``; ``seeds``: one seed (or None: not re-seeded) per env restarted."""
+        body: Dict[str, Any] = {}
+        if seed is not None:
+            body["seed"] = operator.index(seed)
+        if seeds is not None:
+            body["seeds"] = [None if s is None else operator.index(s) for s in seeds]
+        if envs is not None:
+            body["envs"] = [operator.index(i) for i in envs]
+        return self._decoded(self.client.request("POST", f"{self._path}/reset", body, plain=True))
+
+    def render(self, env: int = 0) -> str:
+        """A readable picture of env ``env``'s table, whose turn it is and the legal actions."""
+        return str(self.client.request("GET", f"{self._path}/render?env={operator.index(env)}")["text"])
 
     def step(self, actions: Actions) -> Dict[str, Any]:
         if isinstance(actions, np.ndarray):

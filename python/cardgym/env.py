@@ -10,10 +10,57 @@ import numpy as np
 from gymnasium import spaces
 
 from .client import Client, Session
-from .errors import IllegalActionError
 
 Opponents = Union[str, Sequence[str]]
-ILLEGAL_ACTION_MODES = ("raise", "terminate")
+#: ``illegal_action`` of every env type: ``"terminate"`` (default) ends the episode of the env
+#: that got an illegal action, with ``illegal_reward``; ``"raise"`` raises IllegalActionError.
+ILLEGAL_ACTION_MODES = ("terminate", "raise")
+#: ``learner_seat``: the learner's seat per episode (see docs/protocol.md, "Learner seat").
+LEARNER_SEAT_MODES = ("fixed", "alternating", "random")
+RENDER_MODES = ["ansi", "human"]
+
+#: Game configs the Python envs use when the caller's config leaves these fields out. dcg's engine
+#: default gives seat 0 the vanguard book and seat 1 bastion, and bastion beats vanguard in random
+#: play about 95% of the time (docs/books.md, "Seat advantage"); a learner starting from random
+#: play would face a 4% win rate, so the envs play mirror matches unless told otherwise.
+DEFAULT_CONFIGS: Dict[str, Dict[str, Any]] = {"dcg": {"books": ["vanguard", "vanguard"]}}
+
+
+def game_config(game: str, config: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
+    """``config`` with the envs' per-game defaults (DEFAULT_CONFIGS) filled in where it is silent."""
+    defaults = DEFAULT_CONFIGS.get(game)
+    if not defaults:
+        return config
+    merged = dict(defaults)
+    merged.update(config or {})
+    return merged
+
+
+def check_illegal_action(mode: str) -> str:
+    """The server's ``illegalAction`` for a Python ``illegal_action`` mode."""
+    if mode not in ILLEGAL_ACTION_MODES:
+        raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {mode!r}")
+    return "terminate" if mode == "terminate" else "reject"
+
+
+def check_learner_seat(mode: str) -> str:
+    if mode not in LEARNER_SEAT_MODES:
+        raise ValueError(f"learner_seat must be one of {LEARNER_SEAT_MODES}, got {mode!r}")
+    return mode
+
+
+def check_render_mode(render_mode: Optional[str]) -> Optional[str]:
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be None or one of {RENDER_MODES}, got {render_mode!r}")
+    return render_mode
+
+
+def show(render_mode: Optional[str], text: str) -> Optional[str]:
+    """``ansi``: the text; ``human``: printed, None returned (Gymnasium's convention)."""
+    if render_mode == "human":
+        print(text, end="" if text.endswith("\n") else "\n", flush=True)
+        return None
+    return text
 
 
 def random_seed() -> int:
@@ -105,7 +152,7 @@ def single_spaces(session: Session) -> Tuple[spaces.Dict, spaces.Discrete]:
     return observation_space(session.spec), spaces.Discrete(session.action_size)
 
 
-class CardgymEnv(gym.Env):
+class CardgymEnv(gym.Env):  # type: ignore[type-arg]
     """One env of ``game`` (a Gymnasium ``Env``) where the learner sits at ``seat`` and the other
     seats are played inside the server by ``opponents``.
 
@@ -113,17 +160,25 @@ class CardgymEnv(gym.Env):
     ``Discrete(A)`` id. ``action_masks()`` gives the mask as bools (sb3-contrib MaskablePPO).
     Reward: the change of the learner's return (±1/0 at the end for the shipped games).
 
-    ``illegal_action``: ``"raise"`` (default) raises :class:`cardgym.IllegalActionError` with the
-    server's message and changes nothing, so the env keeps going; ``"terminate"`` ends the episode
-    instead with reward ``illegal_reward`` and ``info["illegal_action"] = True`` (for agents that
-    do not use the mask, and for checkers that step random unmasked actions).
+    ``illegal_action``: ``"terminate"`` (default) ends the episode on an illegal action with
+    reward ``illegal_reward`` and ``info["illegal_action"] = True`` (what Gymnasium's and RLlib's
+    env checkers, which step unmasked random actions, need); ``"raise"`` raises
+    :class:`cardgym.IllegalActionError` with the server's message and changes nothing.
+
+    ``learner_seat``: ``"fixed"`` (always ``seat``), ``"alternating"`` or ``"random"`` per episode;
+    ``info["learner_seat"]`` tells the seat. ``writable_obs=True`` returns observations the caller
+    may modify (copies); by default they are read-only views of the reply.
+
+    Stepping after the episode ended raises ``RuntimeError``: call ``reset()``.
 
     ``seed``: the session seed used by the first ``reset()`` without a seed (random when None);
     ``reset(seed=s)`` re-seeds. ``client``/``url``: which server (default: the embedded one).
+    ``config``: the game's config; for dcg the envs default to mirror books (DEFAULT_CONFIGS).
+    ``render_mode``: ``"ansi"`` returns the board as text, ``"human"`` prints it.
     """
 
-    # render_fps: ansi frames are text snapshots; declared so frame-pacing tools have a value.
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    # render_fps: text frames; declared so frame-pacing tools have a value.
+    metadata = {"render_modes": RENDER_MODES, "render_fps": 4}
 
     def __init__(
         self,
@@ -133,27 +188,37 @@ class CardgymEnv(gym.Env):
         seed: Optional[int] = None,
         *,
         seat: int = 0,
+        learner_seat: str = "fixed",
         max_decisions: Optional[int] = None,
-        illegal_action: str = "raise",
+        illegal_action: str = "terminate",
         illegal_reward: float = -1.0,
+        writable_obs: bool = False,
         render_mode: Optional[str] = None,
         url: Optional[str] = None,
         client: Optional[Client] = None,
     ):
-        if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
+        server_illegal = check_illegal_action(illegal_action)
+        check_learner_seat(learner_seat)
+        self.render_mode = check_render_mode(render_mode)
         self.game = game
-        self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
+        self.writable_obs = writable_obs
         self.client, self._owns_client = open_client(client, url)
         self.session: Optional[Session] = None
         try:
+            config = game_config(game, config)
             seats = seat_roles(self.client, game, opponents, config, seat)
             self.session = self.client.create_session(
-                game, seats=seats, config=config, num_envs=1, seed=random_seed() if seed is None else seed, max_decisions=max_decisions
+                game,
+                seats=seats,
+                config=config,
+                num_envs=1,
+                seed=random_seed() if seed is None else seed,
+                max_decisions=max_decisions,
+                learner_seat=learner_seat,
+                illegal_action=server_illegal,
+                illegal_reward=self.illegal_reward,
             )
         except BaseException:
             self.close()
@@ -162,6 +227,7 @@ class CardgymEnv(gym.Env):
         self.observation_space, self.action_space = single_spaces(self.session)
         self._obs: Optional[np.ndarray] = None
         self._mask: Optional[np.ndarray] = None
+        self._over: Optional[str] = None
 
     @property
     def spec_info(self) -> Dict[str, Any]:
@@ -170,36 +236,44 @@ class CardgymEnv(gym.Env):
         return self.session.spec
 
     def _unpack(self, b: Dict[str, Any]) -> Tuple[Dict[str, np.ndarray], Dict[str, Any]]:
-        self._obs = b["obs"][0]
-        self._mask = b["mask"][0].view(np.int8)
+        obs = b["obs"][0]
+        mask = b["mask"][0].view(np.int8)
+        if self.writable_obs:
+            obs, mask = obs.copy(), mask.copy()
+        self._obs, self._mask = obs, mask
         info = b["info"]
-        return (
-            {"observation": self._obs, "action_mask": self._mask},
-            {
-                "episode_index": int(info["episode"][0]),
-                "episode_step": int(info["episodeStep"][0]),
-                "returns": info["returns"][0],
-            },
-        )
+        out: Dict[str, Any] = {
+            "episode_index": int(info["episode"][0]),
+            "episode_step": int(info["episodeStep"][0]),
+            "returns": info["returns"][0],
+        }
+        if "learnerSeat" in info:
+            out["learner_seat"] = int(info["learnerSeat"][0])
+        if "illegal" in info and bool(info["illegal"][0]):
+            out["illegal_action"] = True
+        return {"observation": obs, "action_mask": mask}, out
 
-    def reset(self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None):
+    def reset(self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> Tuple[Dict[str, np.ndarray], Dict[str, Any]]:
         super().reset(seed=seed)
         assert self.session is not None, "the env is closed"
         obs, info = self._unpack(self.session.reset(seed))
+        self._over = None
         return obs, info
 
-    def step(self, action):
+    def step(self, action: Any) -> Tuple[Dict[str, np.ndarray], float, bool, bool, Dict[str, Any]]:
         assert self.session is not None, "the env is closed"
-        try:
-            b = self.session.step([action])
-        except IllegalActionError as e:
-            if self.illegal_action == "raise":
-                raise
-            assert self._obs is not None and self._mask is not None, "step() before reset()"
-            obs = {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
-            return obs, self.illegal_reward, True, False, {"illegal_action": True, "error": e.message}
+        if self._mask is None:
+            raise RuntimeError("call reset() before step()")
+        if self._over is not None:
+            raise RuntimeError(f"the episode is over ({self._over}); call reset() before stepping again")
+        b = self.session.step([action])
         obs, info = self._unpack(b)
-        return obs, float(b["reward"][0]), bool(b["terminated"][0]), bool(b["truncated"][0]), info
+        terminated, truncated = bool(b["terminated"][0]), bool(b["truncated"][0])
+        if terminated or truncated:
+            self._over = "terminated" if terminated else "truncated"
+            if info.get("illegal_action"):
+                self._over = "terminated by an illegal action"
+        return obs, float(b["reward"][0]), terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         """The current legal-action mask as bools, shape (A,) (all False once the episode ended)."""
@@ -210,18 +284,23 @@ class CardgymEnv(gym.Env):
     def action_labels(self) -> List[Dict[str, Any]]:
         """``[{id, label}]`` for every legal action now, sorted by id (a readable form of the mask)."""
         assert self.session is not None, "the env is closed"
-        return self.session.mask(labels=True)["labels"][0]
+        labels: List[Dict[str, Any]] = self.session.mask(labels=True)["labels"][0]
+        return labels
 
-    def render(self) -> Optional[str]:
-        if self.render_mode != "ansi" or self.session is None or self._mask is None:
+    def board(self) -> str:
+        """The table as text (the game's own drawing), whose turn it is and the legal actions."""
+        assert self.session is not None, "the env is closed"
+        return self.session.render(0)
+
+    def render(self) -> Optional[str]:  # type: ignore[override]
+        if self.render_mode is None or self.session is None:
             return None
-        legal = ", ".join(f"{a['id']}:{a['label']}" for a in self.action_labels())
-        return f"{self.game} (learner seat {self.seat}); legal actions: {legal or 'none (episode over)'}\n"
+        return show(self.render_mode, self.board())
 
     def close(self) -> None:
         release(self)
 
-    def __del__(self):
+    def __del__(self) -> None:
         # Best effort: an env dropped without close() still releases the embedded server.
         try:
             release_client(self)

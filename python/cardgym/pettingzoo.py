@@ -19,7 +19,18 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from .client import Client, Session
-from .env import observation_space, open_client, random_seed, release, release_client
+from .env import (
+    RENDER_MODES,
+    check_illegal_action,
+    check_render_mode,
+    game_config,
+    observation_space,
+    open_client,
+    random_seed,
+    release,
+    release_client,
+    show,
+)
 
 CLIENT_ROLES = ("learner", "external")
 
@@ -34,8 +45,13 @@ class CardgymAECEnv(AECEnv):
     Observations: ``{"observation": float32[O], "action_mask": int8[A]}`` for each agent from its
     own view; the mask is the legal actions when that agent is to act, else all zeros. Rewards:
     each seat's change of return. When the game ends every agent is terminated (or truncated, with
-    ``max_decisions``), as in PettingZoo's classic games. An illegal action raises
-    :class:`cardgym.IllegalActionError` and changes nothing.
+    ``max_decisions``), as in PettingZoo's classic games.
+
+    ``illegal_action``: ``"terminate"`` (default) ends the game on an illegal action, the acting
+    agent getting ``illegal_reward`` and ``infos[agent]["illegal_action"] = True``; ``"raise"``
+    raises :class:`cardgym.IllegalActionError` and changes nothing. ``render_mode``: ``"ansi"``
+    returns the board as text, ``"human"`` prints it. ``writable_obs=True``: observations are
+    copies the caller may modify (default: read-only views of the reply).
     """
 
     def __init__(
@@ -46,19 +62,23 @@ class CardgymAECEnv(AECEnv):
         *,
         seats: Optional[Sequence[str]] = None,
         max_decisions: Optional[int] = None,
+        illegal_action: str = "terminate",
+        illegal_reward: float = -1.0,
+        writable_obs: bool = False,
         render_mode: Optional[str] = None,
         url: Optional[str] = None,
         client: Optional[Client] = None,
     ):
         super().__init__()
-        self.metadata: Dict[str, Any] = {"name": f"cardgym_{game}_v0", "render_modes": ["ansi"], "render_fps": 4, "is_parallelizable": False}
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        self.render_mode = render_mode
+        self.metadata: Dict[str, Any] = {"name": f"cardgym_{game}_v0", "render_modes": RENDER_MODES, "render_fps": 4, "is_parallelizable": False}
+        server_illegal = check_illegal_action(illegal_action)
+        self.render_mode = check_render_mode(render_mode)
+        self.writable_obs = writable_obs
         self.game = game
         self.client, self._owns_client = open_client(client, url)
         self.session: Optional[Session] = None
         try:
+            config = game_config(game, config)
             if seats is None:
                 n = (config or {}).get("seats") or self.client.game(game)["defaultSeats"]
                 seats = ["external"] * int(n)
@@ -68,7 +88,14 @@ class CardgymAECEnv(AECEnv):
                 # The server runs a lone client seat in single mode, where it must be the learner.
                 roles[self._client_seats[0]] = "learner"
             self.session = self.client.create_session(
-                game, seats=roles, config=config, num_envs=1, seed=random_seed() if seed is None else seed, max_decisions=max_decisions
+                game,
+                seats=roles,
+                config=config,
+                num_envs=1,
+                seed=random_seed() if seed is None else seed,
+                max_decisions=max_decisions,
+                illegal_action=server_illegal,
+                illegal_reward=illegal_reward,
             )
         except BaseException:
             self.close()
@@ -114,6 +141,8 @@ class CardgymAECEnv(AECEnv):
         obs = b["obs"][0] if self._single else b["obs"][0, self._seat_of[agent]]
         acting = int(b["seat"][0]) == self._seat_of[agent]
         mask = b["mask"][0].view(np.int8) if acting else self._zero_mask.copy()
+        if self.writable_obs:
+            obs, mask = obs.copy(), mask.copy()
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Optional[int]) -> None:
@@ -142,17 +171,24 @@ class CardgymAECEnv(AECEnv):
             assert nxt is not None, "the server named no client seat to act on a live row"
             self.agent_selection = nxt
         self.infos = {a: {} for a in self.agents}
+        illegal = b["info"].get("illegal")
+        if illegal is not None and bool(illegal[0]):
+            self.infos[agent] = {"illegal_action": True}
         self._accumulate_rewards()
 
     def action_mask(self, agent: Optional[str] = None) -> np.ndarray:
         """The legal actions of ``agent`` (default: the one to act) as bools."""
         return self.observe(agent or self.agent_selection)["action_mask"].astype(bool)
 
+    def board(self) -> str:
+        """The table as text (the game's own drawing), whose turn it is and the legal actions."""
+        assert self.session is not None, "the env is closed"
+        return self.session.render(0)
+
     def render(self) -> Optional[str]:
-        if self.render_mode != "ansi" or self.session is None or self._batch is None:
+        if self.render_mode is None or self.session is None:
             return None
-        legal = ", ".join(f"{a['id']}:{a['label']}" for a in self.session.mask(labels=True)["labels"][0])
-        return f"{self.game}: {self.agent_selection} to act; legal actions: {legal or 'none (episode over)'}\n"
+        return show(self.render_mode, self.board())
 
     def close(self) -> None:
         release(self)

@@ -3,7 +3,7 @@ request per ``step()``."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Sequence, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 from gymnasium import spaces
@@ -11,31 +11,73 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .client import Client, Session
-from .env import Opponents, open_client, random_seed, release, seat_roles, single_spaces
+from .env import (
+    Opponents,
+    check_illegal_action,
+    check_learner_seat,
+    check_render_mode,
+    game_config,
+    open_client,
+    random_seed,
+    release,
+    seat_roles,
+    show,
+    single_spaces,
+)
+
+Seed = Union[int, Sequence[Optional[int]], None]
 
 
-class CardgymVectorEnv(VectorEnv):
+def seed_request(seed: Seed, num_envs: int) -> Dict[str, Any]:
+    """Gymnasium's vector seeding as a reset request: an int gives env i ``seed + i``; a list gives
+    one seed (or None: not re-seeded) per env; None re-seeds nothing."""
+    if seed is None:
+        return {}
+    if isinstance(seed, (list, tuple, np.ndarray)):
+        seeds = [None if s is None else int(s) for s in seed]
+        if len(seeds) != num_envs:
+            raise ValueError(f"seed lists {len(seeds)} seeds for {num_envs} envs")
+        if all(s is None for s in seeds):
+            return {}
+        return {"seeds": seeds}
+    return {"seed": int(seed)}
+
+
+class CardgymVectorEnv(VectorEnv):  # type: ignore[type-arg]
     """``num_envs`` copies of ``game`` with the learner at ``seat`` and ``opponents`` in the server.
 
-    Autoreset follows the server and Gymnasium's default, ``AutoresetMode.NEXT_STEP``: the step
-    that ends env i's episode returns its last observation with ``terminations[i]`` or
-    ``truncations[i]`` set; the next step ignores env i's action and returns the first
-    observation of its new episode (reward 0, flags clear).
+    Seeding follows Gymnasium's vector envs: ``make_vec(seed=s)`` (or ``reset(seed=s)``) gives env
+    i the seed ``s + i``, so env i plays exactly what ``cardgym.make(seed=s + i)`` plays (a
+    ``SyncVectorEnv`` of those is identical step for step); ``reset(seed=[s0, s1, ...])`` seeds
+    each env (None: not re-seeded).
+
+    Autoreset (``autoreset_mode``): ``AutoresetMode.NEXT_STEP`` (default) — the step that ends
+    env i's episode returns its last observation with ``terminations[i]`` or ``truncations[i]``
+    set; the next step ignores env i's action and returns the first observation of its new
+    episode (reward 0, flags clear). ``AutoresetMode.SAME_STEP`` — the step that ends an episode
+    already returns the next one's first observation; the ended episode's last observation is in
+    ``infos["final_obs"]`` (and ``infos["final_info"]``), as Gymnasium's vectorizers do.
 
     Observations: ``{"observation": float32[N, O], "action_mask": int8[N, A]}``. On a row whose
-    episode just ended, the server's mask is all zeros (nothing is legal); this env reports
-    ``[1, 0, 0, ...]`` there instead, i.e. "send 0, it is ignored", so that masked sampling never
-    sees an empty row. ``observation`` views the reply buffer: it is read-only (copy to write).
+    episode just ended (next-step mode), the server's mask is all zeros (nothing is legal); this
+    env reports ``[1, 0, 0, ...]`` there instead, i.e. "send 0, it is ignored", so that masked
+    sampling never sees an empty row. That row is the one difference from a ``SyncVectorEnv`` of
+    single envs, whose terminal mask stays all zero. Observations view the reply buffer and are
+    read-only unless ``writable_obs=True``.
+
+    ``illegal_action``: ``"terminate"`` (default: that env's episode ends with ``illegal_reward``,
+    ``infos["illegal_action"][i]`` True) or ``"raise"``. ``learner_seat``: ``"fixed"``,
+    ``"alternating"`` or ``"random"`` per episode (``infos["learner_seat"]``).
     ``obs_dtype`` (``"float32"``, ``"float16"``, ``"uint8"``, ``"bits"``) makes the replies lighter
     (see :meth:`cardgym.Client.create_session`); observations are still float32 here, decoded on
     arrival (exactly the same values for uint8 and bits).
 
     infos: ``episode_index`` (episodes started by each env), ``episode_step`` (decisions in the
-    current episode) and ``returns`` ([N, seats], the game's cumulative returns), each with its
-    ``_key`` mask (always all True).
+    current episode), ``returns`` ([N, seats], the game's cumulative returns) and
+    ``learner_seat``, each with its ``_key`` mask (always all True).
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["ansi", "human"]}
 
     def __init__(
         self,
@@ -46,19 +88,31 @@ class CardgymVectorEnv(VectorEnv):
         seed: Optional[int] = None,
         *,
         seat: int = 0,
+        learner_seat: str = "fixed",
         max_decisions: Optional[int] = None,
+        illegal_action: str = "terminate",
+        illegal_reward: float = -1.0,
+        autoreset_mode: Union[AutoresetMode, str] = AutoresetMode.NEXT_STEP,
+        writable_obs: bool = False,
         url: Optional[str] = None,
         client: Optional[Client] = None,
         render_mode: Optional[str] = None,
         obs_dtype: str = "float32",
     ):
-        if render_mode is not None:
-            raise ValueError("cardgym vector envs have no render modes")
+        server_illegal = check_illegal_action(illegal_action)
+        check_learner_seat(learner_seat)
+        mode = AutoresetMode(autoreset_mode)
+        if mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
+            raise ValueError(f"autoreset_mode must be NEXT_STEP or SAME_STEP, got {mode}")
+        self.metadata = {**self.metadata, "autoreset_mode": mode}
+        self.render_mode = check_render_mode(render_mode)
         self.game = game
-        self.render_mode = None
+        self.illegal_action = illegal_action
+        self.writable_obs = writable_obs
         self.client, self._owns_client = open_client(client, url)
         self.session: Optional[Session] = None
         try:
+            config = game_config(game, config)
             seats = seat_roles(self.client, game, opponents, config, seat)
             self.session = self.client.create_session(
                 game,
@@ -68,6 +122,10 @@ class CardgymVectorEnv(VectorEnv):
                 seed=random_seed() if seed is None else seed,
                 max_decisions=max_decisions,
                 obs_dtype=obs_dtype,
+                autoreset="same-step" if mode == AutoresetMode.SAME_STEP else "next-step",
+                learner_seat=learner_seat,
+                illegal_action=server_illegal,
+                illegal_reward=illegal_reward,
             )
         except BaseException:
             self.close()
@@ -80,45 +138,52 @@ class CardgymVectorEnv(VectorEnv):
         self._mask: Optional[np.ndarray] = None
         self._all = np.ones(self.num_envs, dtype=bool)
 
-    def _unpack(self, b: Dict[str, Any]):
+    def _infos(self, b: Dict[str, Any]) -> Dict[str, Any]:
+        info = b["info"]
+        infos: Dict[str, Any] = {}
+        for key, wire in (("episode_index", "episode"), ("episode_step", "episodeStep"), ("returns", "returns"), ("learner_seat", "learnerSeat"), ("illegal_action", "illegal")):
+            if wire in info:
+                infos[key] = info[wire]
+                infos[f"_{key}"] = self._all.copy()
+        return infos
+
+    def _unpack(self, b: Dict[str, Any]) -> Tuple[Dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
         terminated = b["terminated"].copy()
         truncated = b["truncated"].copy()
         mask = b["mask"].view(np.int8)
+        obs_rows = b["obs"]
         done = terminated | truncated
-        if done.any():
-            mask = mask.copy()
+        if self.writable_obs:
+            mask, obs_rows = mask.copy(), obs_rows.copy()
+        if done.any() and "final" not in b:
+            mask = mask if self.writable_obs else mask.copy()
             mask[done, 0] = 1
         self._mask = mask
-        info = b["info"]
-        infos = {
-            "episode_index": info["episode"],
-            "_episode_index": self._all.copy(),
-            "episode_step": info["episodeStep"],
-            "_episode_step": self._all.copy(),
-            "returns": info["returns"],
-            "_returns": self._all.copy(),
-        }
-        obs = {"observation": b["obs"], "action_mask": mask}
+        infos = self._infos(b)
+        final = b.get("final")
+        if final is not None and done.any():
+            # Gymnasium's SAME_STEP convention: final_obs / final_info, per env, where an episode ended.
+            final_obs = np.empty(self.num_envs, dtype=object)
+            final_info = np.empty(self.num_envs, dtype=object)
+            zero = np.zeros(self.session.action_size if self.session else 0, dtype=np.int8)
+            for i in np.flatnonzero(done):
+                final_obs[i] = {"observation": final["obs"][i].copy(), "action_mask": zero.copy()}
+                final_info[i] = {"returns": final["returns"][i].copy(), "episode_step": int(final["episodeStep"][i])}
+            infos["final_obs"], infos["_final_obs"] = final_obs, done.copy()
+            infos["final_info"], infos["_final_info"] = final_info, done.copy()
+        obs = {"observation": obs_rows, "action_mask": mask}
         return obs, b["reward"].copy(), terminated, truncated, infos
 
-    def reset(self, *, seed: Optional[Union[int, Sequence[Optional[int]]]] = None, options: Optional[Dict[str, Any]] = None):
-        """``seed``: an int re-seeds the whole session (env i then derives its own streams from it,
-        see docs/protocol.md); per-env seed lists are not supported (the server seeds per session)."""
+    def reset(self, *, seed: Seed = None, options: Optional[Dict[str, Any]] = None) -> Tuple[Dict[str, np.ndarray], Dict[str, Any]]:
+        """``seed``: an int re-seeds env i with ``seed + i``; a list gives one seed per env (None:
+        that env's stream goes on); see docs/protocol.md."""
         assert self.session is not None, "the env is closed"
-        one: Optional[int]
-        if seed is None or isinstance(seed, int):
-            one = seed
-        elif all(s is None for s in seed):
-            one = None
-        elif len(set(seed)) == 1:
-            one = seed[0]
-        else:
-            raise ValueError("cardgym vector envs take one seed for the whole session (an int), not one per env")
-        super().reset(seed=one)
-        obs, _, _, _, infos = self._unpack(self.session.reset(one))
+        request = seed_request(seed, self.num_envs)
+        super().reset(seed=seed if isinstance(seed, int) else None)
+        obs, _, _, _, infos = self._unpack(self.session.reset(request.get("seed"), seeds=request.get("seeds")))
         return obs, infos
 
-    def step(self, actions):
+    def step(self, actions: Any) -> Tuple[Dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
         assert self.session is not None, "the env is closed"
         return self._unpack(self.session.step(np.asarray(actions).reshape(self.num_envs)))
 
@@ -128,5 +193,18 @@ class CardgymVectorEnv(VectorEnv):
             raise RuntimeError("call reset() first")
         return self._mask.astype(bool)
 
+    def render(self) -> Optional[Tuple[str, ...]]:  # type: ignore[override]
+        """``ansi``: one board text per env; ``human``: prints them."""
+        if self.render_mode is None or self.session is None:
+            return None
+        texts = tuple(self.session.render(i) for i in range(self.num_envs))
+        if self.render_mode == "human":
+            show("human", "".join(f"--- env {i} ---\n{t}" for i, t in enumerate(texts)))
+            return None
+        return texts
+
     def close_extras(self, **kwargs: Any) -> None:
         release(self)
+
+
+__all__: List[str] = ["CardgymVectorEnv", "seed_request"]

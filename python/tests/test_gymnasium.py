@@ -38,9 +38,9 @@ def test_every_served_game_is_registered_with_gymnasium(client):
 
 
 def test_check_env_passes(game, client):
-    # check_env steps random *unmasked* actions (action_space.sample()), so the env must survive
-    # illegal ones: "terminate" ends the episode with a penalty instead of raising.
-    env = gymnasium.make(f"cardgym/{game}-v0", client=client, seed=0, illegal_action="terminate").unwrapped
+    # check_env steps random *unmasked* actions (action_space.sample()); with the default options
+    # (illegal_action="terminate") an illegal one ends the episode with a penalty.
+    env = gymnasium.make(f"cardgym/{game}-v0", client=client, seed=0).unwrapped
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -55,12 +55,12 @@ def test_check_env_passes(game, client):
 
 
 def test_check_env_passes_with_render_mode(client):
-    env = gymnasium.make("cardgym/sevens-v0", client=client, seed=0, illegal_action="terminate", render_mode="ansi").unwrapped
+    env = gymnasium.make("cardgym/sevens-v0", client=client, seed=0, render_mode="ansi").unwrapped
     try:
         check_env(env)
         env.reset(seed=1)
         text = env.render()
-        assert "legal actions:" in text
+        assert "legal actions:" in text and "seat 0:" in text  # the board, then the actions
     finally:
         env.close()
 
@@ -120,8 +120,8 @@ def rollout_from_seed(env, seed, steps):
 
 
 def test_illegal_action_raises_the_servers_error_and_the_env_keeps_working(game, client):
-    env = cardgym.make(game, client=client, seed=11)
-    twin = cardgym.make(game, client=client, seed=11)
+    env = cardgym.make(game, client=client, seed=11, illegal_action="raise")
+    twin = cardgym.make(game, client=client, seed=11, illegal_action="raise")
     try:
         obs, _ = env.reset()
         twin.reset()
@@ -162,8 +162,10 @@ def test_illegal_action_terminate_mode(client):
         bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
         obs2, reward, terminated, truncated, info = env.step(bad)
         assert (reward, terminated, truncated) == (-5.0, True, False)
-        assert info["illegal_action"] is True and "not legal" in info["error"]
+        assert info["illegal_action"] is True
         assert np.array_equal(obs2["observation"], obs["observation"])
+        with pytest.raises(RuntimeError, match="episode is over"):
+            env.step(0)
         obs, _ = env.reset()
         env.step(masked_choice(np.random.default_rng(0), obs["action_mask"]))
     finally:

@@ -62,7 +62,7 @@ def test_episodes_end_for_every_agent_and_zero_sum_holds(game, client, game_info
 
 
 def test_illegal_action_raises_and_env_keeps_working(client):
-    env = cpz.env("sevens", client=client, seed=4)
+    env = cpz.env("sevens", client=client, seed=4, illegal_action="raise")
     try:
         env.reset()
         agent = env.agent_selection

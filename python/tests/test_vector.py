@@ -102,7 +102,7 @@ def test_same_seed_same_batches_and_reset_seed(client):
         again, _ = a.reset(seed=9)
         assert np.array_equal(first, again["observation"])
         with pytest.raises(ValueError):
-            a.reset(seed=[1, 2] + [3] * 14)
+            a.reset(seed=[1, 2, 3])  # one seed per env, or an int
     finally:
         a.close()
         b.close()
@@ -120,7 +120,7 @@ def test_gymnasium_make_vec_uses_the_one_session_vector_env(client):
 
 
 def test_vector_illegal_action_raises_and_changes_nothing(client):
-    venv = cardgym.make_vec("sevens", 4, client=client, seed=8)
+    venv = cardgym.make_vec("sevens", 4, client=client, seed=8, illegal_action="raise")
     try:
         obs, _ = venv.reset()
         actions = masked_actions(np.random.default_rng(0), obs["action_mask"])

@@ -1,0 +1,284 @@
+"""A Stable-Baselines3 ``VecEnv`` that steps all its envs in one server request.
+
+    from sb3_contrib import MaskablePPO
+    import cardgym.sb3
+    venv = cardgym.sb3.vec_env("dcg", num_envs=8, seed=0)
+    model = MaskablePPO("MlpPolicy", venv).learn(100_000)
+
+SB3's conventions, exactly: the step in which env i's episode ends already returns the first
+observation of its next episode (the server's same-step autoreset), ``dones[i]`` is True,
+``infos[i]["terminal_observation"]`` holds the ended episode's last observation and
+``infos[i]["TimeLimit.truncated"]`` says whether it was cut by ``max_decisions``;
+``infos[i]["episode"] = {"r", "l", "t"}`` (what SB3's Monitor would add) reports the learner's
+total reward and decisions. ``action_masks()`` (and ``env_method("action_masks")``) give the
+legal actions for sb3-contrib's MaskablePPO. ``seed(s)`` then ``reset()`` seeds env i with
+``s + i``, as SB3 does.
+
+Stable-Baselines3 needs PyTorch; without it this module still imports (the class then derives
+from a stand-in with SB3's VecEnv interface), so the conventions are testable without torch.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Dict, List, Optional, Sequence, Type, Union
+
+import numpy as np
+from gymnasium import spaces
+
+from .client import Client, Session
+from .env import (
+    Opponents,
+    check_illegal_action,
+    check_learner_seat,
+    check_render_mode,
+    game_config,
+    observation_box,
+    observation_space,
+    open_client,
+    random_seed,
+    release,
+    release_client,
+    seat_roles,
+    show,
+)
+
+Indices = Union[None, int, Sequence[int]]
+
+try:  # pragma: no cover - which branch runs depends on the environment
+    from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _Base
+
+    HAVE_SB3 = True
+except ImportError:  # no stable-baselines3 (or no torch): a stand-in with the same interface
+    HAVE_SB3 = False
+
+    class _Base:  # type: ignore[no-redef]
+        """The part of SB3's ``VecEnv`` base class this module relies on (SB3 2.x)."""
+
+        def __init__(self, num_envs: int, observation_space: spaces.Space, action_space: spaces.Space):  # type: ignore[type-arg]
+            self.num_envs = num_envs
+            self.observation_space = observation_space
+            self.action_space = action_space
+            self.reset_infos: List[Dict[str, Any]] = [{} for _ in range(num_envs)]
+            self._seeds: List[Optional[int]] = [None for _ in range(num_envs)]
+            self._options: List[Dict[str, Any]] = [{} for _ in range(num_envs)]
+
+        def step(self, actions: np.ndarray) -> Any:
+            self.step_async(actions)  # type: ignore[attr-defined]
+            return self.step_wait()  # type: ignore[attr-defined]
+
+        def seed(self, seed: Optional[int] = None) -> Sequence[Optional[int]]:
+            if seed is None:
+                seed = int(np.random.randint(0, np.iinfo(np.uint32).max, dtype=np.uint32))
+            self._seeds = [seed + idx for idx in range(self.num_envs)]
+            return self._seeds
+
+        def _reset_seeds(self) -> None:
+            self._seeds = [None for _ in range(self.num_envs)]
+
+        def _reset_options(self) -> None:
+            self._options = [{} for _ in range(self.num_envs)]
+
+        def set_options(self, options: Optional[Union[List[Dict[str, Any]], Dict[str, Any]]] = None) -> None:
+            if options is None:
+                options = {}
+            self._options = options if isinstance(options, list) else [options] * self.num_envs
+
+        @property
+        def unwrapped(self) -> Any:
+            return self
+
+
+class CardgymVecEnv(_Base):  # type: ignore[misc]
+    """``num_envs`` envs of ``game``, the learner at ``seat`` against ``opponents``, as an SB3
+    ``VecEnv`` (see the module doc for the conventions).
+
+    ``observation``: ``"flat"`` (default: the observation vector, for ``"MlpPolicy"``) or
+    ``"dict"`` (``{"observation", "action_mask"}`` like the Gymnasium envs, for
+    ``"MultiInputPolicy"``). ``illegal_action``: ``"terminate"`` (default) or ``"raise"``;
+    ``learner_seat``: ``"fixed"``, ``"alternating"`` or ``"random"`` per episode. Observations are
+    fresh arrays every step (SB3 may keep them).
+    """
+
+    def __init__(
+        self,
+        game: str,
+        num_envs: int = 1,
+        opponents: Opponents = "random",
+        config: Optional[Dict[str, Any]] = None,
+        seed: Optional[int] = None,
+        *,
+        seat: int = 0,
+        learner_seat: str = "fixed",
+        max_decisions: Optional[int] = None,
+        illegal_action: str = "terminate",
+        illegal_reward: float = -1.0,
+        observation: str = "flat",
+        render_mode: Optional[str] = None,
+        url: Optional[str] = None,
+        client: Optional[Client] = None,
+    ):
+        if observation not in ("flat", "dict"):
+            raise ValueError(f"observation must be 'flat' or 'dict', got {observation!r}")
+        server_illegal = check_illegal_action(illegal_action)
+        check_learner_seat(learner_seat)
+        self.render_mode = check_render_mode(render_mode)
+        self.game = game
+        self.observation_kind = observation
+        self.client, self._owns_client = open_client(client, url)
+        self.session: Optional[Session] = None
+        try:
+            config = game_config(game, config)
+            seats = seat_roles(self.client, game, opponents, config, seat)
+            self.session = self.client.create_session(
+                game,
+                seats=seats,
+                config=config,
+                num_envs=num_envs,
+                seed=random_seed() if seed is None else seed,
+                max_decisions=max_decisions,
+                autoreset="same-step",
+                learner_seat=learner_seat,
+                illegal_action=server_illegal,
+                illegal_reward=illegal_reward,
+            )
+        except BaseException:
+            self.close()
+            raise
+        n = self.session.num_envs
+        obs_space: spaces.Space = observation_box(self.session.spec) if observation == "flat" else observation_space(self.session.spec)  # type: ignore[type-arg]
+        super().__init__(n, obs_space, spaces.Discrete(self.session.action_size))
+        self.metadata = {"render_modes": ["ansi", "human"]}
+        self._actions: Optional[np.ndarray] = None
+        self._mask = np.zeros((n, self.session.action_size), dtype=bool)
+        self._ep_reward = np.zeros(n, dtype=np.float64)
+        self._ep_length = np.zeros(n, dtype=np.int64)
+        self._ep_start = np.full(n, time.time())
+
+    # ------------------------------------------------------------------ observations
+
+    def _obs(self, rows: np.ndarray, mask: np.ndarray) -> Any:
+        if self.observation_kind == "flat":
+            return rows.copy()
+        return {"observation": rows.copy(), "action_mask": mask.astype(np.int8)}
+
+    def _one(self, row: np.ndarray) -> Any:
+        """A single env's observation (terminal_observation), in this env's observation format."""
+        if self.observation_kind == "flat":
+            return row.copy()
+        assert self.session is not None
+        return {"observation": row.copy(), "action_mask": np.zeros(self.session.action_size, dtype=np.int8)}
+
+    # ------------------------------------------------------------------ VecEnv API
+
+    def reset(self) -> Any:
+        assert self.session is not None, "the env is closed"
+        seeds = list(self._seeds)
+        b = self.session.reset(seeds=seeds) if any(s is not None for s in seeds) else self.session.reset()
+        self._reset_seeds()
+        if hasattr(self, "_reset_options"):
+            self._reset_options()
+        self._mask = b["mask"].astype(bool)
+        self._ep_reward[:] = 0
+        self._ep_length[:] = 0
+        self._ep_start[:] = time.time()
+        info = b["info"]
+        self.reset_infos = [{"learner_seat": int(info["learnerSeat"][i])} for i in range(self.num_envs)]
+        return self._obs(b["obs"], b["mask"])
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = np.asarray(actions).reshape(self.num_envs)
+
+    def step_wait(self) -> Any:
+        assert self.session is not None, "the env is closed"
+        if self._actions is None:
+            raise RuntimeError("step_async() must come before step_wait()")
+        actions, self._actions = self._actions, None
+        b = self.session.step(actions)
+        rewards = b["reward"].astype(np.float32)
+        terminated = b["terminated"].astype(bool)
+        truncated = b["truncated"].astype(bool)
+        dones = terminated | truncated
+        self._mask = b["mask"].astype(bool)
+        self._ep_reward += rewards
+        self._ep_length += 1
+        info = b["info"]
+        illegal = info.get("illegal")
+        infos: List[Dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        if dones.any():
+            final = b["final"]
+            now = time.time()
+            for i in np.flatnonzero(dones):
+                infos[i]["terminal_observation"] = self._one(final["obs"][i])
+                infos[i]["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
+                infos[i]["episode"] = {"r": float(self._ep_reward[i]), "l": int(self._ep_length[i]), "t": round(now - self._ep_start[i], 6)}
+                infos[i]["learner_seat"] = int(final["learnerSeat"][i])
+                if illegal is not None and bool(illegal[i]):
+                    infos[i]["illegal_action"] = True
+                self._ep_reward[i] = 0
+                self._ep_length[i] = 0
+                self._ep_start[i] = now
+        return self._obs(b["obs"], b["mask"]), rewards, dones, infos
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of every env as bools, shape (N, A) (sb3-contrib's MaskablePPO)."""
+        return self._mask.copy()
+
+    def close(self) -> None:
+        release(self)
+
+    def _indices(self, indices: Indices) -> List[int]:
+        if indices is None:
+            return list(range(self.num_envs))
+        if isinstance(indices, int):
+            return [indices]
+        return list(indices)
+
+    def get_attr(self, attr_name: str, indices: Indices = None) -> List[Any]:
+        """The attribute, once per env: every env of the session shares this object's attributes."""
+        value = getattr(self, attr_name)
+        return [value for _ in self._indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices: Indices = None) -> None:
+        setattr(self, attr_name, value)
+
+    def env_method(self, method_name: str, *method_args: Any, indices: Indices = None, **method_kwargs: Any) -> List[Any]:
+        """``action_masks`` gives each env's own mask; any other method runs once on this VecEnv
+        (the envs live in one server session) and its result is repeated per env."""
+        rows = self._indices(indices)
+        if method_name == "action_masks":
+            masks = self.action_masks()
+            return [masks[i] for i in rows]
+        result = getattr(self, method_name)(*method_args, **method_kwargs)
+        return [result for _ in rows]
+
+    def env_is_wrapped(self, wrapper_class: Type[Any], indices: Indices = None) -> List[bool]:
+        return [False for _ in self._indices(indices)]
+
+    def get_images(self) -> Sequence[Optional[np.ndarray]]:
+        return [None for _ in range(self.num_envs)]
+
+    def render(self, mode: Optional[str] = None) -> Optional[Any]:
+        """``ansi``: one board text per env; ``human``: prints them."""
+        mode = mode or self.render_mode
+        if mode is None or self.session is None:
+            return None
+        texts = tuple(self.session.render(i) for i in range(self.num_envs))
+        if mode == "human":
+            show("human", "".join(f"--- env {i} ---\n{t}" for i, t in enumerate(texts)))
+            return None
+        return texts
+
+    def __del__(self) -> None:
+        try:
+            release_client(self)
+        except Exception:
+            pass
+
+
+def vec_env(game: str, num_envs: int = 1, **kwargs: Any) -> CardgymVecEnv:
+    """A :class:`CardgymVecEnv` (keyword arguments as there)."""
+    return CardgymVecEnv(game, num_envs, **kwargs)
+
+
+__all__: List[str] = ["CardgymVecEnv", "HAVE_SB3", "vec_env"]

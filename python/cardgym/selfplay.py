@@ -1,0 +1,186 @@
+"""Batched self-play: ``num_envs`` games where the caller plays every seat, all stepped in one
+request (the server's multi-agent mode with same-step autoreset).
+
+    venv = cardgym.selfplay.vector_env("sevens", num_envs=64, seed=0)
+    obs, infos = venv.reset()
+    while training:
+        actions = policy(obs["observation"], obs["action_mask"])      # one action per env
+        obs, rewards, terminations, truncations, infos = venv.step(actions)
+
+A PettingZoo-style vector API for turn-based games: each env has one agent to act at a time
+(``venv.agent_selection[i]``, a seat index; ``venv.possible_agents[seat]`` is its PettingZoo
+name), and one request decides for the acting agent of every env, where the AEC env
+(:mod:`cardgym.pettingzoo`) needs one round trip per decision.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Tuple
+
+import numpy as np
+from gymnasium import spaces
+
+from .client import Client, Session
+from .env import check_illegal_action, check_render_mode, game_config, observation_space, open_client, random_seed, release, release_client, show
+from .vector import Seed, seed_request
+
+
+class SelfPlayVectorEnv:
+    """``num_envs`` envs of ``game`` with every seat played by the caller (a shared policy, or one
+    per seat), stepped together.
+
+    ``reset()`` and ``step()`` return ``obs = {"observation": float32[N, O], "action_mask":
+    int8[N, A]}``, the view and legal actions of the agent to act in each env (its seat is
+    ``agent_selection[i]`` and ``infos["agent"]``). ``step(actions)`` takes one action id per env,
+    for that env's acting agent, and returns ``rewards`` float32[N, S] (every seat's reward since
+    the previous step, so a seat that is not acting still gets its share when another seat's move
+    scores), ``terminations``/``truncations`` bool[N].
+
+    Autoreset is same-step: when env i's game ends in a step, its row already holds the next
+    game's first decision, and ``infos["final_obs"]`` float32[N, S, O] holds every seat's last
+    observation of the ended game (rows where ``terminations | truncations``; zero elsewhere),
+    ``infos["final_returns"]`` [N, S] its returns, ``infos["final_episode_step"]`` its length.
+    ``infos["obs_all"]`` float32[N, S, O] is every seat's current observation (for critics that
+    look at all seats).
+
+    Seeding as :class:`cardgym.CardgymVectorEnv`: env i gets ``seed + i``; a list seeds each env.
+    ``illegal_action``: ``"terminate"`` (default; the acting seat gets ``illegal_reward``,
+    ``infos["illegal_action"][i]`` True) or ``"raise"``. ``render_mode``: ``"ansi"`` gives one
+    board per env, ``"human"`` prints them. ``writable_obs=True`` returns copies.
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "autoreset_mode": "same-step"}
+
+    def __init__(
+        self,
+        game: str,
+        num_envs: int = 1,
+        config: Optional[Dict[str, Any]] = None,
+        seed: Optional[int] = None,
+        *,
+        max_decisions: Optional[int] = None,
+        illegal_action: str = "terminate",
+        illegal_reward: float = -1.0,
+        writable_obs: bool = False,
+        render_mode: Optional[str] = None,
+        url: Optional[str] = None,
+        client: Optional[Client] = None,
+    ):
+        server_illegal = check_illegal_action(illegal_action)
+        self.render_mode = check_render_mode(render_mode)
+        self.game = game
+        self.writable_obs = writable_obs
+        self.client, self._owns_client = open_client(client, url)
+        self.session: Optional[Session] = None
+        try:
+            config = game_config(game, config)
+            n_seats = int((config or {}).get("seats") or self.client.game(game)["defaultSeats"])
+            if n_seats < 2:
+                raise ValueError(f"self-play needs at least 2 seats; {game} is played by {n_seats}")
+            self.session = self.client.create_session(
+                game,
+                seats=["external"] * n_seats,
+                config=config,
+                num_envs=num_envs,
+                seed=random_seed() if seed is None else seed,
+                max_decisions=max_decisions,
+                autoreset="same-step",
+                illegal_action=server_illegal,
+                illegal_reward=illegal_reward,
+            )
+        except BaseException:
+            self.close()
+            raise
+        self.num_envs = self.session.num_envs
+        self.num_agents = self.session.num_seats
+        self.possible_agents = [f"player_{s}" for s in range(self.num_agents)]
+        self.single_observation_space: spaces.Dict = observation_space(self.session.spec)
+        self.single_action_space = spaces.Discrete(self.session.action_size)
+        self.agent_selection = np.zeros(self.num_envs, dtype=np.int32)
+        self._rows = np.arange(self.num_envs)
+        self._mask: Optional[np.ndarray] = None
+
+    def observation_space(self, agent: str) -> spaces.Space:  # type: ignore[type-arg]
+        return self.single_observation_space
+
+    def action_space(self, agent: str) -> spaces.Space:  # type: ignore[type-arg]
+        return self.single_action_space
+
+    def _unpack(self, b: Dict[str, Any]) -> Tuple[Dict[str, np.ndarray], Dict[str, Any]]:
+        seat = b["seat"]
+        if (seat < 0).any():
+            raise RuntimeError("the server left an env with no seat to act (same-step sessions never should)")
+        self.agent_selection = seat.copy()
+        all_obs = b["obs"]
+        obs = all_obs[self._rows, seat]  # fancy indexing: a fresh array
+        mask = b["mask"].view(np.int8)
+        if self.writable_obs:
+            mask, all_obs = mask.copy(), all_obs.copy()
+        self._mask = mask
+        info = b["info"]
+        infos: Dict[str, Any] = {
+            "agent": self.agent_selection,
+            "obs_all": all_obs,
+            "episode_index": info["episode"],
+            "episode_step": info["episodeStep"],
+            "returns": info["returns"],
+        }
+        if "illegal" in info:
+            infos["illegal_action"] = info["illegal"]
+        final = b.get("final")
+        if final is not None:
+            infos["final_obs"] = final["obs"]
+            infos["final_returns"] = final["returns"]
+            infos["final_episode_step"] = final["episodeStep"]
+        return {"observation": obs, "action_mask": mask}, infos
+
+    def reset(self, *, seed: Seed = None, options: Optional[Dict[str, Any]] = None) -> Tuple[Dict[str, np.ndarray], Dict[str, Any]]:
+        assert self.session is not None, "the env is closed"
+        request = seed_request(seed, self.num_envs)
+        return self._unpack(self.session.reset(request.get("seed"), seeds=request.get("seeds")))
+
+    def step(self, actions: Any) -> Tuple[Dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
+        assert self.session is not None, "the env is closed"
+        if self._mask is None:
+            raise RuntimeError("call reset() before step()")
+        b = self.session.step(np.asarray(actions).reshape(self.num_envs))
+        obs, infos = self._unpack(b)
+        return obs, b["reward"].copy(), b["terminated"].copy(), b["truncated"].copy(), infos
+
+    def action_masks(self) -> np.ndarray:
+        """The acting agents' masks as bools, shape (N, A)."""
+        if self._mask is None:
+            raise RuntimeError("call reset() first")
+        return self._mask.astype(bool)
+
+    def render(self) -> Optional[Tuple[str, ...]]:
+        if self.render_mode is None or self.session is None:
+            return None
+        texts = tuple(self.session.render(i) for i in range(self.num_envs))
+        if self.render_mode == "human":
+            show("human", "".join(f"--- env {i} ---\n{t}" for i, t in enumerate(texts)))
+            return None
+        return texts
+
+    def close(self) -> None:
+        release(self)
+
+    def __enter__(self) -> "SelfPlayVectorEnv":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            release_client(self)
+        except Exception:
+            pass
+
+
+def vector_env(game: str, num_envs: int = 1, **kwargs: Any) -> SelfPlayVectorEnv:
+    """A :class:`SelfPlayVectorEnv` of ``num_envs`` games of ``game`` (keyword arguments as there)."""
+    return SelfPlayVectorEnv(game, num_envs, **kwargs)
+
+
+__all__: List[str] = ["SelfPlayVectorEnv", "vector_env"]
