@@ -207,8 +207,8 @@ class RLlibMultiAgentEnv(_MultiAgentBase):  # type: ignore[misc]
             illegal = b["info"].get("illegal")
             if illegal is not None and bool(illegal[0]):
                 infos[self._acting] = {"illegal_action": True}
+            # `agents` stays the full list: RLlib's checker matches the final observations against it.
             self._acting = None
-            self.agents = []
             done = {a: terminated for a in self.possible_agents}
             done["__all__"] = terminated
             cut = {a: truncated and not terminated for a in self.possible_agents}

@@ -14,6 +14,7 @@ import sys
 import time
 
 import numpy as np
+import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 
@@ -59,6 +60,9 @@ def main() -> int:
     ap.add_argument("--eval-episodes", type=int, default=400)
     ap.add_argument("--min-win", type=float, default=0.0, help="exit 1 when the final win rate is below this")
     args = ap.parse_args()
+    # One intra-op thread: the policy is a small MLP, and on a few shared cores torch's default
+    # thread pool spends more time spinning than computing (measured: several times slower).
+    torch.set_num_threads(1)
 
     venv = cardgym.sb3.vec_env(args.game, args.num_envs, seed=args.seed)
     try:
