@@ -38,6 +38,8 @@ export interface FacilitatorOptions {
   readonly illegalReward?: number;
   /** How observations travel in replies (obs-dtype.ts); default "float32". */
   readonly obsDtype?: ObsDtype;
+  /** Multi mode: which seats' observations a reply carries (default "all"). */
+  readonly observe?: ObserveMode;
 }
 
 export type AutoresetMode = "next-step" | "same-step";
@@ -55,17 +57,26 @@ export interface ResetRequest {
   readonly envs?: readonly number[];
 }
 
-/** Rows of a same-step reply about the episodes that ended in that step (zero on other rows). */
+/**
+ * The episodes that ended in a same-step reply, one row per such env (K rows, in env order).
+ * The last observation is the learner's (single mode, [K, O]) or every client seat's (multi
+ * mode, [K, S, O], whatever `observe` says).
+ */
 export interface FinalRows {
-  /** The ended episode's last observation, same shape as obs. */
+  /** The env index of each row [K]. */
+  readonly envs: Int32Array;
+  /** The ended episode's last observation: [K, O] single mode, [K, S, O] multi mode. */
   readonly obs: Float32Array;
-  /** Its final returns [N, S]. */
+  /** Its final returns [K, S]. */
   readonly returns: Float32Array;
-  /** Its length in decisions (all seats) [N]. */
+  /** Its length in decisions (all seats) [K]. */
   readonly episodeStep: Int32Array;
-  /** The learner's seat in it (single mode) [N]. */
+  /** The learner's seat in it (single mode; -1 in multi mode) [K]. */
   readonly learnerSeat: Int32Array;
 }
+
+/** Multi mode observations: every client seat's ("all", [N, S, O]) or only the acting seat's ("acting", [N, O]). */
+export type ObserveMode = "all" | "acting";
 
 /**
  * One reply's worth of arrays, rows in env order. Shapes (N envs, S seats, O observation floats,
@@ -164,6 +175,7 @@ export class LearningFacilitator {
   readonly illegalReward: number;
   /** The session's observation wire form (the reply layer encodes obs with it). */
   readonly obsWire: ObsWire;
+  readonly observe: ObserveMode;
   /** Truncation cap (all seats' decisions per episode), or null. */
   readonly maxDecisions: number | null;
   private readonly bound: number;
@@ -181,9 +193,13 @@ export class LearningFacilitator {
   private readonly illegalSeat: Int32Array;
   /** The opponents' roles in seat order without the learner (single mode): seatings are built from them. */
   private readonly others: readonly SeatRole[];
-  /** Per step (fresh each step, as replies keep them): illegal-action rows and same-step finals. */
+  /** Per step (fresh each step, as replies keep them): illegal-action rows. */
   private illegalRows: Uint8Array | null = null;
-  private finalRows: (FinalRows & { done: Uint8Array; reward: Float32Array }) | null = null;
+  /** Same-step scratch, reused: per env, the ended episode's rows (read where finalDone is set). */
+  private finalScratch: { obs: Float32Array; returns: Float32Array; episodeStep: Int32Array; learnerSeat: Int32Array; reward: Float32Array } | null = null;
+  /** Per env, this step: 0, or how its episode ended (Done.Terminated / Done.Truncated) before it restarted. */
+  private readonly finalDone: Uint8Array;
+  private finalCount = 0;
 
   private constructor(options: FacilitatorOptions, config: BaseConfig, seatNames: string[]) {
     this.adapter = options.adapter;
@@ -202,6 +218,7 @@ export class LearningFacilitator {
     this.illegalAction = options.illegalAction ?? "reject";
     this.illegalReward = options.illegalReward ?? -1;
     this.obsWire = ObsWire.create(options.obsDtype ?? "float32", options.adapter.observation, config, this.game.info.id);
+    this.observe = options.observe ?? "all";
     this.maxDecisions = options.maxDecisions ?? null;
     this.bound = this.game.maxDecisions(config);
     this.createAgent = options.createAgent ?? defaultCreateAgent;
@@ -209,6 +226,7 @@ export class LearningFacilitator {
     this.seed = options.seed;
     this.rewardFrom = new Uint8Array(this.numEnvs);
     this.illegalSeat = new Int32Array(this.numEnvs);
+    this.finalDone = new Uint8Array(this.numEnvs);
     this.envs = [];
     for (let i = 0; i < this.numEnvs; i++) {
       this.envs.push({
@@ -249,6 +267,7 @@ export class LearningFacilitator {
     oneOf("learnerSeat", options.learnerSeat, ["fixed", "alternating", "random"]);
     oneOf("illegalAction", options.illegalAction, ["reject", "terminate"]);
     oneOf("obsDtype", options.obsDtype, OBS_DTYPES);
+    oneOf("observe", options.observe, ["all", "acting"]);
     if (options.illegalReward !== undefined && !Number.isFinite(options.illegalReward)) {
       throw new EnvRequestError("invalid_config", `illegalReward must be a finite number, got ${options.illegalReward}`);
     }
@@ -400,7 +419,10 @@ export class LearningFacilitator {
     try {
       const rewardFrom = this.rewardFrom;
       rewardFrom.fill(1);
-      this.finalRows = null;
+      if (this.finalCount > 0) {
+        this.finalDone.fill(0);
+        this.finalCount = 0;
+      }
       const sameStep = this.autoreset === "same-step";
       for (const env of this.envs) {
         let p: void | Promise<void>;
@@ -452,12 +474,11 @@ export class LearningFacilitator {
     const s = this.numSeats;
     const o = this.adapter.observation.size;
     const single = this.mode === "single";
-    const f = (this.finalRows ??= {
+    const f = (this.finalScratch ??= {
       obs: new Float32Array(single ? n * o : n * s * o),
       returns: new Float32Array(n * s),
       episodeStep: new Int32Array(n),
       learnerSeat: new Int32Array(n).fill(-1),
-      done: new Uint8Array(n),
       reward: new Float32Array(single ? n : n * s),
     });
     const i = env.index;
@@ -466,11 +487,13 @@ export class LearningFacilitator {
     env.lastReturns = now;
     for (let k = 0; k < s; k++) f.returns[i * s + k] = now[k]!;
     f.episodeStep[i] = env.decisions;
-    f.done[i] = env.done;
+    this.finalDone[i] = env.done;
+    this.finalCount++;
     if (single) {
       f.learnerSeat[i] = env.learner;
       this.encode(env, env.learner, f.obs.subarray(i * o, (i + 1) * o));
     } else {
+      f.obs.fill(0, i * s * o, (i + 1) * s * o);
       for (let k = 0; k < s; k++) {
         if (this.roles[k]!.kind !== "agent") this.encode(env, k, f.obs.subarray((i * s + k) * o, (i * s + k + 1) * o));
       }
@@ -795,6 +818,32 @@ export class LearningFacilitator {
     }
   }
 
+  /** The same-step final rows of this step, one per env whose episode ended (in env order). */
+  private compactFinal(scratch: typeof this.finalScratch): FinalRows {
+    const k = scratch ? this.finalCount : 0;
+    const s = this.numSeats;
+    const row = this.mode === "single" ? this.adapter.observation.size : s * this.adapter.observation.size;
+    const out: FinalRows = {
+      envs: new Int32Array(k),
+      obs: new Float32Array(k * row),
+      returns: new Float32Array(k * s),
+      episodeStep: new Int32Array(k),
+      learnerSeat: new Int32Array(k),
+    };
+    if (!scratch) return out;
+    let j = 0;
+    for (let i = 0; i < this.numEnvs && j < k; i++) {
+      if (!this.finalDone[i]) continue;
+      out.envs[j] = i;
+      out.obs.set(scratch.obs.subarray(i * row, (i + 1) * row), j * row);
+      out.returns.set(scratch.returns.subarray(i * s, (i + 1) * s), j * s);
+      out.episodeStep[j] = scratch.episodeStep[i]!;
+      out.learnerSeat[j] = this.mode === "single" ? scratch.learnerSeat[i]! : -1;
+      j++;
+    }
+    return out;
+  }
+
   /** The reply arrays. rewardFrom[i] 0 (or rewardFrom null) marks rows that just (re)started: reward 0. */
   private batch(rewardFrom: Uint8Array | null): EnvBatch {
     const n = this.numEnvs;
@@ -802,9 +851,10 @@ export class LearningFacilitator {
     const o = this.adapter.observation.size;
     const a = this.adapter.actions.size;
     const single = this.mode === "single";
+    const acting = !single && this.observe === "acting";
     // One zeroed buffer carved into every array: one allocation per reply instead of ten (the
     // 4-byte arrays first, so each view is aligned). Views behave as separate arrays.
-    const obsLen = single ? n * o : n * s * o;
+    const obsLen = single || acting ? n * o : n * s * o;
     const rewardLen = single ? n : n * s;
     const words = obsLen + rewardLen + n * s + 4 * n;
     const buf = new ArrayBuffer(4 * words + n * a + 2 * n);
@@ -819,16 +869,17 @@ export class LearningFacilitator {
     const terminated = new Uint8Array(buf, 4 * words + n * a, n);
     const truncated = new Uint8Array(buf, 4 * words + n * a + n, n);
     // Same-step finals and illegal rows belong to step replies only.
-    const final = rewardFrom ? this.finalRows : null;
+    const final = rewardFrom && this.finalCount > 0 ? this.finalScratch : null;
+    const finalDone = this.finalDone;
     const illegal = rewardFrom ? this.illegalRows : null;
     for (const env of this.envs) {
       const i = env.index;
-      if (final && final.done[i]) {
+      if (final && finalDone[i]) {
         // The episode ended in this step and the next one began: its reward and flags, the new first observation.
         if (single) reward[i] = final.reward[i]!;
         else for (let k = 0; k < s; k++) reward[i * s + k] = final.reward[i * s + k]!;
-        terminated[i] = final.done[i] === Done.Terminated ? 1 : 0;
-        truncated[i] = final.done[i] === Done.Truncated ? 1 : 0;
+        terminated[i] = finalDone[i] === Done.Terminated ? 1 : 0;
+        truncated[i] = finalDone[i] === Done.Truncated ? 1 : 0;
         const now = env.lastReturns;
         for (let k = 0; k < s; k++) returns[i * s + k] = now[k]!;
       } else {
@@ -846,25 +897,22 @@ export class LearningFacilitator {
       if (env.point) writeMask(env.point, mask, i * a);
       if (single) {
         this.encode(env, env.learner, obs.subarray(i * o, (i + 1) * o));
+      } else if (acting) {
+        if (env.point) this.encode(env, env.point.seat, obs.subarray(i * o, (i + 1) * o));
       } else {
         for (let k = 0; k < s; k++) {
           if (this.roles[k]!.kind !== "agent") this.encode(env, k, obs.subarray((i * s + k) * o, (i * s + k + 1) * o));
         }
       }
     }
-    let finalRows: FinalRows | null = null;
-    if (rewardFrom && this.autoreset === "same-step") {
-      finalRows = final
-        ? { obs: final.obs, returns: final.returns, episodeStep: final.episodeStep, learnerSeat: final.learnerSeat }
-        : { obs: new Float32Array(obsLen), returns: new Float32Array(n * s), episodeStep: new Int32Array(n), learnerSeat: new Int32Array(n).fill(-1) };
-    }
+    const finalRows = rewardFrom && this.autoreset === "same-step" ? this.compactFinal(final) : null;
     return {
       mode: this.mode,
       numEnvs: n,
       numSeats: s,
       step: this.stepIndex,
       obs,
-      obsShape: single ? [n, o] : [n, s, o],
+      obsShape: single || acting ? [n, o] : [n, s, o],
       mask,
       reward,
       rewardShape: single ? [n] : [n, s],

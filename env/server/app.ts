@@ -4,7 +4,7 @@ import { timingSafeEqual } from "node:crypto";
 import { memoryUsage } from "node:process";
 import type { GameAdapter } from "../codec.ts";
 import { EnvFault, EnvRequestError, describeThrown } from "../errors.ts";
-import { LearningFacilitator, type AutoresetMode, type EnvBatch, type IllegalActionMode, type LearnerSeatMode, type ResetRequest } from "../learning-facilitator.ts";
+import { LearningFacilitator, type AutoresetMode, type EnvBatch, type IllegalActionMode, type LearnerSeatMode, type ObserveMode, type ResetRequest } from "../learning-facilitator.ts";
 import { specOf } from "../spec.ts";
 import { registerTableRoutes } from "../live/routes.ts";
 import { TableStore } from "../live/store.ts";
@@ -45,6 +45,7 @@ interface CreateBody {
   illegalAction?: IllegalActionMode;
   illegalReward?: number;
   obsDtype?: ObsDtype;
+  observe?: ObserveMode;
 }
 
 class StepTimeout extends Error {}
@@ -283,6 +284,7 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
         ...(body.illegalAction === undefined ? {} : { illegalAction: body.illegalAction }),
         ...(body.illegalReward === undefined ? {} : { illegalReward: body.illegalReward }),
         ...(body.obsDtype === undefined ? {} : { obsDtype: body.obsDtype }),
+        ...(body.observe === undefined ? {} : { observe: body.observe }),
         createAgent: o.createAgent,
         modelRoot: o.modelDir,
       });
@@ -306,6 +308,7 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
       illegalAction: facilitator.illegalAction,
       illegalReward: facilitator.illegalReward,
       obsWire: facilitator.obsWire.info,
+      observe: facilitator.observe,
       config: facilitator.config,
       spec: facilitator.spec,
     });
@@ -435,14 +438,20 @@ function batchReply(b: EnvBatch, f: LearningFacilitator): Record<string, unknown
       learnerSeat: b.mode === "single" ? new Tensor("int32", [n], b.learnerSeat) : undefined,
       illegal: b.illegal ? new Tensor("bool", [n], b.illegal) : undefined,
     },
-    final: b.final
-      ? {
-          obs: obsTensor(f, b.obsShape, b.final.obs),
-          returns: new Tensor("float32", [n, s], b.final.returns),
-          episodeStep: new Tensor("int32", [n], b.final.episodeStep),
-          learnerSeat: b.mode === "single" ? new Tensor("int32", [n], b.final.learnerSeat) : undefined,
-        }
-      : undefined,
+    final: b.final ? finalReply(b, f) : undefined,
+  };
+}
+
+function finalReply(b: EnvBatch, f: LearningFacilitator): Record<string, unknown> {
+  const final = b.final!;
+  const k = final.envs.length;
+  const o = f.spec.observation.size;
+  return {
+    envs: new Tensor("int32", [k], final.envs),
+    obs: obsTensor(f, b.mode === "single" ? [k, o] : [k, b.numSeats, o], final.obs),
+    returns: new Tensor("float32", [k, b.numSeats], final.returns),
+    episodeStep: new Tensor("int32", [k], final.episodeStep),
+    learnerSeat: b.mode === "single" ? new Tensor("int32", [k], final.learnerSeat) : undefined,
   };
 }
 

@@ -34,6 +34,7 @@ export function createSessionBody(maxEnvsPerSession: number) {
       illegalAction: { type: "string", enum: ["reject", "terminate"] },
       illegalReward: { type: "number", minimum: -1e9, maximum: 1e9 },
       obsDtype: { type: "string", enum: ["float32", "float16", "uint8", "bits"] },
+      observe: { type: "string", enum: ["all", "acting"] },
     },
   } as const;
 }

@@ -258,6 +258,7 @@ class Client:
         learner_seat: Optional[str] = None,
         illegal_action: Optional[str] = None,
         illegal_reward: Optional[float] = None,
+        observe: Optional[str] = None,
     ) -> Session:
         """Creates a session of ``num_envs`` copies of ``game`` (see POST /v1/sessions).
 
@@ -269,7 +270,8 @@ class Client:
 
         ``autoreset``: ``"next-step"`` (default) or ``"same-step"``; ``learner_seat``: ``"fixed"``
         (default), ``"alternating"`` or ``"random"``; ``illegal_action``: ``"reject"`` (default)
-        or ``"terminate"``, with ``illegal_reward`` (default -1)."""
+        or ``"terminate"``, with ``illegal_reward`` (default -1); ``observe`` (multi mode):
+        ``"all"`` (default) or ``"acting"``."""
         body: Dict[str, Any] = {"game": game, "numEnvs": int(num_envs), "seed": int(seed)}
         if obs_dtype != "float32":
             body["obsDtype"] = obs_dtype
@@ -281,6 +283,8 @@ class Client:
             body["illegalAction"] = illegal_action
         if illegal_reward is not None:
             body["illegalReward"] = float(illegal_reward)
+        if observe is not None:
+            body["observe"] = observe
         if seats is not None:
             body["seats"] = list(seats)
         if config:

@@ -208,11 +208,11 @@ class CardgymVecEnv(_Base):  # type: ignore[misc]
         if dones.any():
             final = b["final"]
             now = time.time()
-            for i in np.flatnonzero(dones):
-                infos[i]["terminal_observation"] = self._one(final["obs"][i])
+            for j, i in enumerate(final["envs"]):
+                infos[i]["terminal_observation"] = self._one(final["obs"][j])
                 infos[i]["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
                 infos[i]["episode"] = {"r": float(self._ep_reward[i]), "l": int(self._ep_length[i]), "t": round(now - self._ep_start[i], 6)}
-                infos[i]["learner_seat"] = int(final["learnerSeat"][i])
+                infos[i]["learner_seat"] = int(final["learnerSeat"][j])
                 if illegal is not None and bool(illegal[i]):
                     infos[i]["illegal_action"] = True
                 self._ep_reward[i] = 0

@@ -37,11 +37,11 @@ class SelfPlayVectorEnv:
     scores), ``terminations``/``truncations`` bool[N].
 
     Autoreset is same-step: when env i's game ends in a step, its row already holds the next
-    game's first decision, and ``infos["final_obs"]`` float32[N, S, O] holds every seat's last
-    observation of the ended game (rows where ``terminations | truncations``; zero elsewhere),
-    ``infos["final_returns"]`` [N, S] its returns, ``infos["final_episode_step"]`` its length.
-    ``infos["obs_all"]`` float32[N, S, O] is every seat's current observation (for critics that
-    look at all seats).
+    game's first decision. The ended games are listed in ``infos["final_envs"]`` (int32[K], the
+    envs where ``terminations | truncations``), with ``infos["final_obs"]`` float32[K, S, O] every
+    seat's last observation, ``infos["final_returns"]`` [K, S] and ``infos["final_episode_step"]``
+    [K]. Only the acting seat's observation crosses the wire each step (the server's
+    ``observe: "acting"``), which is what makes a step of 64 games cheap.
 
     Seeding as :class:`cardgym.CardgymVectorEnv`: env i gets ``seed + i``; a list seeds each env.
     ``illegal_action``: ``"terminate"`` (default; the acting seat gets ``illegal_reward``,
@@ -87,6 +87,7 @@ class SelfPlayVectorEnv:
                 autoreset="same-step",
                 illegal_action=server_illegal,
                 illegal_reward=illegal_reward,
+                observe="acting",
             )
         except BaseException:
             self.close()
@@ -97,7 +98,6 @@ class SelfPlayVectorEnv:
         self.single_observation_space: spaces.Dict = observation_space(self.session.spec)
         self.single_action_space = spaces.Discrete(self.session.action_size)
         self.agent_selection = np.zeros(self.num_envs, dtype=np.int32)
-        self._rows = np.arange(self.num_envs)
         self._mask: Optional[np.ndarray] = None
 
     def observation_space(self, agent: str) -> spaces.Space:  # type: ignore[type-arg]
@@ -111,16 +111,14 @@ class SelfPlayVectorEnv:
         if (seat < 0).any():
             raise RuntimeError("the server left an env with no seat to act (same-step sessions never should)")
         self.agent_selection = seat.copy()
-        all_obs = b["obs"]
-        obs = all_obs[self._rows, seat]  # fancy indexing: a fresh array
+        obs = b["obs"]
         mask = b["mask"].view(np.int8)
         if self.writable_obs:
-            mask, all_obs = mask.copy(), all_obs.copy()
+            mask, obs = mask.copy(), obs.copy()
         self._mask = mask
         info = b["info"]
         infos: Dict[str, Any] = {
             "agent": self.agent_selection,
-            "obs_all": all_obs,
             "episode_index": info["episode"],
             "episode_step": info["episodeStep"],
             "returns": info["returns"],
@@ -129,6 +127,7 @@ class SelfPlayVectorEnv:
             infos["illegal_action"] = info["illegal"]
         final = b.get("final")
         if final is not None:
+            infos["final_envs"] = final["envs"]
             infos["final_obs"] = final["obs"]
             infos["final_returns"] = final["returns"]
             infos["final_episode_step"] = final["episodeStep"]

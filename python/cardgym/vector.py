@@ -166,9 +166,9 @@ class CardgymVectorEnv(VectorEnv):  # type: ignore[type-arg]
             final_obs = np.empty(self.num_envs, dtype=object)
             final_info = np.empty(self.num_envs, dtype=object)
             zero = np.zeros(self.session.action_size if self.session else 0, dtype=np.int8)
-            for i in np.flatnonzero(done):
-                final_obs[i] = {"observation": final["obs"][i].copy(), "action_mask": zero.copy()}
-                final_info[i] = {"returns": final["returns"][i].copy(), "episode_step": int(final["episodeStep"][i])}
+            for j, i in enumerate(final["envs"]):
+                final_obs[i] = {"observation": final["obs"][j].copy(), "action_mask": zero.copy()}
+                final_info[i] = {"returns": final["returns"][j].copy(), "episode_step": int(final["episodeStep"][j])}
             infos["final_obs"], infos["_final_obs"] = final_obs, done.copy()
             infos["final_info"], infos["_final_info"] = final_info, done.copy()
         obs = {"observation": obs_rows, "action_mask": mask}

@@ -134,13 +134,18 @@ def main() -> int:
                     if last[i, k] >= 0:
                         b_done[last[i, k], i] = 1.0
                 last[i] = -1
-        # Bootstrap each open trajectory with the value of that seat's current observation.
+        # Bootstrap each open trajectory: the acting seat with the value of its current
+        # observation, the others with their latest decision's value (only the acting seat's
+        # observation crosses the wire).
         with torch.no_grad():
-            v_now = agent.value(torch.as_tensor(np.array(infos["obs_all"]).reshape(n * s, obs_size))).numpy().reshape(n, s)
+            v_now = agent.value(torch.as_tensor(np.array(obs["observation"]))).numpy()
         boot = np.zeros((T, n), np.float32)
         for k in range(s):
             has = last[:, k] >= 0
-            boot[last[has, k], rows[has]] = v_now[has, k]
+            boot[last[has, k], rows[has]] = b_val[last[has, k], rows[has]]
+        acting = infos["agent"]
+        has = last[rows, acting] >= 0
+        boot[last[rows, acting][has], rows[has]] = v_now[has]
         adv = np.zeros((T, n), np.float32)
         for t in reversed(range(T)):
             nxt = b_next[t]

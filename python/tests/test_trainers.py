@@ -328,9 +328,12 @@ def test_self_play_vector_env_matches_the_aec_env(client):
                 step_rewards = np.array([a.rewards[ag] for ag in a.possible_agents], dtype=np.float32)
                 assert np.array_equal(step_rewards, rewards[i])
                 if te[i] or tr[i]:
+                    j = list(infos["final_envs"]).index(i)
                     for k, ag in enumerate(a.possible_agents):
-                        assert np.array_equal(infos["final_obs"][i, k], a.observe(ag)["observation"])
+                        assert np.array_equal(infos["final_obs"][j, k], a.observe(ag)["observation"])
                     live[i] = False
+                else:
+                    assert i not in list(infos["final_envs"])
             if not any(live):
                 return
         pytest.fail("not every game ended")

@@ -23,6 +23,11 @@ function row(b: EnvBatch, i: number) {
   };
 }
 
+/** The row of env i in a same-step reply's final rows, or -1 when its episode did not end. */
+function finalIndex(b: EnvBatch, i: number): number {
+  return Array.from(b.final!.envs).indexOf(i);
+}
+
 /** The first legal action of every env (0 on done rows). */
 function firstLegal(b: EnvBatch): number[] {
   return Array.from({ length: b.numEnvs }, (_, i) => {
@@ -96,18 +101,20 @@ describe("same-step autoreset", () => {
       bn = await next.step(an.map((a, i) => (bn.terminated[i] || bn.truncated[i] ? 0 : a)));
       const doneRows = [0, 1, 2, 3].filter((i) => bn.terminated[i] || bn.truncated[i]);
       const final = bs.final!;
+      expect(Array.from(final.envs)).toEqual(doneRows);
       for (let i = 0; i < 4; i++) {
         expect(bs.terminated[i]).toBe(bn.terminated[i]);
         expect(bs.reward[i]).toBe(bn.reward[i]);
+        const j = finalIndex(bs, i);
         if (doneRows.includes(i)) {
           ended++;
           // final holds the ended episode's last observation; the row already holds the new one.
-          expect(Array.from(final.obs.subarray(i * O, (i + 1) * O))).toEqual(Array.from(bn.obs.subarray(i * O, (i + 1) * O)));
+          expect(Array.from(final.obs.subarray(j * O, (j + 1) * O))).toEqual(Array.from(bn.obs.subarray(i * O, (i + 1) * O)));
           expect(bs.mask.subarray(i * A, (i + 1) * A).some((m) => m === 1)).toBe(true);
           expect(bs.episode[i]).toBe(bn.episode[i]! + 1);
-          expect(final.episodeStep[i]).toBe(bn.episodeStep[i]);
+          expect(final.episodeStep[j]).toBe(bn.episodeStep[i]);
         } else {
-          expect(final.episodeStep[i]).toBe(0);
+          expect(j).toBe(-1);
         }
       }
       // Bring next-step in line: its done rows restart now (action ignored), then compare rows.
@@ -132,7 +139,7 @@ describe("learner seat per episode", () => {
       for (let t = 0; t < 200 && seen.length < 12; t++) {
         b = await f.step(firstLegal(b));
         if (b.terminated[0] || b.truncated[0]) {
-          expect(b.final!.learnerSeat[0]).toBe(seen[seen.length - 1]);
+          expect(b.final!.learnerSeat[finalIndex(b, 0)]).toBe(seen[seen.length - 1]);
           seen.push(b.learnerSeat[0]!);
         }
       }
@@ -199,5 +206,29 @@ describe("render", () => {
     expect(text).toMatch(/^total 0\//);
     expect(text).toContain("legal actions:");
     expect(() => f.render(9)).toThrow(EnvRequestError);
+  });
+});
+
+describe("observe: acting (multi mode)", () => {
+  it("carries only the acting seat's observation, equal to its row in an 'all' session", async () => {
+    const opts = { numEnvs: 3, config: { seats: 3 }, seats: ["external", "external", "random"], autoreset: "same-step" as const };
+    const all = make(opts);
+    const acting = make({ ...opts, observe: "acting" });
+    let ba = await all.reset();
+    let bb = await acting.reset();
+    const S = 3;
+    for (let t = 0; t < 60; t++) {
+      expect(bb.obsShape).toEqual([3, O]);
+      for (let i = 0; i < 3; i++) {
+        const seat = ba.seat[i]!;
+        expect(bb.seat[i]).toBe(seat);
+        expect(Array.from(bb.obs.subarray(i * O, (i + 1) * O))).toEqual(Array.from(ba.obs.subarray((i * S + seat) * O, (i * S + seat + 1) * O)));
+      }
+      const actions = firstLegal(ba);
+      ba = await all.step(actions);
+      bb = await acting.step(actions);
+      expect(Array.from(bb.final!.obs)).toEqual(Array.from(ba.final!.obs));
+      expect(Array.from(bb.reward)).toEqual(Array.from(ba.reward));
+    }
   });
 });

@@ -28,13 +28,12 @@ describe("trainer options on the wire", () => {
     let ended = 0;
     for (let t = 0; t < 60; t++) {
       r = await client.ok("POST", `/v1/sessions/${id}/step`, { actions: first(tensor(r.mask) as Uint8Array, 3) });
-      expect(r.final.obs.shape).toEqual(r.obs.shape);
       const term = tensor(r.terminated);
-      const steps = tensor(r.final.episodeStep);
-      for (let i = 0; i < 3; i++) {
-        expect(steps[i]! > 0).toBe(term[i] === 1);
-        if (term[i]) ended++;
-      }
+      const envs = Array.from(tensor(r.final.envs));
+      expect(envs).toEqual([0, 1, 2].filter((i) => term[i] === 1));
+      expect(r.final.obs.shape).toEqual([envs.length, r.obs.shape[1]]);
+      expect(tensor(r.final.episodeStep).every((x) => x > 0)).toBe(true);
+      ended += envs.length;
       expect(Array.from(tensor(r.info.illegal))).toEqual([0, 0, 0]);
     }
     expect(ended).toBeGreaterThan(0);
