@@ -152,7 +152,7 @@ def single_spaces(session: Session) -> Tuple[spaces.Dict, spaces.Discrete]:
     return observation_space(session.spec), spaces.Discrete(session.action_size)
 
 
-class CardgymEnv(gym.Env):  # type: ignore[type-arg]
+class CardgymEnv(gym.Env):
     """One env of ``game`` (a Gymnasium ``Env``) where the learner sits at ``seat`` and the other
     seats are played inside the server by ``opponents``.
 
@@ -292,7 +292,7 @@ class CardgymEnv(gym.Env):  # type: ignore[type-arg]
         assert self.session is not None, "the env is closed"
         return self.session.render(0)
 
-    def render(self) -> Optional[str]:  # type: ignore[override]
+    def render(self) -> Optional[str]:
         if self.render_mode is None or self.session is None:
             return None
         return show(self.render_mode, self.board())

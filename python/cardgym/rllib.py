@@ -29,7 +29,18 @@ import numpy as np
 from gymnasium import spaces
 
 from .client import Client, Session
-from .env import CardgymEnv, check_illegal_action, check_render_mode, game_config, observation_box, open_client, random_seed, release, release_client, show
+from .env import (
+    CardgymEnv,
+    check_illegal_action,
+    check_render_mode,
+    game_config,
+    observation_box,
+    open_client,
+    random_seed,
+    release,
+    release_client,
+    show,
+)
 
 try:  # pragma: no cover - depends on the environment
     from ray.rllib.env.multi_agent_env import MultiAgentEnv as _MultiAgentBase
@@ -41,18 +52,18 @@ except ImportError:
     class _MultiAgentBase:  # type: ignore[no-redef]
         """The part of RLlib's ``MultiAgentEnv`` interface the env implements (RLlib 2.x, new API stack)."""
 
-        observation_spaces: Dict[str, spaces.Space]  # type: ignore[type-arg]
-        action_spaces: Dict[str, spaces.Space]  # type: ignore[type-arg]
+        observation_spaces: Dict[str, spaces.Space]
+        action_spaces: Dict[str, spaces.Space]
         agents: List[str]
         possible_agents: List[str]
 
         def __init__(self) -> None:
             pass
 
-        def get_observation_space(self, agent_id: str) -> spaces.Space:  # type: ignore[type-arg]
+        def get_observation_space(self, agent_id: str) -> spaces.Space:
             return self.observation_spaces[agent_id]
 
-        def get_action_space(self, agent_id: str) -> spaces.Space:  # type: ignore[type-arg]
+        def get_action_space(self, agent_id: str) -> spaces.Space:
             return self.action_spaces[agent_id]
 
         @property
@@ -78,7 +89,7 @@ def _convert(obs: Dict[str, np.ndarray]) -> Dict[str, np.ndarray]:
     return {"observations": np.array(obs["observation"], dtype=np.float32), "action_mask": obs["action_mask"].astype(np.float32)}
 
 
-class RLlibEnv(gym.Env):  # type: ignore[type-arg]
+class RLlibEnv(gym.Env):
     """A :class:`cardgym.CardgymEnv` with RLlib's observation keys (``observations``,
     ``action_mask``); every other argument as there."""
 
@@ -104,14 +115,14 @@ class RLlibEnv(gym.Env):  # type: ignore[type-arg]
     def action_masks(self) -> np.ndarray:
         return self.env.action_masks()
 
-    def render(self) -> Optional[str]:  # type: ignore[override]
+    def render(self) -> Optional[str]:
         return self.env.render()
 
     def close(self) -> None:
         self.env.close()
 
 
-class RLlibMultiAgentEnv(_MultiAgentBase):  # type: ignore[misc]
+class RLlibMultiAgentEnv(_MultiAgentBase):
     """A turn-based multi-agent env of ``game`` for RLlib: every seat is an agent ``player_<seat>``
     (or the client seats of ``seats``, the rest played in the server).
 

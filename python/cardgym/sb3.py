@@ -55,7 +55,7 @@ except ImportError:  # no stable-baselines3 (or no torch): a stand-in with the s
     class _Base:  # type: ignore[no-redef]
         """The part of SB3's ``VecEnv`` base class this module relies on (SB3 2.x)."""
 
-        def __init__(self, num_envs: int, observation_space: spaces.Space, action_space: spaces.Space):  # type: ignore[type-arg]
+        def __init__(self, num_envs: int, observation_space: spaces.Space, action_space: spaces.Space):
             self.num_envs = num_envs
             self.observation_space = observation_space
             self.action_space = action_space
@@ -89,7 +89,7 @@ except ImportError:  # no stable-baselines3 (or no torch): a stand-in with the s
             return self
 
 
-class CardgymVecEnv(_Base):  # type: ignore[misc]
+class CardgymVecEnv(_Base):
     """``num_envs`` envs of ``game``, the learner at ``seat`` against ``opponents``, as an SB3
     ``VecEnv`` (see the module doc for the conventions).
 
@@ -146,7 +146,7 @@ class CardgymVecEnv(_Base):  # type: ignore[misc]
             self.close()
             raise
         n = self.session.num_envs
-        obs_space: spaces.Space = observation_box(self.session.spec) if observation == "flat" else observation_space(self.session.spec)  # type: ignore[type-arg]
+        obs_space: spaces.Space = observation_box(self.session.spec) if observation == "flat" else observation_space(self.session.spec)
         super().__init__(n, obs_space, spaces.Discrete(self.session.action_size))
         self.metadata = {"render_modes": ["ansi", "human"]}
         self._actions: Optional[np.ndarray] = None

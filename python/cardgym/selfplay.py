@@ -21,7 +21,17 @@ import numpy as np
 from gymnasium import spaces
 
 from .client import Client, Session
-from .env import check_illegal_action, check_render_mode, game_config, observation_space, open_client, random_seed, release, release_client, show
+from .env import (
+    check_illegal_action,
+    check_render_mode,
+    game_config,
+    observation_space,
+    open_client,
+    random_seed,
+    release,
+    release_client,
+    show,
+)
 from .vector import Seed, seed_request
 
 
@@ -100,10 +110,10 @@ class SelfPlayVectorEnv:
         self.agent_selection = np.zeros(self.num_envs, dtype=np.int32)
         self._mask: Optional[np.ndarray] = None
 
-    def observation_space(self, agent: str) -> spaces.Space:  # type: ignore[type-arg]
+    def observation_space(self, agent: str) -> spaces.Space:
         return self.single_observation_space
 
-    def action_space(self, agent: str) -> spaces.Space:  # type: ignore[type-arg]
+    def action_space(self, agent: str) -> spaces.Space:
         return self.single_action_space
 
     def _unpack(self, b: Dict[str, Any]) -> Tuple[Dict[str, np.ndarray], Dict[str, Any]]:
@@ -164,7 +174,7 @@ class SelfPlayVectorEnv:
     def close(self) -> None:
         release(self)
 
-    def __enter__(self) -> "SelfPlayVectorEnv":
+    def __enter__(self) -> SelfPlayVectorEnv:
         return self
 
     def __exit__(self, *exc: Any) -> None:

@@ -3,7 +3,8 @@ request per ``step()``."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+import operator
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, cast
 
 import numpy as np
 from gymnasium import spaces
@@ -40,10 +41,10 @@ def seed_request(seed: Seed, num_envs: int) -> Dict[str, Any]:
         if all(s is None for s in seeds):
             return {}
         return {"seeds": seeds}
-    return {"seed": int(seed)}
+    return {"seed": operator.index(cast(int, seed))}
 
 
-class CardgymVectorEnv(VectorEnv):  # type: ignore[type-arg]
+class CardgymVectorEnv(VectorEnv):
     """``num_envs`` copies of ``game`` with the learner at ``seat`` and ``opponents`` in the server.
 
     Seeding follows Gymnasium's vector envs: ``make_vec(seed=s)`` (or ``reset(seed=s)``) gives env
@@ -193,7 +194,7 @@ class CardgymVectorEnv(VectorEnv):  # type: ignore[type-arg]
             raise RuntimeError("call reset() first")
         return self._mask.astype(bool)
 
-    def render(self) -> Optional[Tuple[str, ...]]:  # type: ignore[override]
+    def render(self) -> Optional[Tuple[str, ...]]:
         """``ansi``: one board text per env; ``human``: prints them."""
         if self.render_mode is None or self.session is None:
             return None

@@ -37,7 +37,7 @@ class Agent(nn.Module):
     def value(self, x: torch.Tensor) -> torch.Tensor:
         return self.critic(self.body(x)).squeeze(-1)
 
-    def act(self, x: torch.Tensor, mask: torch.Tensor, action: "torch.Tensor | None" = None, greedy: bool = False):
+    def act(self, x: torch.Tensor, mask: torch.Tensor, action: torch.Tensor | None = None, greedy: bool = False):
         h = self.body(x)
         logits = self.actor(h).masked_fill(~mask, -1e9)
         dist = torch.distributions.Categorical(logits=logits)

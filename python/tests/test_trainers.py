@@ -10,6 +10,7 @@ from typing import Any, Dict, List
 import gymnasium
 import numpy as np
 import pytest
+from conftest import masked_choice
 from gymnasium.vector import AutoresetMode, SyncVectorEnv
 from pettingzoo.test import render_test
 
@@ -17,7 +18,6 @@ import cardgym
 import cardgym.pettingzoo as cpz
 import cardgym.rllib
 import cardgym.sb3
-from conftest import masked_choice
 
 
 def masked_rows(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
@@ -375,7 +375,7 @@ def test_rllib_multi_agent_env_contract(game, client, game_info):
     env = cardgym.rllib.multi_agent_env_creator({"game": game, "seed": 7})
     try:
         rng = np.random.default_rng(0)
-        for episode in range(2):
+        for _ in range(2):
             obs, infos = env.reset()
             assert len(obs) == 1 and set(infos) == set(obs)
             total = {a: 0.0 for a in env.possible_agents}
