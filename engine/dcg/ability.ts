@@ -1,9 +1,11 @@
-import { isCalculatorMode, type Calculator } from "./calculator.ts";
+import Type, { type Static, type TProperties } from "typebox";
+import { CALCULATOR_MODES, type Calculator } from "./calculator.ts";
 import { CardDataError } from "./card-data-error.ts";
 import type { Effect } from "./effect.ts";
 import { checkTargeting, isPlayerOnly, triggerKindsOf, type Targeting } from "./targeting.ts";
 import type { TriggerKind } from "./trigger.ts";
-import type { Parameter } from "./params.ts";
+import { PARAMETERS, type Parameter } from "./params.ts";
+import { checkFields, F, oneOf } from "./validate.ts";
 
 /**
  * The four Ability types of docs/cards.md, as compiled from JSON (ids index the pool's ability
@@ -55,18 +57,28 @@ type Raw = Record<string, unknown>;
 type Compiled<K extends AbilityType> = Omit<Extract<Ability, { type: K }>, "id">;
 
 interface AbilityHandler<K extends AbilityType> {
-  readonly fields: readonly string[];
   readonly compile: (raw: Raw, c: AbilityCompiler, path: string) => Compiled<K>;
 }
 
 export { CardDataError };
 
-/** At most this many sentences in a conditions or lifetime list. */
-export const MAX_CONDITIONS = 8;
+/** A ParameterAbility's calculator. */
+export const CALC = Type.Object({ mode: oneOf(CALCULATOR_MODES), amount: F.amount }, { additionalProperties: false });
 
+/**
+ * Each ability type's JSON fields (TypeBox; `type` is the tag): the published schema and the
+ * loader's check. The compiled forms above carry ids and derived data instead.
+ */
+export const ABILITY_FIELDS = {
+  TriggerAbility: { conditions: F.triggerConditions, effect: F.effect },
+  ParameterAbility: { parameter: oneOf(PARAMETERS), calc: CALC, lifetime: Type.Optional(F.conditions) },
+  AreaAbility: { reach: F.targeting, ability: F.parameterAbility },
+  NightmareAbility: { conditions: F.conditions },
+} as const satisfies Record<AbilityType, TProperties>;
+
+/** Each sentence of a checked list (checkFields checked the list's size). */
 function conditions(raw: unknown, path: string): Targeting[] {
-  if (!Array.isArray(raw)) throw new CardDataError(`${path}: expected an array of targetings`);
-  if (raw.length > MAX_CONDITIONS) throw new CardDataError(`${path}: at most ${MAX_CONDITIONS} targetings`);
+  if (!Array.isArray(raw)) return [];
   raw.forEach((t, i) => {
     const err = checkTargeting(t, `${path}[${i}]`);
     if (err) throw new CardDataError(err);
@@ -76,7 +88,6 @@ function conditions(raw: unknown, path: string): Targeting[] {
 
 export const abilityHandlers = {
   TriggerAbility: {
-    fields: ["conditions", "effect"],
     compile: (raw, c, path) => {
       const conds = conditions(raw.conditions, `${path}.conditions`);
       // An ability that could answer every trigger answers its own effect's triggers too and runs
@@ -87,26 +98,19 @@ export const abilityHandlers = {
     },
   },
   ParameterAbility: {
-    fields: ["parameter", "calc", "lifetime"],
     compile: (raw, _c, path) => {
-      if (raw.parameter !== "Attack" && raw.parameter !== "MoveCost") throw new CardDataError(`${path}.parameter: expected "Attack" or "MoveCost"`);
-      const calc = raw.calc as Raw | undefined;
-      if (!calc || typeof calc !== "object" || Array.isArray(calc) || !isCalculatorMode(calc.mode) || !Number.isInteger(calc.amount) || Math.abs(calc.amount as number) > 1000) {
-        throw new CardDataError(`${path}.calc: expected {"mode": Add|Subtract|Multiply|Equalizer|Max|Min, "amount": integer in -1000..1000}`);
-      }
-      for (const k of Object.keys(calc)) if (k !== "mode" && k !== "amount") throw new CardDataError(`${path}.calc.${k}: unknown field (allowed: mode, amount)`);
+      const calc = raw.calc as Static<typeof CALC>;
       const lifetime = conditions(raw.lifetime ?? [], `${path}.lifetime`);
       return {
         type: "ParameterAbility",
-        parameter: raw.parameter,
-        calc: { mode: calc.mode, amount: calc.amount as number },
+        parameter: raw.parameter as Parameter,
+        calc: { mode: calc.mode, amount: calc.amount },
         lifetime,
         kinds: lifetime.length === 0 ? [] : triggerKindsOf(lifetime),
       };
     },
   },
   AreaAbility: {
-    fields: ["reach", "ability"],
     compile: (raw, c, path) => {
       const err = checkTargeting(raw.reach, `${path}.reach`);
       if (err) throw new CardDataError(err);
@@ -116,7 +120,6 @@ export const abilityHandlers = {
     },
   },
   NightmareAbility: {
-    fields: ["conditions"],
     compile: (raw, _c, path) => {
       const conds = conditions(raw.conditions, `${path}.conditions`);
       return { type: "NightmareAbility", conditions: conds, playersOnly: conds.every(isPlayerOnly) };
@@ -132,8 +135,7 @@ export function compileAbility(raw: unknown, c: AbilityCompiler, path: string): 
     throw new CardDataError(`${path}.type: unknown ability type ${JSON.stringify(type)} (${Object.keys(abilityHandlers).join(", ")})`);
   }
   const h = abilityHandlers[type as AbilityType];
-  for (const k of Object.keys(r)) {
-    if (k !== "type" && !h.fields.includes(k)) throw new CardDataError(`${path}.${k}: unknown field for ${type} (allowed: type, ${h.fields.join(", ")})`);
-  }
+  const err = checkFields(r, ABILITY_FIELDS[type as AbilityType], path, "type");
+  if (err) throw new CardDataError(err);
   return (h.compile as (raw: Raw, c: AbilityCompiler, path: string) => Omit<Ability, "id">)(r, c, path);
 }

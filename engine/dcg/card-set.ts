@@ -1,7 +1,9 @@
 import { canonicalJson, fail, ok, type Result } from "../core/index.ts";
-import { checkBook, type PresetBook } from "./config.ts";
+import Type from "typebox";
+import { checkBook, STRATEGY_SIZE, type PresetBook } from "./config.ts";
 import { guardJson } from "./json-guard.ts";
-import { loadPool, MAX_CARDS, type Pool } from "./pool.ts";
+import { CARD_ID, loadPool, MAX_CARDS, type Pool } from "./pool.ts";
+import { checkFields } from "./validate.ts";
 
 /**
  * A user card set (the dcg design's promise: new cards are data). It travels inline in the game config
@@ -25,7 +27,13 @@ export interface CardSet {
 export const MAX_SET_BOOKS = 100;
 /** A pool holds at most this many cards, the shipped ones included (pool.ts). */
 export { MAX_CARDS } from "./pool.ts";
-const BOOK_FIELDS = ["id", "name", "strategy", "cards"];
+/** A preset book's JSON fields (TypeBox: the published schema's book and the loader's check). */
+export const BOOK_FIELDS = {
+  id: CARD_ID,
+  name: Type.String({ minLength: 1, maxLength: 100 }),
+  strategy: Type.Array(Type.String(), { minItems: STRATEGY_SIZE, maxItems: STRATEGY_SIZE }),
+  cards: Type.Array(Type.String(), { maxItems: 100 }),
+};
 
 /** Extends `base` with a card set's JSON; errors name the JSON path under `cardSet`. */
 export function extendCardSet(base: CardSet, raw: unknown, bookSize: number): Result<CardSet> {
@@ -58,19 +66,16 @@ export function extendCardSet(base: CardSet, raw: unknown, bookSize: number): Re
     const at = `cardSet.books[${i}]`;
     const err = (message: string, path = at) => fail("invalid_config", `${path}: ${message}`, path);
     if (b === null || typeof b !== "object" || Array.isArray(b)) return err("a book must be an object {id, name, strategy, cards}");
-    for (const k of Object.keys(b)) if (!BOOK_FIELDS.includes(k)) return err(`unknown field (allowed: ${BOOK_FIELDS.join(", ")})`, `${at}.${k}`);
     const named = `${at}${typeof b.id === "string" ? ` (${b.id.slice(0, 40)})` : ""}`;
-    if (typeof b.id !== "string" || !/^[a-z0-9-]{1,40}$/.test(b.id)) return err("expected a kebab-case id", `${named}.id`);
-    const same = presets.find((p) => p.id === b.id);
+    const bad = checkFields(b, BOOK_FIELDS, named, "");
+    if (bad) return fail("invalid_config", bad, bad.slice(0, bad.indexOf(": ")));
+    const book = b as unknown as PresetBook;
+    const same = presets.find((p) => p.id === book.id);
     // A preset book repeated unchanged is the preset itself.
     if (same && base.presets.includes(same) && canonicalJson(same) === canonicalJson(b)) continue;
-    if (same) return err(`duplicate book id ${b.id}`, `${named}.id`);
-    if (typeof b.name !== "string" || b.name.length === 0 || b.name.length > 100) return err("expected a name", `${named}.name`);
-    if (!Array.isArray(b.strategy) || !b.strategy.every((x) => typeof x === "string")) return err("expected an array of card ids", `${named}.strategy`);
-    if (!Array.isArray(b.cards) || !b.cards.every((x) => typeof x === "string")) return err("expected an array of card ids", `${named}.cards`);
-    const book: PresetBook = { id: b.id, name: b.name, strategy: b.strategy as string[], cards: b.cards as string[] };
-    const bad = checkBook(book, pool.value, bookSize);
-    if (bad) return err(bad.message, `${named}${bad.path}`);
+    if (same) return err(`duplicate book id ${book.id}`, `${named}.id`);
+    const rules = checkBook(book, pool.value, bookSize);
+    if (rules) return err(rules.message, `${named}${rules.path}`);
     presets.push(book);
   }
   return ok({ pool: pool.value, presets });

@@ -5,30 +5,33 @@ import { attach, damageCard, damagePlayer, drawCard, moveUnit, recoverCard, reco
 import type { AbilityCompiler } from "./ability.ts";
 import { CardDataError } from "./card-data-error.ts";
 import { checkTargeting, evaluate, type Items, type Scope, type Targeting } from "./targeting.ts";
-import { checkFields, type Direction, type FieldSpec } from "./validate.ts";
+import { checkFields, F, type Direction, type Tagged } from "./validate.ts";
 
 /**
  * Effects (docs/cards.md): what a TriggerAbility or a declared feint does. JSON objects; every
- * Effect picks its objects with a Targeting. One handler per kind, compiler-checked.
- * (AttachAbility's `ability` is an ability id once compiled; in JSON it is an ability object or
- * {"ref": n}, the n-th ability of the same card.)
+ * Effect picks its objects with a Targeting. One entry per kind: its JSON fields (TypeBox: the TS
+ * type, the published schema and the loader's check) and its handler, compiler-checked.
+ * (AttachAbility's `ability` is an ability id once compiled; in JSON it is a TriggerAbility or
+ * ParameterAbility object or {"ref": n}, the n-th ability of the same card.)
  */
-export type Effect =
-  | { readonly kind: "PlayerDamage"; readonly amount: number; readonly target: Targeting }
-  | { readonly kind: "PlayerRecoverHp"; readonly amount: number; readonly target: Targeting }
-  | { readonly kind: "CardDamage"; readonly amount: number; readonly target: Targeting }
-  | { readonly kind: "CardRecover"; readonly amount: number; readonly target: Targeting }
-  | { readonly kind: "CardMove"; readonly direction: Direction; readonly distance: number; readonly target: Targeting }
-  | { readonly kind: "CardSwap"; readonly target: Targeting }
-  | { readonly kind: "CardAilment"; readonly ailment: "poison" | "none"; readonly target: Targeting }
-  | { readonly kind: "AttachAbility"; readonly ability: number; readonly target: Targeting }
-  | { readonly kind: "PlayerHand"; readonly amount: number; readonly target: Targeting }
-  | { readonly kind: "ConsumeFeint"; readonly target: Targeting };
+const AMOUNT = { amount: F.amount, target: F.targeting };
+export const EFFECT_FIELDS = {
+  PlayerDamage: AMOUNT,
+  PlayerRecoverHp: AMOUNT,
+  CardDamage: AMOUNT,
+  CardRecover: AMOUNT,
+  CardMove: { direction: F.direction, distance: F.distance, target: F.targeting },
+  CardSwap: { target: F.targeting },
+  CardAilment: { ailment: F.ailment, target: F.targeting },
+  AttachAbility: { ability: F.ability, target: F.targeting },
+  PlayerHand: { amount: F.draws, target: F.targeting },
+  ConsumeFeint: { target: F.targeting },
+} as const;
 
-export type EffectKind = Effect["kind"];
+export type EffectKind = keyof typeof EFFECT_FIELDS;
+export type Effect = { [K in EffectKind]: Tagged<"kind", K, (typeof EFFECT_FIELDS)[K]> }[EffectKind];
 
 interface EffectHandler<K extends EffectKind> {
-  readonly fields: FieldSpec;
   /** Turns checked JSON into the compiled effect, when that is more than a cast (AttachAbility's ability). */
   readonly compile?: (raw: Record<string, unknown>, c: AbilityCompiler, path: string) => Extract<Effect, { kind: K }>;
   readonly run: (e: Extract<Effect, { kind: K }>, d: Draft, scope: Scope) => void;
@@ -98,38 +101,31 @@ function healCard(d: Draft, id: number, amount: number, actor: number): void {
   else damageCard(d, id, -amount, "EffectDamagedCard", "Effect", actor);
 }
 
-const AMOUNT: FieldSpec = { amount: "int", target: "targeting" };
-
 export const effectHandlers = {
   // A negative amount means the twin effect with the opposite sign (a negative recover is damage,
   // with its death check; a negative damage is a recover, with its cap), through the same code.
   PlayerDamage: {
-    fields: AMOUNT,
     run: (e, d, scope) => {
       for (const seat of playersOf(d, evaluate(d, scope, e.target))) hitPlayer(d, seat, e.amount, scope.consumer);
     },
   },
   PlayerRecoverHp: {
-    fields: AMOUNT,
     run: (e, d, scope) => {
       for (const seat of playersOf(d, evaluate(d, scope, e.target))) healPlayer(d, seat, e.amount, scope.consumer);
     },
   },
   CardDamage: {
-    fields: AMOUNT,
     run: (e, d, scope) => {
       for (const id of cardsOf(d, evaluate(d, scope, e.target))) hitCard(d, id, e.amount, scope.consumer);
     },
   },
   CardRecover: {
-    fields: AMOUNT,
     run: (e, d, scope) => {
       // No cap at printed life (the Abilma example of docs/cards.md: goes from 6 to 9), only at LIFE_MAX.
       for (const id of cardsOf(d, evaluate(d, scope, e.target))) healCard(d, id, e.amount, scope.consumer);
     },
   },
   CardMove: {
-    fields: { direction: "direction", distance: "distance", target: "targeting" },
     run: (e, d, scope) => {
       for (const id of cardsOf(d, evaluate(d, scope, e.target))) {
         const c = d.s.cards[id]!;
@@ -147,7 +143,6 @@ export const effectHandlers = {
     },
   },
   CardSwap: {
-    fields: { target: "targeting" },
     run: (e, d, scope) => {
       const me = d.s.cards[scope.consumer]!;
       if (me.layer !== "Field" || d.s.cells[me.cell] !== scope.consumer) return;
@@ -164,13 +159,11 @@ export const effectHandlers = {
     },
   },
   CardAilment: {
-    fields: { ailment: "ailment", target: "targeting" },
     run: (e, d, scope) => {
       for (const id of cardsOf(d, evaluate(d, scope, e.target))) setAilment(d, id, e.ailment, "Effect", scope.consumer);
     },
   },
   AttachAbility: {
-    fields: { ability: "ability", target: "targeting" },
     // In JSON `ability` is an ability object or {"ref": n}; compiled, it is an ability id.
     // Only what works attached: a TriggerAbility or a ParameterAbility. An AreaAbility or a
     // NightmareAbility belongs to the card that prints it (refresh reads printed abilities only).
@@ -185,14 +178,11 @@ export const effectHandlers = {
     },
   },
   PlayerHand: {
-    // Draws: 0..HAND_CAP (a hand never holds more).
-    fields: { amount: "draws", target: "targeting" },
     run: (e, d, scope) => {
       for (const seat of playersOf(d, evaluate(d, scope, e.target))) for (let i = 0; i < e.amount; i++) drawCard(d, seat, "Effect");
     },
   },
   ConsumeFeint: {
-    fields: { target: "targeting" },
     run: (e, d, scope) => {
       // Face-down feints of the targeted players, or on the targeted cells, go to the Grave unused.
       const items = evaluate(d, scope, e.target);
@@ -217,7 +207,7 @@ export function compileEffect(raw: unknown, path: string, c: AbilityCompiler): E
     throw new CardDataError(`${path}.kind: unknown effect ${JSON.stringify(kind)} (${Object.keys(effectHandlers).join(", ")})`);
   }
   const h = effectHandlers[kind as EffectKind] as EffectHandler<EffectKind>;
-  const err = checkFields(r, h.fields, path);
+  const err = checkFields(r, EFFECT_FIELDS[kind as EffectKind], path);
   if (err) throw new CardDataError(err);
   const tErr = checkTargeting(r.target, `${path}.target`);
   if (tErr) throw new CardDataError(tErr);

@@ -1,23 +1,26 @@
-import type { LayerKind } from "./battle-data.ts";
+import Type from "typebox";
 import { CELLS, chebyshev, manhattan, xOf, yOf } from "./board.ts";
 import type { Items, PhraseHandler } from "./targeting.ts";
-import type { Reach } from "./validate.ts";
+import { F, type Reach, type Tagged } from "./validate.ts";
 
 /**
- * Targeting Heads (docs/cards.md): where a query sentence starts. One entry per Head; each
- * declares its JSON fields and what it reads, so adding a Head is a change to this file only.
+ * Targeting Heads (docs/cards.md): where a query sentence starts. One entry per Head: its JSON
+ * fields (TypeBox: they give the TS type below, the published schema and the loader's check) and
+ * its handler, so adding a Head is a change to this file only.
  */
-export type HeadPhrase =
-  | { readonly kind: "Any" }
-  | { readonly kind: "MapCard"; readonly layers?: readonly LayerKind[] }
-  | { readonly kind: "MapPlayer" }
-  | { readonly kind: "MapCell"; readonly empty?: boolean }
-  | { readonly kind: "MapActorCard" }
-  | { readonly kind: "MapTargetCard" }
-  | { readonly kind: "MapFollowCell"; readonly reach: Reach }
-  | { readonly kind: "MapAbility" };
+export const HEAD_FIELDS = {
+  Any: {},
+  MapCard: { layers: Type.Optional(F.layers) },
+  MapPlayer: {},
+  MapCell: { empty: Type.Optional(F.boolean) },
+  MapActorCard: {},
+  MapTargetCard: {},
+  MapFollowCell: { reach: F.reach },
+  MapAbility: {},
+} as const;
 
-export type HeadKind = HeadPhrase["kind"];
+export type HeadKind = keyof typeof HEAD_FIELDS;
+export type HeadPhrase = { [K in HeadKind]: Tagged<"kind", K, (typeof HEAD_FIELDS)[K]> }[HeadKind];
 
 export function only(id: number): Items {
   return id >= 0 ? { kind: "card", ids: [id] } : { kind: "card", ids: [] };
@@ -66,9 +69,8 @@ export const REACH: Readonly<Record<Reach, readonly (readonly number[])[]>> = ((
 })();
 
 export const headHandlers = {
-  Any: { fields: {}, positional: true, playerOnly: true, run: () => ({ kind: "any", ids: [0] }) },
+  Any: { positional: true, playerOnly: true, run: () => ({ kind: "any", ids: [0] }) },
   MapCard: {
-    fields: { layers: "layers?" },
     // Units on the Field depend only on the board; other layers (hand, grave...) do not.
     positional: (p) => p.layers === undefined || p.layers.every((l) => l === "Field"),
     playerOnly: false,
@@ -94,9 +96,8 @@ export const headHandlers = {
       return { kind: "card", ids: out };
     },
   },
-  MapPlayer: { fields: {}, positional: true, playerOnly: true, run: (_p, _d, scope) => ({ kind: "player", ids: [scope.owner, 1 - scope.owner] }) },
+  MapPlayer: { positional: true, playerOnly: true, run: (_p, _d, scope) => ({ kind: "player", ids: [scope.owner, 1 - scope.owner] }) },
   MapCell: {
-    fields: { empty: "boolean?" },
     positional: true,
     playerOnly: false,
     run: (p, d) => {
@@ -106,15 +107,13 @@ export const headHandlers = {
     },
   },
   MapActorCard: {
-    fields: {},
     positional: true,
     playerOnly: false,
     // Without a trigger (AreaAbility reach, NightmareAbility) the actor is the ability's consumer.
     run: (_p, _d, scope) => only(scope.trigger === null ? scope.consumer : scope.trigger.actor),
   },
-  MapTargetCard: { fields: {}, positional: false, playerOnly: false, run: (_p, _d, scope) => only(scope.trigger === null ? -1 : scope.trigger.target) },
+  MapTargetCard: { positional: false, playerOnly: false, run: (_p, _d, scope) => only(scope.trigger === null ? -1 : scope.trigger.target) },
   MapFollowCell: {
-    fields: { reach: "reach" },
     positional: true,
     playerOnly: false,
     run: (p, d, scope, items) => {
@@ -138,7 +137,7 @@ export const headHandlers = {
       return { kind: "cell", ids: out };
     },
   },
-  MapAbility: { fields: {}, positional: false, playerOnly: false, run: (_p, _d, scope) => ({ kind: "ability", ids: scope.ability >= 0 ? [scope.ability] : [] }) },
+  MapAbility: { positional: false, playerOnly: false, run: (_p, _d, scope) => ({ kind: "ability", ids: scope.ability >= 0 ? [scope.ability] : [] }) },
 } satisfies { [K in HeadKind]: PhraseHandler<Extract<HeadPhrase, { kind: K }>> };
 
-export const HEADS = Object.keys(headHandlers) as HeadKind[];
+export const HEADS = Object.keys(HEAD_FIELDS) as HeadKind[];

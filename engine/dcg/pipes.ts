@@ -1,43 +1,47 @@
+import Type from "typebox";
 import { asSeat, type Seat } from "./battle-data.ts";
-import type { LayerKind } from "./battle-data.ts";
 import { cellOf, depthOf, inEnemyHome, relCell } from "./board.ts";
-import { compare, type Comparator } from "./comparator.ts";
+import { compare } from "./comparator.ts";
 import type { Draft } from "./draft.ts";
 import { byNumber } from "./heads.ts";
 import { effectiveAttack } from "./params.ts";
 import type { Items, PhraseHandler, Scope } from "./targeting.ts";
-import type { TriggerKind, TriggerType } from "./trigger.ts";
-import type { FieldSpec, RowName } from "./validate.ts";
+import { F, type RowName, type Tagged } from "./validate.ts";
 
 /**
  * Targeting Pipes (docs/cards.md): filters applied to the items the sentence has so far. One
- * entry per Pipe, with its JSON fields and what it reads (see PhraseHandler), so adding a Pipe is
- * a change to this file only.
+ * entry per Pipe: its JSON fields (TypeBox: the TS type below, the published schema and the
+ * loader's check) and its handler with what it reads (see PhraseHandler), so adding a Pipe is a
+ * change to this file only.
  */
-export type PipePhrase =
-  | { readonly kind: "FilterCardOwner"; readonly opponent: boolean }
-  | { readonly kind: "FilterCardKind"; readonly cardKind: "rubric" | "object" | "feint" }
-  | { readonly kind: "FilterCardCost"; readonly cmp: Comparator; readonly value: number }
-  | { readonly kind: "FilterCardAttack"; readonly cmp: Comparator; readonly value: number }
-  | { readonly kind: "FilterCardDamage"; readonly cmp?: Comparator; readonly value?: number }
-  | { readonly kind: "FilterCardAilment"; readonly ailment: "poison" | "any" | "none" }
-  | { readonly kind: "FilterLayer"; readonly layer?: LayerKind; readonly row?: RowName }
-  | { readonly kind: "FilterCardCell"; readonly cells: readonly (readonly [number, number])[] }
-  | { readonly kind: "FilterInvader"; readonly invader?: boolean }
-  | { readonly kind: "FilterTriggerType"; readonly types: readonly TriggerType[] }
-  | { readonly kind: "FilterTriggerKind"; readonly triggers: readonly TriggerKind[] }
-  | { readonly kind: "FilterTriggerDamage"; readonly cmp: Comparator; readonly value: number }
-  | { readonly kind: "FilterTargetCard"; readonly except?: boolean }
-  | { readonly kind: "FilterAbilityConsumer"; readonly except?: boolean }
-  | { readonly kind: "FilterAbilityProducer"; readonly except?: boolean }
-  | { readonly kind: "FilterActivateCount"; readonly cmp: Comparator; readonly value: number }
-  | { readonly kind: "FilterTurnPlayer"; readonly opponent?: boolean }
-  | { readonly kind: "FilterPlayerDirectDamageInThisTurn"; readonly cmp: Comparator; readonly value: number }
-  | { readonly kind: "FilterPlayerHp"; readonly cmp: Comparator; readonly value: number }
-  | { readonly kind: "Take"; readonly count: number; readonly mode: "first" | "random" }
-  | { readonly kind: "Count"; readonly cmp: Comparator; readonly value: number };
+const CMP = { cmp: F.comparator, value: F.value };
+const EXCEPT = { except: Type.Optional(F.boolean) };
+export const PIPE_FIELDS = {
+  FilterCardOwner: { opponent: F.boolean },
+  FilterCardKind: { cardKind: F.cardKind },
+  FilterCardCost: CMP,
+  FilterCardAttack: CMP,
+  FilterCardDamage: { cmp: Type.Optional(F.comparator), value: Type.Optional(F.value) },
+  FilterCardAilment: { ailment: F.ailmentFilter },
+  FilterLayer: { layer: Type.Optional(F.layer), row: Type.Optional(F.row) },
+  FilterCardCell: { cells: F.cells },
+  FilterInvader: { invader: Type.Optional(F.boolean) },
+  FilterTriggerType: { types: F.triggerTypes },
+  FilterTriggerKind: { triggers: F.triggerKinds },
+  FilterTriggerDamage: CMP,
+  FilterTargetCard: EXCEPT,
+  FilterAbilityConsumer: EXCEPT,
+  FilterAbilityProducer: EXCEPT,
+  FilterActivateCount: CMP,
+  FilterTurnPlayer: { opponent: Type.Optional(F.boolean) },
+  FilterPlayerDirectDamageInThisTurn: CMP,
+  FilterPlayerHp: CMP,
+  Take: { count: F.count, mode: F.takeMode },
+  Count: CMP,
+} as const;
 
-export type PipeKind = PipePhrase["kind"];
+export type PipeKind = keyof typeof PIPE_FIELDS;
+export type PipePhrase = { [K in PipeKind]: Tagged<"kind", K, (typeof PIPE_FIELDS)[K]> }[PipeKind];
 
 /** Cards an item list stands for: cards themselves, or the units standing on cells. */
 function asCards(d: Draft, items: Items): number[] {
@@ -98,7 +102,6 @@ function activations(d: Draft, scope: Scope): number {
 }
 
 const defOf = (d: Draft, id: number) => d.pool.cards[d.s.cards[id]!.def]!;
-const CMP: FieldSpec = { cmp: "comparator", value: "int" };
 // What a pipe reads, for the resolve shortcuts (see PhraseHandler).
 const BOARD = { positional: true, playerOnly: false } as const;
 const PLAYER = { positional: true, playerOnly: true } as const;
@@ -109,7 +112,6 @@ type Handlers = { [K in PipeKind]: PhraseHandler<Extract<PipePhrase, { kind: K }
 
 export const pipeHandlers = {
   FilterCardOwner: {
-    fields: { opponent: "boolean" },
     ...PLAYER,
     run: (p, d, scope, items) => {
       const want = p.opponent ? 1 - scope.owner : scope.owner;
@@ -124,7 +126,6 @@ export const pipeHandlers = {
     },
   },
   FilterCardKind: {
-    fields: { cardKind: "cardKind" },
     ...BOARD,
     // Hot (AreaAbility reach after every board change): a direct loop, no per-card test call.
     run: (p, d, _scope, items) => {
@@ -136,15 +137,13 @@ export const pipeHandlers = {
       return { kind: "card", ids: out };
     },
   },
-  FilterCardCost: { fields: CMP, ...BOARD, run: filterCards((p, d, _s, id) => compare(p.cmp, defOf(d, id).cost, p.value)) },
-  FilterCardAttack: { fields: CMP, ...OTHER, run: filterCards((p, d, _s, id) => compare(p.cmp, effectiveAttack(d.s, d.pool, id), p.value)) },
+  FilterCardCost: { ...BOARD, run: filterCards((p, d, _s, id) => compare(p.cmp, defOf(d, id).cost, p.value)) },
+  FilterCardAttack: { ...OTHER, run: filterCards((p, d, _s, id) => compare(p.cmp, effectiveAttack(d.s, d.pool, id), p.value)) },
   FilterCardDamage: {
-    fields: { cmp: "comparator?", value: "int?" },
     ...OTHER,
     run: filterCards((p, d, _s, id) => compare(p.cmp ?? "GreaterThan", defOf(d, id).life - d.s.cards[id]!.life, p.value ?? 0)),
   },
   FilterCardAilment: {
-    fields: { ailment: "ailmentFilter" },
     ...OTHER,
     run: filterCards((p, d, _s, id) => {
       const a = d.s.cards[id]!.ailment;
@@ -152,7 +151,6 @@ export const pipeHandlers = {
     }),
   },
   FilterLayer: {
-    fields: { layer: "layer?", row: "row?" },
     ...BOARD,
     run: filterCards((p, d, _s, id) => {
       const c = d.s.cards[id]!;
@@ -162,7 +160,6 @@ export const pipeHandlers = {
     }),
   },
   FilterCardCell: {
-    fields: { cells: "cells" },
     ...BOARD,
     run: (p, d, scope, items) => {
       const wanted = p.cells.map(([x, y]) => relCell(cellOf(x, y), scope.owner));
@@ -171,7 +168,6 @@ export const pipeHandlers = {
     },
   },
   FilterInvader: {
-    fields: { invader: "boolean?" },
     ...BOARD,
     // Hot (AreaAbility reach): a direct loop, no per-card test call.
     run: (p, d, _scope, items) => {
@@ -185,29 +181,26 @@ export const pipeHandlers = {
       return { kind: "card", ids: out };
     },
   },
-  FilterTriggerType: { fields: { types: "triggerTypes" }, ...OTHER, run: (p, _d, scope, items) => passIf(scope.trigger !== null && p.types.includes(scope.trigger.type), items) },
+  FilterTriggerType: { ...OTHER, run: (p, _d, scope, items) => passIf(scope.trigger !== null && p.types.includes(scope.trigger.type), items) },
   FilterTriggerKind: {
-    fields: { triggers: "triggerKinds" },
     ...OTHER,
     // A condition containing this pipe can only hold for these trigger kinds (lets resolve skip fast).
     triggerKinds: (p) => p.triggers,
     run: (p, _d, scope, items) => passIf(scope.trigger !== null && p.triggers.includes(scope.trigger.kind), items),
   },
-  FilterTriggerDamage: { fields: CMP, ...OTHER, run: (p, _d, scope, items) => passIf(scope.trigger !== null && compare(p.cmp, scope.trigger.amount, p.value), items) },
+  FilterTriggerDamage: { ...OTHER, run: (p, _d, scope, items) => passIf(scope.trigger !== null && compare(p.cmp, scope.trigger.amount, p.value), items) },
   FilterTargetCard: {
-    fields: { except: "boolean?" },
     ...OTHER,
     run: (p, d, scope, items) => keepIfEqual(asCards(d, items), scope.trigger === null ? -1 : scope.trigger.target, p.except ?? false),
   },
   // Hot (most TriggerAbility conditions): direct loops, no per-card test call.
-  FilterAbilityConsumer: { fields: { except: "boolean?" }, ...BOARD, run: (p, d, scope, items) => keepIfEqual(asCards(d, items), scope.consumer, p.except ?? false) },
-  FilterAbilityProducer: { fields: { except: "boolean?" }, ...BOARD, run: (p, d, scope, items) => keepIfEqual(asCards(d, items), scope.producer, p.except ?? false) },
-  FilterActivateCount: { fields: CMP, ...OTHER, run: (p, d, scope, items) => passIf(compare(p.cmp, activations(d, scope), p.value), items) },
-  FilterTurnPlayer: { fields: { opponent: "boolean?" }, ...PLAYER_STATE, run: (p, d, scope, items) => passIf((d.s.turnPlayer === scope.owner) !== (p.opponent ?? false), items) },
-  FilterPlayerDirectDamageInThisTurn: { fields: CMP, ...PLAYER_STATE, run: filterPlayers((p, d, seat) => compare(p.cmp, d.s.players[seat]!.directDamage, p.value)) },
-  FilterPlayerHp: { fields: CMP, ...PLAYER_STATE, run: filterPlayers((p, d, seat) => compare(p.cmp, d.s.players[seat]!.hp, p.value)) },
+  FilterAbilityConsumer: { ...BOARD, run: (p, d, scope, items) => keepIfEqual(asCards(d, items), scope.consumer, p.except ?? false) },
+  FilterAbilityProducer: { ...BOARD, run: (p, d, scope, items) => keepIfEqual(asCards(d, items), scope.producer, p.except ?? false) },
+  FilterActivateCount: { ...OTHER, run: (p, d, scope, items) => passIf(compare(p.cmp, activations(d, scope), p.value), items) },
+  FilterTurnPlayer: { ...PLAYER_STATE, run: (p, d, scope, items) => passIf((d.s.turnPlayer === scope.owner) !== (p.opponent ?? false), items) },
+  FilterPlayerDirectDamageInThisTurn: { ...PLAYER_STATE, run: filterPlayers((p, d, seat) => compare(p.cmp, d.s.players[seat]!.directDamage, p.value)) },
+  FilterPlayerHp: { ...PLAYER_STATE, run: filterPlayers((p, d, seat) => compare(p.cmp, d.s.players[seat]!.hp, p.value)) },
   Take: {
-    fields: { count: "count", mode: "takeMode" },
     // A random pick changes with the RNG, not with the board.
     positional: (p) => p.mode === "first",
     playerOnly: false,
@@ -218,5 +211,5 @@ export const pipeHandlers = {
       return { kind: items.kind, ids: d.rng.sample(items.ids, p.count).sort(byNumber) };
     },
   },
-  Count: { fields: CMP, ...PLAYER, run: (p, _d, _s, items) => passIf(compare(p.cmp, items.ids.length, p.value), items) },
+  Count: { ...PLAYER, run: (p, _d, _s, items) => passIf(compare(p.cmp, items.ids.length, p.value), items) },
 } satisfies Handlers;

@@ -4,25 +4,43 @@ import { CardDataError } from "./card-data-error.ts";
 import { compileEffect, type Effect } from "./effect.ts";
 import { guardJson } from "./json-guard.ts";
 import { isPositional } from "./targeting.ts";
+import { checkFields, F, int, oneOf } from "./validate.ts";
+import Type, { type Static, type TObject, type TProperties } from "typebox";
 import { TRIGGER_KINDS, type TriggerKind } from "./trigger.ts";
 
 export type CardKind = "rubric" | "object" | "feint";
 
-/** A card as written in JSON (engine/dcg/cards/*.json). */
-export interface CardJson {
-  readonly id: string;
+export const CARD_ID = Type.String({ pattern: "^[a-z0-9-]{1,40}$" });
+const abilityList = (maxItems: number) => Type.Optional(Type.Unsafe<readonly unknown[]>({ type: "array", maxItems, items: { $ref: "#/$defs/ability" } }));
+const COMMON = {
+  id: CARD_ID,
   /** The dcg design's card number, where the card comes from the design's examples. */
-  readonly no?: number;
-  readonly name: string;
-  readonly kind: CardKind;
-  readonly cost: number;
-  readonly attack?: number;
-  readonly life?: number;
+  no: Type.Optional(int(0, 100000)),
+  name: Type.String({ minLength: 1, maxLength: 60 }),
   /** Base move cost (default 1). */
-  readonly move?: number;
-  readonly abilities?: readonly unknown[];
-  readonly feint?: { readonly on: "enter" | "attack"; readonly effect?: unknown };
-}
+  move: Type.Optional(int(0, 8)),
+};
+
+/**
+ * A card's JSON fields by kind (TypeBox: the CardJson type, the published schema's card and the
+ * loader's check). Abilities are checked by their own compiler.
+ */
+export const CARD_FIELDS = {
+  rubric: { ...COMMON, kind: Type.Literal("rubric"), cost: int(0, 3), attack: int(0, 20), life: int(1, 30), abilities: abilityList(8) },
+  object: { ...COMMON, kind: Type.Literal("object"), cost: int(0, 8), attack: Type.Optional(Type.Literal(0)), life: int(1, 30), abilities: abilityList(8) },
+  feint: {
+    ...COMMON,
+    kind: Type.Literal("feint"),
+    cost: int(0, 8),
+    attack: Type.Optional(Type.Literal(0)),
+    life: Type.Optional(Type.Literal(0)),
+    abilities: abilityList(0),
+    feint: Type.Object({ on: oneOf(["enter", "attack"]), effect: Type.Optional(F.effect) }, { additionalProperties: false }),
+  },
+} as const satisfies Record<CardKind, TProperties>;
+
+/** A card as written in JSON (engine/dcg/cards/*.json). */
+export type CardJson = { [K in CardKind]: Readonly<Static<TObject<(typeof CARD_FIELDS)[K]>>> }[CardKind];
 
 export interface CardDef {
   readonly index: number;
@@ -64,7 +82,6 @@ export interface Pool {
   readonly source: readonly unknown[];
 }
 
-const CARD_FIELDS = ["id", "no", "name", "kind", "cost", "attack", "life", "move", "abilities", "feint"];
 export const MAX_CARDS = 1000;
 
 /**
@@ -92,22 +109,16 @@ function compilePool(raw: unknown, label: (index: number) => string): Pool {
     const at = `${label(index)}${typeof r.id === "string" ? ` (${r.id.slice(0, 40)})` : ""}`;
     const unsafe = guardJson(r, at);
     if (unsafe) throw new CardDataError(unsafe);
-    for (const k of Object.keys(r)) if (!CARD_FIELDS.includes(k)) throw new CardDataError(`${at}.${k}: unknown card field`);
-    if (typeof r.id !== "string" || !/^[a-z0-9-]{1,40}$/.test(r.id)) throw new CardDataError(`${at}.id: expected a kebab-case id`);
-    if (byId.has(r.id)) throw new CardDataError(`${at}.id: duplicate card id ${r.id}`);
-    if (typeof r.name !== "string" || r.name.length === 0 || r.name.length > 60) throw new CardDataError(`${at}.name: expected a name`);
     if (r.kind !== "rubric" && r.kind !== "object" && r.kind !== "feint") throw new CardDataError(`${at}.kind: expected rubric, object or feint`);
-    const int = (k: string, def: number | null, min: number, max: number): number => {
-      const v = r[k];
-      if (v === undefined && def !== null) return def;
-      if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max) throw new CardDataError(`${at}.${k}: expected an integer in ${min}..${max}`);
-      return v;
-    };
-    const kind = r.kind;
-    const cost = int("cost", null, 0, kind === "rubric" ? 3 : 8);
-    const attack = kind === "rubric" ? int("attack", null, 0, 20) : int("attack", 0, 0, 0);
-    const life = kind === "feint" ? int("life", 0, 0, 0) : int("life", null, 1, 30);
-    const move = int("move", 1, 0, 8);
+    const kind: CardKind = r.kind;
+    const bad = checkFields(r, CARD_FIELDS[kind], at, "");
+    if (bad) throw new CardDataError(bad);
+    const card = r as unknown as CardJson;
+    if (byId.has(card.id)) throw new CardDataError(`${at}.id: duplicate card id ${card.id}`);
+    const cost = card.cost;
+    const attack = card.attack ?? 0;
+    const life = card.life ?? 0;
+    const move = card.move ?? 1;
 
     const own: number[] = [];
     const compiler = {
@@ -126,27 +137,22 @@ function compilePool(raw: unknown, label: (index: number) => string): Pool {
       effect: (rawEf: unknown, path: string): Effect => compileEffect(rawEf, path, compiler),
       typeOf: (id: number): Ability["type"] => abilities[id]!.type,
     };
-    const rawAbilities = r.abilities ?? [];
-    if (!Array.isArray(rawAbilities) || rawAbilities.length > 8) throw new CardDataError(`${at}.abilities: expected at most 8 abilities`);
-    if (kind === "feint" && rawAbilities.length > 0) throw new CardDataError(`${at}.abilities: a feint has an effect, not abilities`);
-    rawAbilities.forEach((ab, i) => own.push(compiler.ability(ab, `${at}.abilities[${i}]`)));
+    (card.abilities ?? []).forEach((ab, i) => own.push(compiler.ability(ab, `${at}.abilities[${i}]`)));
 
     let feint: CardDef["feint"] = null;
-    if (kind === "feint") {
-      const f = r.feint as Record<string, unknown> | undefined;
-      if (!f || typeof f !== "object" || Array.isArray(f) || (f.on !== "enter" && f.on !== "attack")) throw new CardDataError(`${at}.feint.on: expected "enter" or "attack"`);
-      for (const k of Object.keys(f)) if (k !== "on" && k !== "effect") throw new CardDataError(`${at}.feint.${k}: unknown field (allowed: on, effect)`);
+    if (card.kind === "feint") {
+      const f = card.feint;
       feint = { on: f.on, effect: f.effect === undefined ? null : compiler.effect(f.effect, `${at}.feint.effect`) };
-    } else if (r.feint !== undefined) throw new CardDataError(`${at}.feint: only feints have a feint trigger`);
+    }
 
     const byType = (t: Ability["type"]) => own.filter((id) => abilities[id]!.type === t);
     const nightmares = byType("NightmareAbility");
     if (nightmares.length > 1) throw new CardDataError(`${at}.abilities: at most one NightmareAbility`);
     cards.push({
       index,
-      id: r.id,
-      no: int("no", 0, 0, 100000),
-      name: r.name,
+      id: card.id,
+      no: card.no ?? 0,
+      name: card.name,
       kind,
       cost,
       attack,
@@ -159,7 +165,7 @@ function compilePool(raw: unknown, label: (index: number) => string): Pool {
       nightmare: nightmares[0] ?? -1,
       feint,
     });
-    byId.set(r.id, index);
+    byId.set(card.id, index);
   });
   const listens = Object.fromEntries(TRIGGER_KINDS.map((k) => [k, false])) as Record<TriggerKind, boolean>;
   const lifetimes = { ...listens };

@@ -1,9 +1,10 @@
 import type { Seat } from "./battle-data.ts";
 import type { Draft } from "./draft.ts";
-import { HEADS, headHandlers, type HeadKind, type HeadPhrase } from "./heads.ts";
-import { pipeHandlers, type PipeKind, type PipePhrase } from "./pipes.ts";
+import type { TProperties } from "typebox";
+import { HEAD_FIELDS, HEADS, headHandlers, type HeadKind, type HeadPhrase } from "./heads.ts";
+import { PIPE_FIELDS, pipeHandlers, type PipeKind, type PipePhrase } from "./pipes.ts";
 import type { Trigger, TriggerKind } from "./trigger.ts";
-import { checkFields, type FieldSpec } from "./validate.ts";
+import { checkFields, MAX_PHRASES } from "./validate.ts";
 import { fuse, type Fused } from "./fused.ts";
 
 /**
@@ -34,9 +35,8 @@ export interface Items {
   ids: number[];
 }
 
-/** One Head or Pipe: its JSON fields, what it reads, and how it runs. */
+/** One Head or Pipe: what it reads, and how it runs (its JSON fields: HEAD_FIELDS, PIPE_FIELDS). */
 export interface PhraseHandler<P extends Phrase> {
-  readonly fields: FieldSpec;
   /**
    * Its result depends only on what stands where and on printed card data: an AreaAbility whose
    * reach is all positional is recomputed only after board changes.
@@ -48,6 +48,9 @@ export interface PhraseHandler<P extends Phrase> {
   readonly triggerKinds?: (p: P) => readonly TriggerKind[];
   readonly run: (p: P, d: Draft, scope: Scope, items: Items) => Items;
 }
+
+/** Every phrase's fields (TypeBox), by kind. */
+export const PHRASE_FIELDS: Readonly<Record<PhraseKind, TProperties>> = { ...HEAD_FIELDS, ...PIPE_FIELDS };
 
 export const phraseHandlers = { ...headHandlers, ...pipeHandlers } satisfies { [K in PhraseKind]: PhraseHandler<Extract<Phrase, { kind: K }>> };
 
@@ -101,7 +104,7 @@ export function holds(d: Draft, scope: Scope, conditions: readonly Targeting[]):
 export function checkTargeting(raw: unknown, path: string): string | null {
   if (!Array.isArray(raw)) return `${path}: a targeting must be an array of phrases`;
   if (raw.length === 0) return `${path}: a targeting needs at least a head`;
-  if (raw.length > 32) return `${path}: a targeting has at most 32 phrases`;
+  if (raw.length > MAX_PHRASES) return `${path}: a targeting has at most ${MAX_PHRASES} phrases`;
   for (let i = 0; i < raw.length; i++) {
     const p = raw[i] as Record<string, unknown> | null;
     const at = `${path}[${i}]`;
@@ -109,7 +112,7 @@ export function checkTargeting(raw: unknown, path: string): string | null {
     const kind = p.kind;
     if (typeof kind !== "string" || !Object.hasOwn(phraseHandlers, kind)) return `${at}.kind: unknown phrase ${JSON.stringify(kind)}`;
     if (i === 0 && !(HEADS as readonly string[]).includes(kind)) return `${at}.kind: a targeting must start with a head (${HEADS.join(", ")})`;
-    const err = checkFields(p, handlerOf(kind as PhraseKind).fields, at);
+    const err = checkFields(p, PHRASE_FIELDS[kind as PhraseKind], at);
     if (err) return err;
   }
   return null;

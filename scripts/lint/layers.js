@@ -2,7 +2,7 @@
 /**
  * ESLint rules that keep the repository's layering (docs/docs/quality-bar.md): imports point
  * engine <- agents <- env <- scripts only, test/ may import anything and nothing imports test/,
- * and engine/ is pure (no packages, no Node modules; its clock and randomness rules are core
+ * and engine/ is pure (no packages but TypeBox, no Node modules; its clock and randomness rules are core
  * ESLint rules in eslint.config.js). Imports are resolved against the importing file, so
  * `../../env/x.ts` is judged by where it lands, not by how it is spelled.
  */
@@ -12,6 +12,15 @@ import { dirname, relative, resolve, sep } from "node:path";
 /** Rank of each layer: a file may import from its own rank or lower. */
 export const LAYERS = { engine: 0, agents: 1, env: 2, scripts: 3 };
 const builtins = new Set(builtinModules);
+
+/**
+ * The one package engine/ may import: TypeBox (`typebox`, `typebox/value`, ...), in which the
+ * engine's card and config schemas are written (one definition gives the TS type, the published
+ * JSON Schema and the loader's check). It is pure JavaScript with no dependencies: no I/O, no
+ * clock, no randomness, nothing a replay could depend on beyond (seed, decisions).
+ * @param {string} spec
+ */
+export const enginePackageAllowed = (spec) => spec === "typebox" || spec.startsWith("typebox/");
 
 /** The top-level folder of an absolute path inside root ("" outside it). */
 function topFolder(root, file) {
@@ -42,7 +51,9 @@ const layers = {
       if (!source || source.type !== "Literal" || typeof source.value !== "string") return;
       const spec = source.value;
       if (!spec.startsWith(".") && !spec.startsWith("/")) {
-        if (from === "engine") context.report({ node: source, messageId: "enginePackage", data: { spec } });
+        if (from === "engine") {
+          if (!enginePackageAllowed(spec)) context.report({ node: source, messageId: "enginePackage", data: { spec } });
+        }
         else if (spec.startsWith("node:") || builtins.has(spec)) return;
         return;
       }

@@ -67,11 +67,11 @@ describe("negative amounts run the twin effect", () => {
 
   it("values the rules cannot honour are refused: PlayerHand < 0 or > 7, CardMove distance < 0, Take count <= 0", () => {
     const hand = (amount: number) => refused([rubric("x", [onSummoned({ kind: "PlayerHand", amount, target: me })])]);
-    expect(hand(-1)).toMatch(/amount: expected draws/);
-    expect(hand(8)).toMatch(/amount: expected draws/);
+    expect(hand(-1)).toMatch(/amount: expected an integer in 0\.\.7, got -1/);
+    expect(hand(8)).toMatch(/amount: expected an integer in 0\.\.7, got 8/);
     expect(hand(7)).toBeNull();
-    expect(refused([rubric("x", [onSummoned({ kind: "CardMove", direction: "forward", distance: -2, target: enemies })])])).toMatch(/distance: expected distance/);
-    for (const count of [0, -3]) expect(refused([rubric("x", [onSummoned({ kind: "CardDamage", amount: 1, target: [...enemies, { kind: "Take", count, mode: "first" }] })])])).toMatch(/count: expected count/);
+    expect(refused([rubric("x", [onSummoned({ kind: "CardMove", direction: "forward", distance: -2, target: enemies })])])).toMatch(/distance: expected an integer in 0\.\.6, got -2/);
+    for (const count of [0, -3]) expect(refused([rubric("x", [onSummoned({ kind: "CardDamage", amount: 1, target: [...enemies, { kind: "Take", count, mode: "first" }] })])])).toMatch(/count: expected an integer in 1\.\.1000/);
   });
 });
 
@@ -164,13 +164,13 @@ describe("ability positions", () => {
 
   it("a TriggerAbility must name the trigger kinds it answers; condition and lifetime lists are bounded", () => {
     const bare = (conditions: unknown[]) => refused([rubric("x", [{ type: "TriggerAbility", conditions, effect: { kind: "PlayerHand", amount: 1, target: me } }])]);
-    expect(bare([])).toMatch(/needs a FilterTriggerKind/);
+    expect(bare([])).toMatch(/conditions: expected a list of 1\.\.8 targetings/);
     expect(bare([[{ kind: "Any" }]])).toMatch(/needs a FilterTriggerKind/);
     const kinds = [{ kind: "Any" }, { kind: "FilterTriggerKind", triggers: ["Summoned"] }];
     expect(bare(Array(8).fill(kinds))).toBeNull();
-    expect(bare(Array(9).fill(kinds))).toMatch(/at most 8 targetings/);
+    expect(bare(Array(9).fill(kinds))).toMatch(/conditions: expected a list of 1\.\.8 targetings/);
     const lifetime = (n: number) => refused([rubric("x", [{ type: "ParameterAbility", parameter: "Attack", calc: { mode: "Add", amount: 1 }, lifetime: Array(n).fill(kinds) }])]);
     expect(lifetime(8)).toBeNull();
-    expect(lifetime(9)).toMatch(/at most 8 targetings/);
+    expect(lifetime(9)).toMatch(/lifetime: expected a list of 0\.\.8 targetings/);
   });
 });

@@ -116,12 +116,9 @@ export class CardGen {
 
   /** A card as the schema's card definition allows (its kind's stats), with the given id. */
   card(id: string): S {
-    const card = DEFS.card!;
     const kind = this.pick(["rubric", "rubric", "rubric", "object", "feint"]);
-    const branch = (card.allOf as { if: { properties: { kind: { const: string } } }; then: S }[]).find((b) => b.if.properties.kind.const === kind)!.then;
-    const props = { ...(card.properties as Record<string, S>), ...(branch.properties as Record<string, S>), kind: { const: kind } };
-    const required = [...(card.required as string[]), ...((branch.required as string[] | undefined) ?? [])];
-    const out = this.object({ type: "object", properties: props, required }, 0);
+    const branch = (DEFS.card!.oneOf as S[]).find((b) => (b.properties as Record<string, { const?: string }>).kind!.const === kind)!;
+    const out = this.object(branch, 0);
     out.id = id;
     out.name = id;
     return out;

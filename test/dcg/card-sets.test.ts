@@ -117,7 +117,7 @@ describe("bad card data is refused with the card and JSON path (docs/quality-bar
       'cardSet.cards[0] (bad-card).abilities[0].effect.target[1].kind: unknown phrase "FilterColour"',
     );
     expect(configError({ cardSet: { cards: [card({ abilities: [{ type: "MagicAbility" }] })] } }).message).toMatch(/^cardSet\.cards\[0\] \(bad-card\)\.abilities\[0\]\.type: unknown ability type "MagicAbility"/);
-    expect(configError({ cardSet: { cards: [card({ colour: "red" })] } }).message).toBe("cardSet.cards[0] (bad-card).colour: unknown card field");
+    expect(configError({ cardSet: { cards: [card({ colour: "red" })] } }).message).toBe("cardSet.cards[0] (bad-card).colour: unknown field (allowed: id, no, name, move, kind, cost, attack, life, abilities)");
     expect(configError({ cardSet: { cards: [], decks: [] } }).message).toBe("cardSet.decks: unknown field (allowed: cards, books)");
     expect(configError({ cardSet: [] }).message).toBe("cardSet must be an object {cards?, books?}");
   });

@@ -38,6 +38,14 @@ describe("layering and engine purity (the lint rules of scripts/lint/layers.js)"
     expect(problems).not.toMatch(/bad\.ts:(6|7):/);
   });
 
+  it("let engine/ import TypeBox (its schema library, pure JS) and no other package", async () => {
+    const text = ['import Type from "typebox";', 'import Value from "typebox/value";', 'import { z } from "zod";', 'import x from "typebox-extra";', "export { Type, Value, z, x };"].join("\n");
+    const problems = (await layerProblemsOf(root, "engine/x/schema.ts", text)).join("\n");
+    expect(problems).not.toMatch(/schema\.ts:(1|2):/);
+    expect(problems).toMatch(/schema\.ts:3: .*"zod"/);
+    expect(problems).toMatch(/schema\.ts:4: .*"typebox-extra"/);
+  });
+
   it("hold the whole layering: agents <- env <- scripts, and only test/ imports test/", async () => {
     const at = async (path: string, spec: string) => (await layerProblemsOf(root, path, `import { x } from "${spec}";\nexport { x };`)).join("\n");
     expect(await at("agents/a.ts", "../env/index.ts")).toMatch(/agents\/ may not import from env\//);

@@ -61,8 +61,8 @@ describe("npm run validate-cards", () => {
     );
     const { problems } = checkCardFiles([bad]);
     expect(problems.map((p) => `${p.path}: ${p.message}`)).toEqual([
-      "cards[1] (bad-one).cost: must be <= 3",
       "cards[1] (bad-one).colour: unknown field",
+      "cards[1] (bad-one).cost: must be <= 3",
       "cards[1] (bad-one).abilities[0].conditions[0][0].kind: \"FilterCardKind\" is not a head: a targeting starts with one of Any, MapCard, MapPlayer, MapCell, MapActorCard, MapTargetCard, MapFollowCell, MapAbility",
       "cards[1] (bad-one).abilities[0].conditions: a TriggerAbility needs a FilterTriggerKind in one of its conditions",
       'cards[1] (bad-one).abilities[0].effect.kind: unknown kind "Teleport"',
