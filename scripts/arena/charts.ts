@@ -44,7 +44,7 @@ export function eloOverVersionsSpec(entries: readonly HistoryEntry[]): TopLevelS
       result: e.result,
     }));
   if (rows.length === 0) return null;
-  const x = { field: "version", type: "ordinal", sort: rows.map((r) => r.version), title: "run (candidate @ commit)", axis: { labelAngle: -35, labelLimit: 220 } } as const;
+  const x = { field: "version", type: "ordinal", sort: rows.map((r) => r.version), title: "run (candidate @ commit)", axis: { labelAngle: -35, labelLimit: 340 } } as const;
   const color = { field: "baseline", type: "nominal", title: "baseline" } as const;
   return {
     ...base,
