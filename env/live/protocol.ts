@@ -92,7 +92,7 @@ export const CreateTableBody = Type.Object(
     spectators: Type.Optional(Type.Boolean()),
     /** replay facilitator: the GameRecord to step through. */
     record: Type.Optional(Type.Unknown()),
-    /** debug facilitator: a board file (docs/board-file.md) to start from. */
+    /** debug facilitator (not available yet): a board to start from. */
     board: Type.Optional(Type.Unknown()),
   },
   { additionalProperties: false, $id: "CreateTableBody" },

@@ -42,6 +42,7 @@ export class TableStore {
   private readonly maxFinished: number;
   private readonly finishedOrder: string[] = [];
   private readonly replays = new Map<string, ReplayTable>();
+  private applied = 0;
 
   constructor(o: TableStoreOptions) {
     this.o = o;
@@ -62,6 +63,7 @@ export class TableStore {
       makeAgent: () => Promise.reject(new Error("agents are made per game (depsFor)")),
       log,
       onFinish: (t) => this.finished(t),
+      onApplied: () => void this.applied++,
     };
   }
 
@@ -112,6 +114,13 @@ export class TableStore {
       }
     }
     return { recovered, failed };
+  }
+
+  /** For /metrics: tables in memory, how many are live, decisions applied since start and held in memory. */
+  stats(): { live: number; inMemory: number; replays: number; decisionsApplied: number; decisionsHeld: number } {
+    let held = 0;
+    for (const t of this.tables.values()) held += t.seq;
+    return { live: this.live, inMemory: this.tables.size, replays: this.replays.size, decisionsApplied: this.applied, decisionsHeld: held };
   }
 
   get size(): number {

@@ -56,6 +56,8 @@ export interface TableDeps {
   readonly log: (line: string) => void;
   /** Told once when the game ends (the store keeps a bounded number of finished tables in memory). */
   readonly onFinish?: (table: Table) => void;
+  /** Told after every committed decision (metrics). */
+  readonly onApplied?: () => void;
 }
 
 /** A live channel (WebSocket or a long-poll waiter): frames are pushed as JSON text. */
@@ -662,6 +664,7 @@ export class Table {
         this.journal = null;
         this.deps.onFinish?.(this);
       }
+      this.deps.onApplied?.();
       done?.(null);
       this.changed();
     };

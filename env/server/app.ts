@@ -79,6 +79,7 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
           adapters: o.adapters,
           modelRoot: o.modelDir,
           maxTables: o.maxTables,
+          maxFinished: o.maxFinishedTables,
           log: o.log,
           ...(o.liveClock ? { clock: o.liveClock } : {}),
         });
@@ -236,6 +237,7 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
       uptimeSeconds: metrics.uptimeSeconds(),
       rssBytes: mem.rss,
       heapUsedBytes: mem.heapUsed,
+      tables: tables?.stats(),
     });
   });
 

@@ -51,6 +51,8 @@ export interface ServerOptions {
   readonly liveClock?: LiveClock;
   /** Live (unfinished) tables at once. */
   readonly maxTables?: number;
+  /** Finished tables kept in memory (older ones are read back from their journal on demand). */
+  readonly maxFinishedTables?: number;
 }
 
 export type ResolvedOptions = Required<Omit<ServerOptions, "token" | "sweepIntervalMs" | "modelDir" | "cardSetDir" | "dataDir" | "liveClock">> & {
@@ -104,5 +106,6 @@ export function resolveOptions(o: ServerOptions): ResolvedOptions {
     dataDir: o.dataDir ?? null,
     liveClock: o.liveClock,
     maxTables: positive("maxTables", o.maxTables, 2000),
+    maxFinishedTables: positive("maxFinishedTables", o.maxFinishedTables, 1000),
   };
 }
