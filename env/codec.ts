@@ -82,3 +82,18 @@ export function checkLayout(size: number, layout: readonly ObservationField[]): 
   }
   if (at !== size) throw new Error(`observation layout covers ${at} floats, size is ${size}`);
 }
+
+/**
+ * The offsets of the named fields, checked when the encoder module loads: a name the layout lacks
+ * throws here instead of making the encoder write to `out[NaN]` (a silent no-op that would leave
+ * a feature at zero). Returns a plain object, so reading an offset in an encoder costs nothing more.
+ */
+export function fieldOffsets<const N extends string>(layout: readonly ObservationField[], names: readonly N[]): { readonly [K in N]: number } {
+  const out: Record<string, number> = {};
+  for (const name of names) {
+    const field = layout.find((f) => f.name === name);
+    if (!field) throw new Error(`observation layout has no field "${name}" (fields: ${layout.map((f) => f.name).join(", ")})`);
+    out[name] = field.offset;
+  }
+  return out as { readonly [K in N]: number };
+}

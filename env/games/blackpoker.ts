@@ -13,7 +13,7 @@ import {
   type PendingKind,
   type UnitView,
 } from "../../engine/blackpoker/index.ts";
-import { checkLayout, type ActionCodec, type GameAdapter, type ObservationEncoder, type ObservationField } from "../codec.ts";
+import { checkLayout, fieldOffsets, type ActionCodec, type GameAdapter, type ObservationEncoder, type ObservationField } from "../codec.ts";
 
 const SLOTS = MAX_UNITS; // field slots per player
 const STAGE_SLOTS = 32; // stage positions a Counter can target (depth is <= 17 in Entry16)
@@ -153,7 +153,7 @@ for (const [name, length, description] of fields) {
   obsSize += length;
 }
 checkLayout(obsSize, obsLayout);
-const at = Object.fromEntries(obsLayout.map((f) => [f.name, f.offset])) as Record<string, number>;
+const at = fieldOffsets(obsLayout, ["composeProgress", "composing", "configFlags", "myFieldCards", "myFog", "myGrave", "myHand", "myUnits", "myUnseen", "oppFieldCards", "oppFog", "oppGrave", "oppUnits", "oppUnseen", "pendingKind", "resolving", "scalars", "stage", "stageSize"]);
 
 function markUnits(view: BlackpokerView): Set<number> {
   const p = view.pending;
@@ -204,31 +204,31 @@ const observation: ObservationEncoder<BlackpokerView> = {
     const seenMine = new Set<number>();
     const seenTheirs = new Set<number>();
     for (const c of mine.hand ?? []) {
-      out[at.myHand! + c] = 1;
+      out[at.myHand + c] = 1;
       seenMine.add(c);
     }
     for (const c of mine.grave) {
-      out[at.myGrave! + c] = 1;
+      out[at.myGrave + c] = 1;
       seenMine.add(c);
     }
     for (const c of mine.fog) {
-      out[at.myFog! + c] = 1;
+      out[at.myFog + c] = 1;
       seenMine.add(c);
     }
     for (const u of mine.field) for (const c of u.cards) {
-      out[at.myFieldCards! + c] = 1;
+      out[at.myFieldCards + c] = 1;
       seenMine.add(c);
     }
     for (const c of theirs.grave) {
-      out[at.oppGrave! + c] = 1;
+      out[at.oppGrave + c] = 1;
       seenTheirs.add(c);
     }
     for (const c of theirs.fog) {
-      out[at.oppFog! + c] = 1;
+      out[at.oppFog + c] = 1;
       seenTheirs.add(c);
     }
     for (const u of theirs.field) for (const c of u.cards) {
-      out[at.oppFieldCards! + c] = 1;
+      out[at.oppFieldCards + c] = 1;
       seenTheirs.add(c);
     }
     const f = view.flow;
@@ -236,15 +236,15 @@ const observation: ObservationEncoder<BlackpokerView> = {
     for (const r of requests) for (const c of r.payload.keys) (r.controller === me ? seenMine : seenTheirs).add(c);
     if (view.pending?.kind === "compose" && view.pending.seat === opp) for (const c of view.pending.keys.concat(view.pending.discards)) seenTheirs.add(c);
     for (const c of ENTRY16) {
-      if (!seenMine.has(c)) out[at.myUnseen! + c] = 1;
-      if (!seenTheirs.has(c)) out[at.oppUnseen! + c] = 1;
+      if (!seenMine.has(c)) out[at.myUnseen + c] = 1;
+      if (!seenTheirs.has(c)) out[at.oppUnseen + c] = 1;
     }
     const marked = markUnits(view);
-    writeUnits(view, mine.field, out, at.myUnits!, marked);
-    writeUnits(view, theirs.field, out, at.oppUnits!, marked);
+    writeUnits(view, mine.field, out, at.myUnits, marked);
+    writeUnits(view, theirs.field, out, at.oppUnits, marked);
     for (let k = 0; k < STAGE_VIEW && k < f.stage.length; k++) {
       const r = f.stage[f.stage.length - 1 - k]!;
-      const o = at.stage! + k * STAGE_FEATURES;
+      const o = at.stage + k * STAGE_FEATURES;
       out[o + ACTION_INDEX[r.payload.action]] = 1;
       out[o + ACTIONS.length] = r.controller === me ? 1 : 0;
       out[o + ACTIONS.length + 1] = r.payload.keys.length / 2;
@@ -259,8 +259,8 @@ const observation: ObservationEncoder<BlackpokerView> = {
         out[o + ACTIONS.length + 3] = mine.field.some((u) => u.uid === t) ? 1 : 0;
       }
     }
-    out[at.stageSize!] = Math.min(1, f.stage.length / 16);
-    const s = at.scalars!;
+    out[at.stageSize] = Math.min(1, f.stage.length / 16);
+    const s = at.scalars;
     out[s] = mine.life / 16;
     out[s + 1] = theirs.life / 16;
     out[s + 2] = mine.handSize / 16;
@@ -274,19 +274,19 @@ const observation: ObservationEncoder<BlackpokerView> = {
     out[s + 10] = view.attacked ? 1 : 0;
     out[s + 11] = view.bulwarkSet ? 1 : 0;
     out[s + 12] = view.result !== null ? 1 : 0;
-    if (view.pendingKind !== null) out[at.pendingKind! + PENDING_KINDS.indexOf(view.pendingKind)] = 1;
-    if (f.resolving) out[at.resolving! + ACTION_INDEX[f.resolving.payload.action]] = 1;
+    if (view.pendingKind !== null) out[at.pendingKind + PENDING_KINDS.indexOf(view.pendingKind)] = 1;
+    if (f.resolving) out[at.resolving + ACTION_INDEX[f.resolving.payload.action]] = 1;
     const p = view.pending;
     if (p?.kind === "compose") {
-      out[at.composing! + ACTION_INDEX[p.action]] = 1;
-      out[at.composeProgress!] = p.keys.length / 2;
-      out[at.composeProgress! + 1] = p.target >= 0 ? 1 : 0;
-      out[at.composeProgress! + 2] = p.bulwarks.length / 2;
-      out[at.composeProgress! + 3] = Math.min(1, p.discards.length);
+      out[at.composing + ACTION_INDEX[p.action]] = 1;
+      out[at.composeProgress] = p.keys.length / 2;
+      out[at.composeProgress + 1] = p.target >= 0 ? 1 : 0;
+      out[at.composeProgress + 2] = p.bulwarks.length / 2;
+      out[at.composeProgress + 3] = Math.min(1, p.discards.length);
     }
-    if (view.config.bothLivesZero === "draw") out[at.configFlags!] = 1;
-    if (view.config.drawRule === "sixth") out[at.configFlags! + 1] = 1;
-    if (view.config.chanceAfterRequest === "requester") out[at.configFlags! + 2] = 1;
+    if (view.config.bothLivesZero === "draw") out[at.configFlags] = 1;
+    if (view.config.drawRule === "sixth") out[at.configFlags + 1] = 1;
+    if (view.config.chanceAfterRequest === "requester") out[at.configFlags + 2] = 1;
   },
 };
 

@@ -3,7 +3,7 @@ import { asSeat, other } from "../../engine/dcg/battle-data.ts";
 import { CELLS, dirBetween, NEIGHBOUR, relCell, relDir } from "../../engine/dcg/board.ts";
 import { LIFE_MAX, PARAM_MAX } from "../../engine/dcg/ops.ts";
 import { effectiveAttack, moveCost } from "../../engine/dcg/params.ts";
-import { checkLayout, type ActionCodec, type GameAdapter, type ObservationEncoder, type ObservationField } from "../codec.ts";
+import { checkLayout, fieldOffsets, type ActionCodec, type GameAdapter, type ObservationEncoder, type ObservationField } from "../codec.ts";
 
 /**
  * Action ids, all seen from the acting seat: cells are relative (relCell: the actor's back row is
@@ -222,7 +222,7 @@ for (const [name, length, description] of fields) {
   obsSize += length;
 }
 checkLayout(obsSize, layout);
-const at = Object.fromEntries(layout.map((f) => [f.name, f.offset])) as Record<string, number>;
+const at = fieldOffsets(layout, ["cells", "focusA", "focusB", "graves", "hand", "pending", "scalars", "strategy"]);
 
 const observation: ObservationEncoder<DcgView> = {
   version: "dcg-obs-v2",
@@ -241,7 +241,7 @@ const observation: ObservationEncoder<DcgView> = {
       const c = view.cards[id];
       if (!c) return;
       const def = pool.cards[c.def]!;
-      const o = at.cells! + relCell(cell, me) * PER_CELL;
+      const o = at.cells + relCell(cell, me) * PER_CELL;
       out[o + (c.owner === me ? 0 : 1)] = 1;
       out[o + 2] = def.kind === "rubric" ? 1 : 0;
       out[o + 3] = def.kind === "object" ? 1 : 0;
@@ -260,7 +260,7 @@ const observation: ObservationEncoder<DcgView> = {
       if (id >= 0) unitAt(cell, id, false);
       const fo = view.feintOwners[cell]!;
       if (fo >= 0) {
-        const o = at.cells! + relCell(cell, me) * PER_CELL;
+        const o = at.cells + relCell(cell, me) * PER_CELL;
         out[o + (fo === me ? 12 : 13)] = 1;
       }
     }
@@ -269,19 +269,19 @@ const observation: ObservationEncoder<DcgView> = {
       const c = view.cards[stratBase + slot];
       if (!c || c.layer !== "Strategy") continue;
       if (c.cell >= 0) unitAt(c.cell, stratBase + slot, true);
-      out[at.strategy! + slot * (K + 1)] = c.cell < 0 ? 1 : 0;
-      hot(at.strategy! + slot * (K + 1) + 1, c.def);
+      out[at.strategy + slot * (K + 1)] = c.cell < 0 ? 1 : 0;
+      hot(at.strategy + slot * (K + 1) + 1, c.def);
     }
     if (view.viewer !== "spectator") {
       const myFeint = view.players[me]!.feintCell;
       if (myFeint >= 0) {
         const id = view.cards.findIndex((c) => c !== null && c.owner === me && c.layer === "Field" && c.cell === myFeint && pool.cards[c.def]!.kind === "feint");
-        if (id >= 0) hot(at.cells! + relCell(myFeint, me) * PER_CELL + CELL_FEATURES.length + K, view.cards[id]!.def);
+        if (id >= 0) hot(at.cells + relCell(myFeint, me) * PER_CELL + CELL_FEATURES.length + K, view.cards[id]!.def);
       }
       view.hand.forEach((id, slot) => {
         if (slot >= HAND_SLOTS) return;
         const c = view.cards[id]!;
-        const o = at.hand! + slot * (K + 2);
+        const o = at.hand + slot * (K + 2);
         out[o] = 1;
         hot(o + 1, c.def);
         out[o + 1 + K] = pool.cards[c.def]!.cost <= view.players[me]!.mp ? 1 : 0;
@@ -309,12 +309,12 @@ const observation: ObservationEncoder<DcgView> = {
       P[foe]!.confirmed ? 1 : 0,
       Math.max(0, view.strategyMoves) / 10,
     ];
-    sc.forEach((v, i) => (out[at.scalars! + i] = clip(v, -1, 1)));
+    sc.forEach((v, i) => (out[at.scalars + i] = clip(v, -1, 1)));
     const st = view.state;
-    out[at.pending! + PENDING.indexOf(st.kind)] = 1;
-    out[at.pending! + PENDING.length] = view.actor === view.viewer ? 1 : 0;
-    const focus = (name: string, cell: number) => {
-      if (cell >= 0) out[at[name]! + relCell(cell, me)] = 1;
+    out[at.pending + PENDING.indexOf(st.kind)] = 1;
+    out[at.pending + PENDING.length] = view.actor === view.viewer ? 1 : 0;
+    const focus = (name: "focusA" | "focusB", cell: number) => {
+      if (cell >= 0) out[at[name] + relCell(cell, me)] = 1;
     };
     if (st.kind === "MoveDeclare") {
       focus("focusA", st.from);
@@ -328,7 +328,7 @@ const observation: ObservationEncoder<DcgView> = {
     for (const [k, seat] of [[0, me], [1, foe]] as const) {
       for (const id of view.graves[seat]!) {
         const c = view.cards[id];
-        if (c && c.def < K) out[at.graves! + k * K + c.def]! += 1 / 3;
+        if (c && c.def < K) out[at.graves + k * K + c.def]! += 1 / 3;
       }
     }
   },
