@@ -72,10 +72,14 @@ main(async () => {
     md.push("| # | time | commit | kind | game | who | result | Elo (95%) | games |", "|---:|---|---|---|---|---|---|---|---:|");
     history.forEach((e, i) => {
       if (e.kind === "sprt") {
-        md.push(`| ${i + 1} | ${e.time.slice(0, 16)} | ${e.commit} | sprt${e.gate ? `: ${e.gate}` : ""} | ${e.game} | ${shortName(e.candidate)} vs ${shortName(e.baseline)} [${e.elo0}, ${e.elo1}] | ${e.result} (LLR ${e.llr.toFixed(2)}) | ${e.elo.toFixed(1)} [${e.eloLow.toFixed(1)}, ${e.eloHigh.toFixed(1)}] | ${e.games} |`);
+        md.push(
+          `| ${i + 1} | ${e.time.slice(0, 16)} | ${e.commit} | sprt${e.gate ? `: ${e.gate}` : ""} | ${e.game} | ${shortName(e.candidate)} vs ${shortName(e.baseline)} [${e.elo0}, ${e.elo1}] | ${e.result} (LLR ${e.llr.toFixed(2)}) | ${e.elo.toFixed(1)} [${e.eloLow.toFixed(1)}, ${e.eloHigh.toFixed(1)}] | ${e.games} |`,
+        );
       } else {
         const best = e.players.map((p, k) => ({ p, r: e.ratings[k]! })).sort((a, b) => b.r.elo - a.r.elo);
-        md.push(`| ${i + 1} | ${e.time.slice(0, 16)} | ${e.commit} | round robin | ${e.game} | ${best.map((b) => `${shortName(b.p)} ${b.r.elo.toFixed(0)}`).join(", ")} | | | ${e.games.flat().reduce((a, b) => a + b, 0) / 2} |`);
+        md.push(
+          `| ${i + 1} | ${e.time.slice(0, 16)} | ${e.commit} | round robin | ${e.game} | ${best.map((b) => `${shortName(b.p)} ${b.r.elo.toFixed(0)}`).join(", ")} | | | ${e.games.flat().reduce((a, b) => a + b, 0) / 2} |`,
+        );
       }
     });
     md.push("");
@@ -85,7 +89,9 @@ main(async () => {
   if (run.sprt.length > 0 || run.rr) {
     md.push("## Run", "");
     for (const e of run.sprt) {
-      md.push(`- ${e.gate ? `gate "${e.gate}": ` : ""}${e.candidate.spec} vs ${e.baseline.spec} on ${e.game}: **${e.result}**, LLR ${e.llr.toFixed(2)} (bounds ${e.lower.toFixed(2)}, ${e.upper.toFixed(2)}), Elo ${e.elo.toFixed(1)} [${e.eloLow.toFixed(1)}, ${e.eloHigh.toFixed(1)}] after ${e.games} games; group counts [${e.counts.join(", ")}]`);
+      md.push(
+        `- ${e.gate ? `gate "${e.gate}": ` : ""}${e.candidate.spec} vs ${e.baseline.spec} on ${e.game}: **${e.result}**, LLR ${e.llr.toFixed(2)} (bounds ${e.lower.toFixed(2)}, ${e.upper.toFixed(2)}), Elo ${e.elo.toFixed(1)} [${e.eloLow.toFixed(1)}, ${e.eloHigh.toFixed(1)}] after ${e.games} games; group counts [${e.counts.join(", ")}]`,
+      );
     }
     md.push("");
     await chart("llr.svg", llrTrajectorySpec(run.sprt), "LLR trajectory");

@@ -36,19 +36,30 @@ main(async () => {
   ];
   // Hypotheses 2 Elo apart and error rates of 1e-6: no run decides within `games` games.
   const params = { elo0: -1, elo1: 1, alpha: 1e-6, beta: 1e-6 };
-  console.log(`bench-sprt ${new Date().toISOString().slice(0, 10)}: ${games} games per mode, best of ${rounds} rounds, ${availableParallelism()} cores, pool of ${workers}`);
+  console.log(
+    `bench-sprt ${new Date().toISOString().slice(0, 10)}: ${games} games per mode, best of ${rounds} rounds, ${availableParallelism()} cores, pool of ${workers}`,
+  );
   for (const c of cases) {
     const best = { before: 0, thread: 0, pool: 0 };
     for (let r = 0; r < rounds; r++) {
       const rr = await runArena({ game, config: config as never, agents: [c.a, c.b], games, seed: 1 + r, context });
       best.before = Math.max(best.before, rr.results.length / rr.seconds);
-      const job = { label: c.name, game, config: config as never, matchup: { candidate: c.a, baseline: c.b, fill: "random", seed: 1 + r }, params, maxGames: games };
+      const job = {
+        label: c.name,
+        game,
+        config: config as never,
+        matchup: { candidate: c.a, baseline: c.b, fill: "random", seed: 1 + r },
+        params,
+        maxGames: games,
+      };
       const t = await runSprtJob(job, { workers: 0, quiet: true, log: () => {} });
       best.thread = Math.max(best.thread, t.state.games / t.seconds);
       const p = await runSprtJob(job, { workers, quiet: true, log: () => {} });
       best.pool = Math.max(best.pool, p.state.games / p.seconds);
     }
-    console.log(`${c.name}: before (round robin, 1 thread) ${best.before.toFixed(1)} games/s | SPRT 1 thread ${best.thread.toFixed(1)} | SPRT pool ${best.pool.toFixed(1)} games/s | pool/before ${(best.pool / best.before).toFixed(2)}x`);
+    console.log(
+      `${c.name}: before (round robin, 1 thread) ${best.before.toFixed(1)} games/s | SPRT 1 thread ${best.thread.toFixed(1)} | SPRT pool ${best.pool.toFixed(1)} games/s | pool/before ${(best.pool / best.before).toFixed(2)}x`,
+    );
   }
   return 0;
 });

@@ -9,14 +9,31 @@ import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { parseHistory, type SprtEntry } from "../agents/arena/history.ts";
 import { main, parseCli, UsageError } from "./cli.ts";
-import { champion, loadRegistry, MODELS_DIR, modelPath, REGISTRY_PATH, RegistryError, saveRegistry, sha256File, stampedMetadata, type ModelEntry } from "./arena/registry.ts";
+import {
+  champion,
+  loadRegistry,
+  MODELS_DIR,
+  modelPath,
+  REGISTRY_PATH,
+  RegistryError,
+  saveRegistry,
+  sha256File,
+  stampedMetadata,
+  type ModelEntry,
+} from "./arena/registry.ts";
 
 const USAGE = "npm run promote -- MODEL [--name NAME] [--run TEXT] [--history models/history.jsonl] [--game GAME]";
 export const DEFAULT_HISTORY = join(MODELS_DIR, "history.jsonl");
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 main(async () => {
-  const { values, positionals } = parseCli(USAGE, { name: { type: "string" }, run: { type: "string" }, history: { type: "string" }, game: { type: "string" }, registry: { type: "string" } });
+  const { values, positionals } = parseCli(USAGE, {
+    name: { type: "string" },
+    run: { type: "string" },
+    history: { type: "string" },
+    game: { type: "string" },
+    registry: { type: "string" },
+  });
   if (values.help) {
     console.log(USAGE);
     return 0;
@@ -45,7 +62,17 @@ main(async () => {
       if (!NAME.test(name) || name.length > 64) throw new UsageError(`--name "${name}" must be letters, digits, ".", "_" or "-"`);
       if (reg.models.some((m) => m.name === name)) throw new UsageError(`a model named "${name}" is already registered (give --name)`);
       if (existsSync(join(modelsDir, "builtin", `${name}.onnx`))) throw new UsageError(`models/builtin/${name}.onnx exists already (give --name)`);
-      entry = { name, game: meta.game, file: `builtin/${name}.onnx`, sha256: sha, encoderVersion: meta.encoderVersion, specHash: meta.specHash, trainingRun: values.run ?? "", parent: null, created: new Date().toISOString().slice(0, 10) };
+      entry = {
+        name,
+        game: meta.game,
+        file: `builtin/${name}.onnx`,
+        sha256: sha,
+        encoderVersion: meta.encoderVersion,
+        specHash: meta.specHash,
+        trainingRun: values.run ?? "",
+        parent: null,
+        created: new Date().toISOString().slice(0, 10),
+      };
       fresh = true;
     }
   }
@@ -81,7 +108,9 @@ main(async () => {
       return 1;
     }
     const p = passes.at(-1)!;
-    console.log(`SPRT pass on record: ${p.time} @${p.commit}, Elo bounds [${p.elo0}, ${p.elo1}], LLR ${p.llr.toFixed(2)}, Elo ${p.elo.toFixed(1)} after ${p.games} games`);
+    console.log(
+      `SPRT pass on record: ${p.time} @${p.commit}, Elo bounds [${p.elo0}, ${p.elo1}], LLR ${p.llr.toFixed(2)}, Elo ${p.elo.toFixed(1)} after ${p.games} games`,
+    );
   }
   if (fresh) {
     copyFileSync(file, join(modelsDir, entry.file));
@@ -90,6 +119,8 @@ main(async () => {
   }
   reg.champions[game] = entry.name;
   saveRegistry(reg, registryPath);
-  console.log(`${entry.name} is now the ${game} champion${current ? ` (was ${current.name})` : ""}; ${registryPath} updated${fresh ? `, model copied to models/${entry.file}` : ""}`);
+  console.log(
+    `${entry.name} is now the ${game} champion${current ? ` (was ${current.name})` : ""}; ${registryPath} updated${fresh ? `, model copied to models/${entry.file}` : ""}`,
+  );
   return 0;
 });

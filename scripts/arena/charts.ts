@@ -44,7 +44,13 @@ export function eloOverVersionsSpec(entries: readonly HistoryEntry[]): TopLevelS
       result: e.result,
     }));
   if (rows.length === 0) return null;
-  const x = { field: "version", type: "ordinal", sort: rows.map((r) => r.version), title: "run (candidate @ commit)", axis: { labelAngle: -35, labelLimit: 340 } } as const;
+  const x = {
+    field: "version",
+    type: "ordinal",
+    sort: rows.map((r) => r.version),
+    title: "run (candidate @ commit)",
+    axis: { labelAngle: -35, labelLimit: 340 },
+  } as const;
   const color = { field: "baseline", type: "nominal", title: "baseline" } as const;
   return {
     ...base,
@@ -65,7 +71,12 @@ export function eloOverVersionsSpec(entries: readonly HistoryEntry[]): TopLevelS
           x,
           color,
           y: { field: "elo", type: "quantitative" },
-          shape: { field: "result", type: "nominal", title: "SPRT result", scale: { domain: ["H1", "H0", "inconclusive"], range: ["circle", "cross", "diamond"] } },
+          shape: {
+            field: "result",
+            type: "nominal",
+            title: "SPRT result",
+            scale: { domain: ["H1", "H0", "inconclusive"], range: ["circle", "cross", "diamond"] },
+          },
         },
       },
     ],
@@ -135,8 +146,17 @@ export function winMatrixSpec(entry: RoundRobinEntry): TopLevelSpec {
       y: { field: "row", type: "nominal", sort: names, title: "agent", axis: { labelLimit: 160 } },
     },
     layer: [
-      { mark: { type: "rect", stroke: "white" }, encoding: { color: { field: "score", type: "quantitative", title: "score", scale: { domain: [0, 1], scheme: "redblue" } } } },
-      { mark: { type: "text", fontSize: 11 }, encoding: { text: { field: "text" }, color: { condition: { test: "datum.score != null && (datum.score < 0.2 || datum.score > 0.8)", value: "white" }, value: "black" } } },
+      {
+        mark: { type: "rect", stroke: "white" },
+        encoding: { color: { field: "score", type: "quantitative", title: "score", scale: { domain: [0, 1], scheme: "redblue" } } },
+      },
+      {
+        mark: { type: "text", fontSize: 11 },
+        encoding: {
+          text: { field: "text" },
+          color: { condition: { test: "datum.score != null && (datum.score < 0.2 || datum.score > 0.8)", value: "white" }, value: "black" },
+        },
+      },
     ],
   } as TopLevelSpec;
 }
@@ -146,7 +166,14 @@ export function ratingsOverRunsSpec(entries: readonly HistoryEntry[]): TopLevelS
   const rr = entries.filter((e): e is RoundRobinEntry => e.kind === "roundrobin");
   if (rr.length === 0) return null;
   const rows = rr.flatMap((e, i) =>
-    e.players.map((p, k) => ({ n: i + 1, run: `${i + 1}. ${e.game} @${e.commit}`, player: shortName(p), elo: e.ratings[k]?.elo ?? 0, low: e.ratings[k]?.low ?? 0, high: e.ratings[k]?.high ?? 0 })),
+    e.players.map((p, k) => ({
+      n: i + 1,
+      run: `${i + 1}. ${e.game} @${e.commit}`,
+      player: shortName(p),
+      elo: e.ratings[k]?.elo ?? 0,
+      low: e.ratings[k]?.low ?? 0,
+      high: e.ratings[k]?.high ?? 0,
+    })),
   );
   return {
     ...base,
@@ -159,7 +186,10 @@ export function ratingsOverRunsSpec(entries: readonly HistoryEntry[]): TopLevelS
       color: { field: "player", type: "nominal" },
     },
     layer: [
-      { mark: { type: "rule", strokeWidth: 2 }, encoding: { y: { field: "low", type: "quantitative", title: "Elo" }, y2: { field: "high" }, xOffset: { field: "player" } } },
+      {
+        mark: { type: "rule", strokeWidth: 2 },
+        encoding: { y: { field: "low", type: "quantitative", title: "Elo" }, y2: { field: "high" }, xOffset: { field: "player" } },
+      },
       { mark: { type: "point", filled: true, size: 60 }, encoding: { y: { field: "elo", type: "quantitative" }, xOffset: { field: "player" } } },
     ],
   } as TopLevelSpec;

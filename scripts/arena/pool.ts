@@ -7,15 +7,20 @@ import { Worker } from "node:worker_threads";
 import type { SprtMatchup } from "../../agents/arena/sprt-run.ts";
 
 export interface PoolInit {
+  readonly modelRoot?: string;
+}
+/** Which match a group belongs to. */
+export interface PoolMatch {
   readonly game: string;
   readonly config: unknown;
   readonly matchup: SprtMatchup;
-  readonly modelRoot?: string;
 }
 export interface PoolRequest {
+  readonly id: number;
+  readonly match: PoolMatch;
   readonly group: number;
 }
-export type PoolReply = { readonly group: number; readonly scores: number[] } | { readonly group: number; readonly error: string } | { readonly ready: true };
+export type PoolReply = { readonly id: number; readonly scores: number[] } | { readonly id: number; readonly error: string } | { readonly ready: true };
 
 interface Slot {
   readonly worker: Worker;
@@ -25,6 +30,7 @@ interface Slot {
 
 export class GroupPool {
   private readonly slots: Slot[];
+  private nextId = 0;
   private readonly waiting = new Map<number, { resolve: (s: number[]) => void; reject: (e: Error) => void; slot: Slot }>();
 
   constructor(init: PoolInit, workers: number) {
@@ -32,7 +38,10 @@ export class GroupPool {
     this.slots = Array.from({ length: workers }, () => {
       // Under tsx the worker needs tsx's loader registered before it can import TypeScript.
       const boot = entry.pathname.endsWith(".ts")
-        ? new Worker(`import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); });`, { eval: true, workerData: init })
+        ? new Worker(
+            `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); });`,
+            { eval: true, workerData: init },
+          )
         : new Worker(entry, { workerData: init });
       let ready!: () => void;
       let failed!: (e: Error) => void;
@@ -46,9 +55,9 @@ export class GroupPool {
       };
       boot.on("message", (m: PoolReply) => {
         if ("ready" in m) return ready();
-        const w = this.waiting.get(m.group);
+        const w = this.waiting.get(m.id);
         if (!w) return;
-        this.waiting.delete(m.group);
+        this.waiting.delete(m.id);
         w.slot.inFlight--;
         if ("error" in m) w.reject(new Error(m.error));
         else w.resolve(m.scores);
@@ -74,14 +83,24 @@ export class GroupPool {
     await Promise.all(this.slots.map((s) => s.ready));
   }
 
-  /** Plays group g on the least busy worker. */
-  play(group: number): Promise<number[]> {
+  /** Plays group g of a match on the least busy worker. */
+  play(match: PoolMatch, group: number): Promise<number[]> {
     const slot = this.slots.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
     slot.inFlight++;
+    const id = this.nextId++;
     return new Promise<number[]>((resolve, reject) => {
-      this.waiting.set(group, { resolve, reject, slot });
-      slot.worker.postMessage({ group } satisfies PoolRequest);
+      this.waiting.set(id, { resolve, reject, slot });
+      slot.worker.postMessage({ id, match, group } satisfies PoolRequest);
     });
+  }
+
+  /**
+   * Forgets requests still in flight (a decided test does not wait for them); their replies are
+   * dropped, and each worker's count drops at once so the next test sees idle workers.
+   */
+  abandon(): void {
+    for (const w of this.waiting.values()) w.slot.inFlight--;
+    this.waiting.clear();
   }
 
   async close(): Promise<void> {

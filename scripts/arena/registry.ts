@@ -70,7 +70,8 @@ export function loadRegistry(path = REGISTRY_PATH): Registry {
   }
   const reg = raw as Registry;
   for (const [game, name] of Object.entries(reg.champions)) {
-    if (!reg.models.some((m) => m.name === name && m.game === game)) throw new RegistryError(`models registry: champion "${name}" of ${game} is not a registered ${game} model`);
+    if (!reg.models.some((m) => m.name === name && m.game === game))
+      throw new RegistryError(`models registry: champion "${name}" of ${game} is not a registered ${game} model`);
   }
   return reg;
 }
@@ -93,7 +94,10 @@ export function modelPath(entry: ModelEntry, modelsDir = MODELS_DIR): string {
   } catch {
     throw new RegistryError(`model "${entry.name}": cannot read ${entry.file}`);
   }
-  if (sha !== entry.sha256) throw new RegistryError(`model "${entry.name}": ${entry.file} changed since it was registered (sha256 ${sha.slice(0, 12)}, registered ${entry.sha256.slice(0, 12)}); register it as a new version`);
+  if (sha !== entry.sha256)
+    throw new RegistryError(
+      `model "${entry.name}": ${entry.file} changed since it was registered (sha256 ${sha.slice(0, 12)}, registered ${entry.sha256.slice(0, 12)}); register it as a new version`,
+    );
   return path;
 }
 
@@ -140,7 +144,7 @@ export function specModelFile(spec: string, modelRoot?: string): string | null {
 export function stampedMetadata(path: string): { game: string; encoderVersion: string; specHash: string } {
   const info = readModelInfo(readFileSync(path));
   const md = info.metadata;
-  if (!md.game || !md.obs_version || !md.action_spec_hash) throw new RegistryError(`${relativeName(path)} lacks the game / obs_version / action_spec_hash metadata (npx tsx scripts/stamp-model.ts)`);
+  if (!md.game || !md.obs_version || !md.action_spec_hash)
+    throw new RegistryError(`${relativeName(path)} lacks the game / obs_version / action_spec_hash metadata (npx tsx scripts/stamp-model.ts)`);
   return { game: md.game, encoderVersion: md.obs_version, specHash: md.action_spec_hash };
 }
-

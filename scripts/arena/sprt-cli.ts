@@ -36,6 +36,8 @@ export interface SprtJob {
 export interface SprtJobOptions {
   /** Worker threads; 0 plays in this thread. */
   readonly workers: number;
+  /** A pool to reuse (several tests in one run); else one is made for this test and closed. */
+  readonly pool?: GroupPool;
   /** Groups in flight per worker (default: 16 with an onnx agent seated, else 2). */
   readonly inFlight?: number;
   readonly modelRoot?: string;
@@ -64,7 +66,9 @@ export async function runSprtJob(job: SprtJob, options: SprtJobOptions): Promise
     if (!made.ok) throw new UsageError(`${job.label}: ${made.error.message}`);
   }
   const perWorker = options.inFlight ?? (seatsOnnx(matchup) ? 16 : 2);
-  const pool = options.workers > 0 ? new GroupPool({ game: game.info.id, config, matchup, ...(options.modelRoot === undefined ? {} : { modelRoot: options.modelRoot }) }, options.workers) : null;
+  const own = options.pool === undefined && options.workers > 0;
+  const pool = options.pool ?? (own ? new GroupPool(options.modelRoot === undefined ? {} : { modelRoot: options.modelRoot }, options.workers) : null);
+  const match = { game: game.info.id, config, matchup };
   const start = performance.now();
   const step = Math.max(gamesPerGroup, Math.round(job.maxGames / 10 / gamesPerGroup) * gamesPerGroup);
   let nextLine = step;
@@ -74,8 +78,8 @@ export async function runSprtJob(job: SprtJob, options: SprtJobOptions): Promise
       params: job.params,
       gamesPerGroup,
       maxGames: job.maxGames,
-      inFlight: perWorker * Math.max(1, options.workers),
-      play: pool ? (g) => pool.play(g) : (g) => playGroup(game, config, matchup, context, g),
+      inFlight: perWorker * Math.max(1, pool?.size ?? 1),
+      play: pool ? (g) => pool.play(match, g) : (g) => playGroup(game, config, matchup, context, g),
       onGroup: (s) => {
         if (options.quiet || (s.games < nextLine && s.decision === null)) return;
         while (nextLine <= s.games) nextLine += step;
@@ -85,7 +89,8 @@ export async function runSprtJob(job: SprtJob, options: SprtJobOptions): Promise
     });
     return run;
   } finally {
-    await pool?.close();
+    pool?.abandon();
+    if (own) await pool?.close();
   }
 }
 
@@ -151,7 +156,8 @@ function numArg(value: string | undefined, name: string, def: number): number {
 function checkSpec(spec: string, flag: string): void {
   const p = parseAgentSpec(spec);
   if (!p.ok) throw new UsageError(`--${flag}: ${p.error.message}`);
-  if (!knownAgents().includes(p.value.name)) throw new UsageError(`--${flag}: unknown agent "${p.value.name}"; known agents: ${knownAgents().join(", ")}, or champion, model:<name>`);
+  if (!knownAgents().includes(p.value.name))
+    throw new UsageError(`--${flag}: unknown agent "${p.value.name}"; known agents: ${knownAgents().join(", ")}, or champion, model:<name>`);
 }
 
 function parseConfig(game: AnyGame, raw: unknown): { seats: number } & Record<string, unknown> {
@@ -163,13 +169,21 @@ function parseConfig(game: AnyGame, raw: unknown): { seats: number } & Record<st
 }
 
 function markdown(entries: readonly SprtEntry[], failures: readonly string[]): string {
-  const lines = ["# SPRT", "", "| test | game | candidate | baseline | bounds (Elo) | result | LLR | Elo (95%) | games |", "|---|---|---|---|---|---|---:|---|---:|"];
+  const lines = [
+    "# SPRT",
+    "",
+    "| test | game | candidate | baseline | bounds (Elo) | result | LLR | Elo (95%) | games |",
+    "|---|---|---|---|---|---|---:|---|---:|",
+  ];
   for (const e of entries) {
     lines.push(
       `| ${e.gate ?? "-"} | ${e.game} | ${e.candidate.spec} | ${e.baseline.spec} | [${e.elo0}, ${e.elo1}] | ${e.result} | ${e.llr.toFixed(2)} (${e.lower.toFixed(2)}, ${e.upper.toFixed(2)}) | ${e.elo.toFixed(1)} [${e.eloLow.toFixed(1)}, ${e.eloHigh.toFixed(1)}] | ${e.games} |`,
     );
   }
-  lines.push("", `Group counts (candidate's half-points per group of ${entries[0]?.gamesPerGroup ?? 2} games): ${entries.map((e) => `[${e.counts.join(", ")}]`).join(" ")}`);
+  lines.push(
+    "",
+    `Group counts (candidate's half-points per group of ${entries[0]?.gamesPerGroup ?? 2} games): ${entries.map((e) => `[${e.counts.join(", ")}]`).join(" ")}`,
+  );
   if (failures.length > 0) lines.push("", "## Failed gates", "", ...failures.map((f) => `- ${f}`));
   lines.push("");
   return lines.join("\n");
@@ -259,7 +273,12 @@ export async function sprtMain(argv0: readonly string[]): Promise<number> {
         label: `"${g.name}"`,
         game: game.value,
         config: parseConfig(game.value, g.config ?? {}),
-        matchup: { candidate: resolveSpec(g.candidate, g.game, "candidate"), baseline: resolveSpec(g.baseline, g.game, "baseline"), fill: resolveSpec(g.fill ?? "random", g.game, "fill"), seed: g.seed ?? 1 },
+        matchup: {
+          candidate: resolveSpec(g.candidate, g.game, "candidate"),
+          baseline: resolveSpec(g.baseline, g.game, "baseline"),
+          fill: resolveSpec(g.fill ?? "random", g.game, "fill"),
+          seed: g.seed ?? 1,
+        },
         params,
         maxGames: g.maxGames,
         gate: g,
@@ -295,19 +314,32 @@ export async function sprtMain(argv0: readonly string[]): Promise<number> {
   const entries: SprtEntry[] = [];
   const failures: string[] = [];
   const log = (line: string) => process.stderr.write(`${line}\n`);
-  for (const job of jobs) {
-    const run = await runSprtJob(job, { workers, ...(inFlight === undefined ? {} : { inFlight }), ...(modelRoot === undefined ? {} : { modelRoot }), quiet, log });
-    const entry = historyEntry(job, run, reg, modelRoot);
-    entries.push(entry);
-    const s = run.state;
-    const verdict = s.decision === "H1" ? "H1 accepted" : s.decision === "H0" ? "H0 accepted" : `no decision at max games ${job.maxGames}`;
-    const summary = `${verdict}: ${formatSprt(s)} (${job.matchup.candidate} vs ${job.matchup.baseline}, Elo bounds [${job.params.elo0}, ${job.params.elo1}], ${run.seconds.toFixed(1)} s)`;
-    if (job.gate) {
-      const pass = s.decision === "H1" || (s.decision === null && job.gate.inconclusive === "pass");
-      const line = `gate "${job.gate.name}" (${job.game.info.id}): ${pass ? "PASS" : "FAIL"}, ${summary}`;
-      console.log(line);
-      if (!pass) failures.push(line);
-    } else console.log(`sprt ${job.label}: ${summary}`);
+  // One pool for every test of the run: workers start once.
+  const pool = workers > 0 ? new GroupPool(modelRoot === undefined ? {} : { modelRoot }, workers) : undefined;
+  try {
+    for (const job of jobs) {
+      const run = await runSprtJob(job, {
+        workers,
+        ...(pool ? { pool } : {}),
+        ...(inFlight === undefined ? {} : { inFlight }),
+        ...(modelRoot === undefined ? {} : { modelRoot }),
+        quiet,
+        log,
+      });
+      const entry = historyEntry(job, run, reg, modelRoot);
+      entries.push(entry);
+      const s = run.state;
+      const verdict = s.decision === "H1" ? "H1 accepted" : s.decision === "H0" ? "H0 accepted" : `no decision at max games ${job.maxGames}`;
+      const summary = `${verdict}: ${formatSprt(s)} (${job.matchup.candidate} vs ${job.matchup.baseline}, Elo bounds [${job.params.elo0}, ${job.params.elo1}], ${run.seconds.toFixed(1)} s)`;
+      if (job.gate) {
+        const pass = s.decision === "H1" || (s.decision === null && job.gate.inconclusive === "pass");
+        const line = `gate "${job.gate.name}" (${job.game.info.id}): ${pass ? "PASS" : "FAIL"}, ${summary}`;
+        console.log(line);
+        if (!pass) failures.push(line);
+      } else console.log(`sprt ${job.label}: ${summary}`);
+    }
+  } finally {
+    await pool?.close();
   }
   const out = values.out ?? "arena-out";
   mkdirSync(out, { recursive: true });
@@ -317,7 +349,8 @@ export async function sprtMain(argv0: readonly string[]): Promise<number> {
     mkdirSync(dirname(values.history), { recursive: true });
     appendFileSync(values.history, entries.map((e) => JSON.stringify(e) + "\n").join(""));
   }
-  if (!quiet) console.log(`reports written to ${join(out, "sprt.json")} and ${join(out, "sprt.md")}${values.history ? `; history appended to ${values.history}` : ""}`);
+  if (!quiet)
+    console.log(`reports written to ${join(out, "sprt.json")} and ${join(out, "sprt.md")}${values.history ? `; history appended to ${values.history}` : ""}`);
   for (const f of failures) console.error(`gate failed: ${f}`);
   return failures.length > 0 ? 1 : 0;
 }

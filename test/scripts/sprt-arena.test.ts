@@ -39,7 +39,15 @@ describe("SPRT schedule", () => {
 
 describe("SPRT runner", () => {
   // Scripted groups: group g's scores come from a fixed table; delays shuffle the finishing order.
-  const script = (g: number) => [[1, 0], [0, 0], [0.5, 0], [1, 1], [0, 0], [0, 0.5]][g % 6]!;
+  const script = (g: number) =>
+    [
+      [1, 0],
+      [0, 0],
+      [0.5, 0],
+      [1, 1],
+      [0, 0],
+      [0, 0.5],
+    ][g % 6]!;
   const delayed = (g: number) => new Promise<readonly number[]>((r) => setTimeout(() => r(script(g)), (g * 7919) % 13));
 
   it("counts the pentanomial exactly and stops at max games", async () => {
@@ -66,7 +74,14 @@ const sevens = unwrap(games.get("sevens"));
 
 describe("SPRT on real games", () => {
   it("identical deterministic policies end at 0 Elo and pass a non-regression test", async () => {
-    const job = { label: "same", game: dcg, config: unwrap(dcg.parseConfig({})) as { seats: number }, matchup: { candidate: "onnx:builtin/dcg-ppo-v1", baseline: "onnx:builtin/dcg-ppo-v1", fill: "random", seed: 3 }, params, maxGames: 400 };
+    const job = {
+      label: "same",
+      game: dcg,
+      config: unwrap(dcg.parseConfig({})) as { seats: number },
+      matchup: { candidate: "onnx:builtin/dcg-ppo-v1", baseline: "onnx:builtin/dcg-ppo-v1", fill: "random", seed: 3 },
+      params,
+      maxGames: 400,
+    };
     const run = await runSprtJob(job, { workers: 0, quiet: true, log: () => {} });
     expect(run.state.decision).toBe("H1");
     expect(run.state.elo).toBeCloseTo(0, 6);
@@ -75,7 +90,14 @@ describe("SPRT on real games", () => {
   }, 60_000);
 
   it("identical random agents in a 3-seat game end near 0 Elo, the interval holding 0", async () => {
-    const job = { label: "same", game: sevens, config: unwrap(sevens.parseConfig({ seats: 3 })) as { seats: number }, matchup: { candidate: "random", baseline: "random", fill: "random", seed: 5 }, params: { elo0: -30, elo1: 30, alpha: 0.05, beta: 0.05 }, maxGames: 600 };
+    const job = {
+      label: "same",
+      game: sevens,
+      config: unwrap(sevens.parseConfig({ seats: 3 })) as { seats: number },
+      matchup: { candidate: "random", baseline: "random", fill: "random", seed: 5 },
+      params: { elo0: -30, elo1: 30, alpha: 0.05, beta: 0.05 },
+      maxGames: 600,
+    };
     const run = await runSprtJob(job, { workers: 0, quiet: true, log: () => {} });
     expect(run.gamesPerGroup).toBe(6);
     expect(run.counts).toHaveLength(13);
@@ -85,7 +107,14 @@ describe("SPRT on real games", () => {
   }, 60_000);
 
   it("runs the same groups on worker threads as in this thread", async () => {
-    const job = { label: "w", game: sevens, config: unwrap(sevens.parseConfig({ seats: 3 })) as { seats: number }, matchup: { candidate: "computer", baseline: "random", fill: "random", seed: 1 }, params: { elo0: 0, elo1: 50, alpha: 0.05, beta: 0.05 }, maxGames: 120 };
+    const job = {
+      label: "w",
+      game: sevens,
+      config: unwrap(sevens.parseConfig({ seats: 3 })) as { seats: number },
+      matchup: { candidate: "computer", baseline: "random", fill: "random", seed: 1 },
+      params: { elo0: 0, elo1: 50, alpha: 0.05, beta: 0.05 },
+      maxGames: 120,
+    };
     const here = await runSprtJob(job, { workers: 0, quiet: true, log: () => {} });
     const pooled = await runSprtJob(job, { workers: 2, quiet: true, log: () => {} });
     expect(pooled.counts).toEqual(here.counts);
@@ -111,7 +140,18 @@ describe("SPRT gates", () => {
     const gates = join(dir, "gates.json");
     writeFileSync(
       gates,
-      JSON.stringify([{ kind: "sprt", name: "weakened dcg policy", game: "dcg", candidate: "onnx:builtin/dcg-ppo-v1,sample=true,temperature=3", baseline: "champion", elo0: -50, elo1: 0, maxGames: 400 }]),
+      JSON.stringify([
+        {
+          kind: "sprt",
+          name: "weakened dcg policy",
+          game: "dcg",
+          candidate: "onnx:builtin/dcg-ppo-v1,sample=true,temperature=3",
+          baseline: "champion",
+          elo0: -50,
+          elo1: 0,
+          maxGames: 400,
+        },
+      ]),
     );
     const r = runScript("arena.ts", ["--sprt", "--gate", gates, "--workers", "1", "--out", join(dir, "out"), "--history", join(dir, "h.jsonl"), "-q"]);
     expect(r.code).toBe(1);
@@ -146,7 +186,34 @@ describe("history and promotion", () => {
     const sha = (f: string) => createHash("sha256").update(readFileSync(f)).digest("hex");
     const history = join(dir, "history.jsonl");
     const entry = (result: string, candSha: string) =>
-      JSON.stringify({ kind: "sprt", time: "2026-11-23T00:00:00Z", commit: "x", game: "dcg", gameVersion: "1", config: {}, seed: 1, seconds: 1, candidate: { spec: "onnx:path=cand.onnx", sha256: candSha }, baseline: { spec: "champion", sha256: reg.models[0].sha256 }, elo0: -10, elo1: 5, alpha: 0.05, beta: 0.05, maxGames: 100, result, llr: 3, lower: -2.94, upper: 2.94, games: 40, gamesPerGroup: 2, counts: [0, 0, 20, 0, 0], elo: 0, eloLow: 0, eloHigh: 0, trajectory: [] }) + "\n";
+      JSON.stringify({
+        kind: "sprt",
+        time: "2026-11-23T00:00:00Z",
+        commit: "x",
+        game: "dcg",
+        gameVersion: "1",
+        config: {},
+        seed: 1,
+        seconds: 1,
+        candidate: { spec: "onnx:path=cand.onnx", sha256: candSha },
+        baseline: { spec: "champion", sha256: reg.models[0].sha256 },
+        elo0: -10,
+        elo1: 5,
+        alpha: 0.05,
+        beta: 0.05,
+        maxGames: 100,
+        result,
+        llr: 3,
+        lower: -2.94,
+        upper: 2.94,
+        games: 40,
+        gamesPerGroup: 2,
+        counts: [0, 0, 20, 0, 0],
+        elo: 0,
+        eloLow: 0,
+        eloHigh: 0,
+        trajectory: [],
+      }) + "\n";
     const args = [cand, "--name", "v2", "--run", "test", "--registry", join(dir, "registry.json"), "--history", history];
 
     writeFileSync(history, entry("H0", sha(cand)));
@@ -166,4 +233,3 @@ describe("history and promotion", () => {
     expect(readFileSync(join(dir, "builtin/v2.onnx")).equals(readFileSync(cand))).toBe(true);
   }, 60_000);
 });
-
