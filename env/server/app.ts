@@ -14,6 +14,7 @@ import { Metrics } from "./metrics.ts";
 import { resolveOptions, type ResolvedOptions, type ServerOptions } from "./options.ts";
 import { createSessionBody, gameParams, maskQuery, renderQuery, resetBody, sessionParams, stepBody } from "./schemas.ts";
 import { SessionStore, type SessionEntry } from "./session-store.ts";
+import { registerWebRoutes } from "./web.ts";
 import { MSGPACK_TYPES, Tensor, checkDepth, contentTypeOf, decodeMsgpack, encodeReply, replyFormat } from "./wire.ts";
 
 /** What the app exposes to its owner (scripts, tests) besides the routes. */
@@ -411,6 +412,8 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
   });
 
   if (tables) registerTableRoutes(app, tables);
+  // The browser client (docs/web.md) talks to the table routes, so it is served with them.
+  if (tables && o.webDir !== null) registerWebRoutes(app, o.webDir);
 
   return app;
 }

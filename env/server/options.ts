@@ -7,6 +7,7 @@ import { adapters as shippedAdapters } from "../games/index.ts";
 import type { AgentFactory } from "../learning-facilitator.ts";
 import type { LiveClock } from "../live/clock.ts";
 import { DEFAULT_CARD_SET_DIR } from "./card-sets.ts";
+import { DEFAULT_WEB_DIR } from "./web.ts";
 
 export interface ServerOptions {
   /** Games served (default: the shipped registry); only games with an adapter are listed. */
@@ -53,9 +54,12 @@ export interface ServerOptions {
   readonly maxTables?: number;
   /** Finished tables kept in memory (older ones are read back from their journal on demand). */
   readonly maxFinishedTables?: number;
+  /** The browser client's folder, served at `/` with the table routes (default <repo>/web); null: none. */
+  readonly webDir?: string | null;
 }
 
-export type ResolvedOptions = Required<Omit<ServerOptions, "token" | "sweepIntervalMs" | "modelDir" | "cardSetDir" | "dataDir" | "liveClock">> & {
+export type ResolvedOptions = Required<Omit<ServerOptions, "token" | "sweepIntervalMs" | "modelDir" | "cardSetDir" | "dataDir" | "liveClock" | "webDir">> & {
+  readonly webDir: string | null;
   readonly dataDir: string | null;
   readonly liveClock: LiveClock | undefined;
   readonly modelDir: string;
@@ -107,5 +111,6 @@ export function resolveOptions(o: ServerOptions): ResolvedOptions {
     liveClock: o.liveClock,
     maxTables: positive("maxTables", o.maxTables, 2000),
     maxFinishedTables: positive("maxFinishedTables", o.maxFinishedTables, 1000),
+    webDir: o.webDir === undefined ? DEFAULT_WEB_DIR : o.webDir,
   };
 }

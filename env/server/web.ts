@@ -1,0 +1,55 @@
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { PACKAGE_ROOT } from "../../agents/paths.ts";
+
+/** Where the browser client lives: web/index.html, web/style.css and the bundle web/dist/app.js. */
+export const DEFAULT_WEB_DIR = join(PACKAGE_ROOT, "web");
+
+const FILES: Readonly<Record<string, { path: string; type: string }>> = {
+  "/": { path: "index.html", type: "text/html; charset=utf-8" },
+  "/app.js": { path: "dist/app.js", type: "text/javascript; charset=utf-8" },
+  "/app.css": { path: "style.css", type: "text/css; charset=utf-8" },
+};
+
+/**
+ * The browser client (docs/web.md) at `/`, from the same server as the API: three static files,
+ * read once per change (mtime) and kept in memory. The bundle is built by `npm start`
+ * (scripts/build-web.mjs); without it `/app.js` answers 404 saying how to build it. Nothing else
+ * under `/` is served: no directory listing, no path from the URL ever reaches the file system.
+ */
+export function registerWebRoutes(app: FastifyInstance, dir: string): void {
+  const cache = new Map<string, { mtimeMs: number; body: Buffer }>();
+  const read = (rel: string): Buffer | null => {
+    const path = join(dir, rel);
+    let mtimeMs: number;
+    try {
+      mtimeMs = statSync(path).mtimeMs;
+    } catch {
+      return null;
+    }
+    const hit = cache.get(rel);
+    if (hit && hit.mtimeMs === mtimeMs) return hit.body;
+    const body = readFileSync(path);
+    cache.set(rel, { mtimeMs, body });
+    return body;
+  };
+  const serve = (url: string, reply: FastifyReply): FastifyReply => {
+    const file = FILES[url]!;
+    const body = read(file.path);
+    if (body === null) {
+      return reply
+        .code(404)
+        .type("application/json; charset=utf-8")
+        .send(JSON.stringify({ error: { code: "web_not_built", message: "the web client is not built here; run `npm start` (or `npm run build:web`) from a checkout" } }));
+    }
+    return reply
+      .code(200)
+      .type(file.type)
+      .header("cache-control", "no-cache")
+      .header("x-content-type-options", "nosniff")
+      .header("content-security-policy", "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self'; frame-ancestors 'none'")
+      .send(body);
+  };
+  for (const url of Object.keys(FILES)) app.get(url, (_request, reply) => serve(url, reply));
+}

@@ -1,0 +1,62 @@
+import type { CreateTableBody, CreateTableReply, TableSummary } from "../../env/live/protocol.ts";
+
+export interface GameInfo {
+  readonly id: string;
+  readonly title: string;
+  readonly minSeats: number;
+  readonly maxSeats: number;
+  readonly defaultSeats: number;
+}
+
+export class ApiFailure extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(path, {
+    method,
+    headers: body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
+    body: body === undefined ? null : JSON.stringify(body),
+  });
+  const data = (await res.json().catch(() => null)) as { error?: { code: string; message: string } } | null;
+  if (!res.ok) throw new ApiFailure(data?.error?.code ?? `http_${res.status}`, data?.error?.message ?? `${method} ${path}: HTTP ${res.status}`);
+  return data as T;
+}
+
+export const api = {
+  games: () => call<{ games: GameInfo[] }>("GET", "/v1/games").then((r) => r.games),
+  tables: () => call<{ tables: TableSummary[] }>("GET", "/v1/tables").then((r) => r.tables),
+  table: (id: string) => call<TableSummary>("GET", `/v1/tables/${encodeURIComponent(id)}`),
+  create: (body: CreateTableBody) => call<CreateTableReply>("POST", "/v1/tables", body),
+  join: (id: string, seat: number) => call<{ table: string; seat: number; token: string }>("POST", `/v1/tables/${encodeURIComponent(id)}/seats/${seat}/join`),
+  record: (id: string) => call<unknown>("GET", `/v1/tables/${encodeURIComponent(id)}/record`),
+};
+
+/** Seat tokens are kept in this browser so a reload (or a later visit) gets the seat back. */
+export const tokens = {
+  key: (table: string, seat: number) => `cardgym.token.${table}.${seat}`,
+  get(table: string, seat: number): string | null {
+    try {
+      return localStorage.getItem(this.key(table, seat));
+    } catch {
+      return null;
+    }
+  },
+  set(table: string, seat: number, token: string): void {
+    try {
+      localStorage.setItem(this.key(table, seat), token);
+    } catch {
+      // private mode: the token stays in the URL only
+    }
+  },
+};
+
+/** The link that plays a seat (the token rides in the fragment, which browsers never send to a server). */
+export function seatLink(table: string, seat: number, token: string): string {
+  return `${location.origin}${location.pathname}#/play/${encodeURIComponent(table)}/${seat}?token=${encodeURIComponent(token)}`;
+}

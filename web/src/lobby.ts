@@ -1,0 +1,195 @@
+import type { CreateTableBody, TableSummary } from "../../env/live/protocol.ts";
+import { api, ApiFailure, seatLink, tokens, type GameInfo } from "./api.ts";
+import { button, h, mount } from "./dom.ts";
+
+type SeatChoice = "you" | "person" | "open" | "agent";
+const AGENTS = ["random", "computer", "sandbag", "tutorial", "mcts:iters=200", "onnx:builtin/dcg-ppo-v1", "onnx:path=my-model.onnx"];
+
+/**
+ * The lobby: create a table (a game, who sits at each seat: you, a person you send a link to, an
+ * open seat anybody may join, or any agent spec), list the server's tables, join an open seat,
+ * watch, replay a finished game.
+ */
+export function lobbyScreen(root: HTMLElement): () => void {
+  let games: GameInfo[] = [];
+  let tables: TableSummary[] = [];
+  let message: HTMLElement | null = null;
+  const form = h("form", { class: "create", "aria-label": "create a table" });
+  const list = h("div", { class: "tables" });
+  const note = h("div", { class: "note", role: "status" });
+  mount(root, h("div", { class: "lobby" }, h("h2", null, "New table"), form, note, h("h2", null, "Tables"), list, h("p", null, "Or ", h("a", { href: "#/replay" }, "replay a GameRecord file"), ".")));
+
+  let game = "sevens";
+  let seats: { kind: SeatChoice; agent: string }[] = [];
+  const resetSeats = () => {
+    const g = games.find((x) => x.id === game);
+    const n = g ? g.defaultSeats : 2;
+    seats = Array.from({ length: n }, (_, i) => ({ kind: i === 0 ? "you" : "agent", agent: game === "dcg" ? "onnx:builtin/dcg-ppo-v1" : "computer" }));
+  };
+
+  const drawForm = () => {
+    const g = games.find((x) => x.id === game);
+    const rows = seats.map((s, i) =>
+      h(
+        "div",
+        { class: "seatrow" },
+        h("label", { for: `seat-${i}` }, `Seat ${i}`),
+        h(
+          "select",
+          { id: `seat-${i}`, name: `seat-${i}`, onchange: (e) => ((s.kind = (e.target as HTMLSelectElement).value as SeatChoice), drawForm()) },
+          (["you", "person", "open", "agent"] as const).map((k) => h("option", { value: k, selected: s.kind === k }, { you: "you (this browser)", person: "a person (send a link)", open: "open (anyone may join; a bot plays until then)", agent: "agent" }[k])),
+        ),
+        s.kind === "agent" || s.kind === "open"
+          ? h("input", { "aria-label": `seat ${i} agent spec`, name: `agent-${i}`, list: "agent-specs", value: s.agent, oninput: (e) => (s.agent = (e.target as HTMLInputElement).value) })
+          : null,
+      ),
+    );
+    mount(
+      form,
+      h("datalist", { id: "agent-specs" }, AGENTS.map((a) => h("option", { value: a }))),
+      h(
+        "div",
+        { class: "row" },
+        h("label", { for: "game" }, "Game "),
+        h(
+          "select",
+          { id: "game", name: "game", onchange: (e) => ((game = (e.target as HTMLSelectElement).value), resetSeats(), drawForm()) },
+          games.map((x) => h("option", { value: x.id, selected: x.id === game }, `${x.title} (${x.id})`)),
+        ),
+        g && g.maxSeats > g.minSeats
+          ? [
+              h("label", { for: "nseats" }, " seats "),
+              h("input", {
+                id: "nseats",
+                type: "number",
+                min: g.minSeats,
+                max: g.maxSeats,
+                value: seats.length,
+                onchange: (e) => {
+                  const n = Math.max(g.minSeats, Math.min(g.maxSeats, Number((e.target as HTMLInputElement).value) || g.defaultSeats));
+                  while (seats.length < n) seats.push({ kind: "agent", agent: "computer" });
+                  seats.length = n;
+                  drawForm();
+                },
+              }),
+            ]
+          : null,
+      ),
+      rows,
+      h(
+        "div",
+        { class: "row" },
+        h("label", { for: "turn" }, "Turn time (s, empty: none) "),
+        h("input", { id: "turn", name: "turn", type: "number", min: 1, max: 3600, inputmode: "numeric" }),
+        h("label", { for: "delay" }, " bot delay (ms) "),
+        h("input", { id: "delay", name: "delay", type: "number", min: 0, max: 60000, value: 300 }),
+        h("label", { for: "seed" }, " seed "),
+        h("input", { id: "seed", name: "seed", type: "number", min: 0, placeholder: "random" }),
+      ),
+      h("button", { type: "submit", class: "primary" }, "Create table"),
+    );
+  };
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    void create();
+  });
+
+  const num = (id: string): number | null => {
+    const el = form.querySelector<HTMLInputElement>(`#${id}`);
+    if (!el || el.value.trim() === "") return null;
+    const n = Number(el.value);
+    return Number.isInteger(n) && n >= 0 ? n : null;
+  };
+  const create = async () => {
+    const specs = seats.map((s) => (s.kind === "you" || s.kind === "person" ? "human" : s.kind === "open" ? (s.agent.trim() ? `open:${s.agent.trim()}` : "open") : s.agent.trim() || "random"));
+    const turn = num("turn");
+    const body: CreateTableBody = { game, seats: specs, deadlines: { botDelayMs: Math.min(60000, num("delay") ?? 0), ...(turn ? { turnMs: turn * 1000 } : {}) } };
+    const seed = num("seed");
+    if (seed !== null) body.seed = seed;
+    if (seats.every((s) => s.kind === "agent")) body.facilitator = "audience";
+    try {
+      const made = await api.create(body);
+      for (const [seat, token] of Object.entries(made.tokens)) tokens.set(made.table, Number(seat), token);
+      const mine = seats.findIndex((s) => s.kind === "you");
+      const links = seats.map((s, i) => (s.kind === "person" ? { seat: i, url: seatLink(made.table, i, made.tokens[String(i)] ?? "") } : null)).filter((x) => x !== null);
+      if (links.length === 0) {
+        location.hash = mine >= 0 ? `#/play/${made.table}/${mine}` : `#/watch/${made.table}`;
+        return;
+      }
+      message = h(
+        "div",
+        { class: "made" },
+        h("p", null, `Table ${made.table} created. Send each person their link (it holds their seat's secret):`),
+        h("ul", null, links.map((l) => h("li", null, `Seat ${l.seat}: `, h("input", { readonly: true, value: l.url, "aria-label": `link for seat ${l.seat}`, class: "link", "data-seat-link": l.seat })))),
+        mine >= 0 ? h("p", null, h("a", { href: `#/play/${made.table}/${mine}` }, "Go to your seat")) : h("p", null, h("a", { href: `#/watch/${made.table}` }, "Watch this table")),
+      );
+      mount(note, message);
+      void refresh();
+    } catch (err) {
+      mount(note, h("p", { class: "err" }, err instanceof ApiFailure ? `${err.code}: ${err.message}` : String(err)));
+    }
+  };
+
+  const join = async (t: TableSummary, seat: number) => {
+    try {
+      const r = await api.join(t.table, seat);
+      tokens.set(r.table, r.seat, r.token);
+      location.hash = `#/play/${r.table}/${r.seat}`;
+    } catch (err) {
+      mount(note, h("p", { class: "err" }, err instanceof ApiFailure ? `${err.code}: ${err.message}` : String(err)));
+    }
+  };
+
+  const drawList = () => {
+    if (tables.length === 0) {
+      mount(list, h("p", null, h("em", null, "No tables yet.")));
+      return;
+    }
+    const rows = [...tables]
+      .sort((a, b) => b.createdAt - a.createdAt)
+      .slice(0, 50)
+      .map((t) => {
+        const mySeats = t.seats.filter((s) => tokens.get(t.table, s.seat) !== null);
+        return h(
+          "tr",
+          { "data-table": t.table },
+          h("td", null, h("code", null, t.table)),
+          h("td", null, t.game),
+          h("td", null, t.status === "finished" ? "finished" : `playing · move ${t.seq + 1}`),
+          h("td", null, t.seats.map((s) => `${s.seat}: ${s.kind === "agent" ? s.agent : s.kind}${s.kind !== "agent" ? ` (${s.status})` : ""}`).join(", ")),
+          h(
+            "td",
+            { class: "acts" },
+            t.status === "playing" ? mySeats.map((s) => h("a", { href: `#/play/${t.table}/${s.seat}`, class: "btn" }, `my seat ${s.seat}`)) : null,
+            t.status === "playing" ? t.seats.filter((s) => s.kind === "open" && !s.held).map((s) => button(`join seat ${s.seat}`, () => void join(t, s.seat))) : null,
+            t.spectators ? h("a", { href: `#/watch/${t.table}`, class: "btn" }, "watch") : null,
+            t.status === "finished" ? h("a", { href: `#/replay/${t.table}`, class: "btn" }, "replay") : null,
+          ),
+        );
+      });
+    mount(list, h("table", null, h("thead", null, h("tr", null, ["table", "game", "status", "seats", ""].map((x) => h("th", null, x)))), h("tbody", null, rows)));
+  };
+  const refresh = async () => {
+    try {
+      tables = await api.tables();
+      drawList();
+    } catch (err) {
+      mount(list, h("p", { class: "err" }, String(err)));
+    }
+  };
+  const timer = setInterval(() => void refresh(), 3000);
+  void (async () => {
+    try {
+      games = await api.games();
+    } catch (err) {
+      mount(form, h("p", { class: "err" }, `cannot reach the server: ${String(err)}`));
+      return;
+    }
+    if (!games.some((g) => g.id === game)) game = games[0]?.id ?? "sevens";
+    resetSeats();
+    drawForm();
+    await refresh();
+    root.querySelector(".lobby")?.setAttribute("data-ready", "true");
+  })();
+  return () => clearInterval(timer);
+}

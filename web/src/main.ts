@@ -1,0 +1,49 @@
+import { tokens } from "./api.ts";
+import { h, mount } from "./dom.ts";
+import { lobbyScreen } from "./lobby.ts";
+import { replayScreen } from "./replay.ts";
+import { tableScreen } from "./table.ts";
+
+/**
+ * The browser client's router (docs/web.md). Routes live in the URL fragment:
+ *   #/                          lobby
+ *   #/play/<table>/<seat>?token=T  a seat (the token is kept in localStorage, so a reload reconnects)
+ *   #/watch/<table>             spectate
+ *   #/replay/<table> | #/replay a finished table's record, or a GameRecord file
+ */
+const app = document.getElementById("app")!;
+let cleanup: (() => void) | null = null;
+
+function route(): void {
+  cleanup?.();
+  cleanup = null;
+  const [path = "", query = ""] = location.hash.replace(/^#/, "").split("?");
+  const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
+  const params = new URLSearchParams(query);
+  const [page, table, seatText] = parts;
+  window.scrollTo(0, 0);
+  if (page === "play" && table && seatText !== undefined && /^[0-9]{1,2}$/.test(seatText)) {
+    const seat = Number(seatText);
+    const given = params.get("token");
+    if (given) {
+      tokens.set(table, seat, given);
+      // Keep the secret out of the address bar (and the history) once it is stored.
+      history.replaceState(null, "", `#/play/${encodeURIComponent(table)}/${seat}`);
+    }
+    const token = given ?? tokens.get(table, seat);
+    if (!token) {
+      mount(app, h("p", { class: "err" }, `No token for seat ${seat} of table ${table} in this browser: open the seat's link, or `, h("a", { href: "#/" }, "join from the lobby"), "."));
+      return;
+    }
+    cleanup = tableScreen(app, { table, seat, token });
+  } else if (page === "watch" && table) {
+    cleanup = tableScreen(app, { table, seat: null, token: null });
+  } else if (page === "replay") {
+    cleanup = replayScreen(app, table ?? null);
+  } else {
+    cleanup = lobbyScreen(app);
+  }
+}
+
+window.addEventListener("hashchange", route);
+route();

@@ -1,0 +1,178 @@
+import { parseRecord, stateHash, type AnyGame, type GameRecord, type Viewer } from "../../engine/core/index.ts";
+import { registry } from "../../engine/games.ts";
+import { api, ApiFailure } from "./api.ts";
+import { boardFor } from "./boards/index.ts";
+import { button, h, mount } from "./dom.ts";
+
+interface Replayed {
+  readonly game: AnyGame;
+  readonly record: GameRecord;
+  /** states[k]: after k decisions. */
+  readonly states: readonly unknown[];
+  readonly labels: readonly string[];
+  readonly hashes: readonly string[];
+  readonly verified: string;
+}
+
+/** Re-runs a record in this browser with the engine itself: every state, every decision in words. */
+export function rerun(raw: unknown): Replayed {
+  const parsed = parseRecord(raw);
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  const record = parsed.value;
+  const found = registry.get(record.game);
+  if (!found.ok) throw new Error(found.error.message);
+  const game = found.value;
+  if (record.version !== game.info.version) throw new Error(`the record is for ${record.game} version ${record.version}; this client has version ${game.info.version}`);
+  const config = game.parseConfig(record.config);
+  if (!config.ok) throw new Error(`record.config: ${config.error.message}`);
+  let state = game.setup(config.value, record.seed);
+  const states = [state];
+  const labels: string[] = [];
+  const hashes = [stateHash(state)];
+  record.decisions.forEach((d, i) => {
+    const out = game.apply(state, d);
+    if (!out.ok) throw new Error(`decision ${i + 1} cannot be applied: ${out.error.message}`);
+    labels.push(game.describe(state, d));
+    state = out.state;
+    states.push(state);
+    hashes.push(stateHash(state));
+  });
+  const final = hashes[hashes.length - 1]!;
+  if (record.finalHash !== undefined && record.finalHash !== final) throw new Error(`the final state hash is ${final}, the record says ${record.finalHash}: not the game it claims to be`);
+  return { game, record, states, labels, hashes, verified: record.finalHash !== undefined ? "final state hash matches the record" : "the record carries no hash to check" };
+}
+
+/**
+ * Replay: a finished table's record (`#/replay/<table>`) or a GameRecord file, re-run here; a
+ * slider and the keys (← → Home End) move through the decisions; the viewer chooses whose view is
+ * shown (a seat's, with its hidden cards, or the spectator's).
+ */
+export function replayScreen(root: HTMLElement, table: string | null): () => void {
+  let r: Replayed | null = null;
+  let at = 0;
+  let viewer: Viewer = "spectator";
+  const top = h("div", { class: "replay-source" });
+  const body = h("div", { class: "replay-body" });
+  mount(root, h("div", { class: "replay", "data-ready": "false" }, h("h2", null, table ? `Replay of table ${table}` : "Replay a game"), top, body));
+
+  const load = (raw: unknown) => {
+    try {
+      r = rerun(raw);
+      at = r.states.length - 1;
+      viewer = "spectator";
+      draw();
+      root.querySelector(".replay")?.setAttribute("data-ready", "true");
+    } catch (err) {
+      mount(body, h("p", { class: "err", role: "alert" }, `Cannot replay: ${err instanceof Error ? err.message : String(err)}`));
+    }
+  };
+  const file = h("input", {
+    type: "file",
+    accept: ".json,application/json",
+    "aria-label": "GameRecord file",
+    onchange: async (e) => {
+      const f = (e.target as HTMLInputElement).files?.[0];
+      if (!f) return;
+      try {
+        load(JSON.parse(await f.text()));
+      } catch (err) {
+        mount(body, h("p", { class: "err", role: "alert" }, `Not a JSON GameRecord: ${err instanceof Error ? err.message : String(err)}`));
+      }
+    },
+  });
+  mount(top, h("label", null, "Open a GameRecord file (npm run play -- … --record out.json, or a table's record): ", file));
+
+  const go = (k: number) => {
+    if (!r) return;
+    at = Math.max(0, Math.min(r.states.length - 1, k));
+    draw();
+  };
+  const draw = () => {
+    if (!r) return;
+    const { game, states, labels } = r;
+    const state = states[at]!;
+    const view = game.view(state, viewer);
+    const seats = game.config(state).seats as number;
+    const slider = h("input", {
+      type: "range",
+      min: 0,
+      max: states.length - 1,
+      value: at,
+      class: "slider",
+      "aria-label": "decision",
+      "aria-valuetext": `after ${at} of ${states.length - 1} decisions`,
+      oninput: (e) => go(Number((e.target as HTMLInputElement).value)),
+    });
+    const actor = game.actor(state);
+    const board = boardFor(game.info.id)({
+      view,
+      viewer,
+      decisions: [],
+      choose: () => undefined,
+      seatName: (s) => `Seat ${s}`,
+      memo: new Map(),
+      redraw: draw,
+    });
+    mount(
+      body,
+      h(
+        "div",
+        { class: "controls" },
+        button("« first", () => go(0), { "aria-label": "first" }),
+        button("◀", () => go(at - 1), { "aria-label": "back one decision" }),
+        slider,
+        button("▶", () => go(at + 1), { "aria-label": "forward one decision" }),
+        button("last »", () => go(states.length - 1), { "aria-label": "last" }),
+        h("span", { class: "pos", "data-at": at }, `after ${at} of ${states.length - 1} decisions`),
+      ),
+      h(
+        "div",
+        { class: "row" },
+        h("label", { for: "viewer" }, "View as "),
+        h(
+          "select",
+          { id: "viewer", onchange: (e) => ((viewer = parseViewer((e.target as HTMLSelectElement).value)), draw()) },
+          h("option", { value: "spectator", selected: viewer === "spectator" }, "spectator"),
+          Array.from({ length: seats }, (_, s) => h("option", { value: String(s), selected: viewer === s }, `seat ${s}`)),
+        ),
+        h("span", { class: "k" }, ` · ${game.info.title} · seed ${r.record.seed} · ${r.verified} · `, actor === "terminal" ? "game over" : `seat ${actor} to decide`),
+      ),
+      h("p", { class: "now" }, at === 0 ? "the deal (no decision yet)" : `last decision: ${labels[at - 1]}`),
+      h(
+        "div",
+        { class: "cols" },
+        h("div", { class: "boardwrap", "data-state-hash": r.hashes[at], "data-view-hash": stateHash(view), "data-viewer": String(viewer) }, board),
+        h(
+          "aside",
+          null,
+          h("h3", null, "Decisions"),
+          h(
+            "ol",
+            { class: "log replay-log" },
+            labels.map((l, i) => h("li", { class: i === at - 1 ? "here" : i >= at ? "later" : "", "aria-current": i === at - 1 ? "step" : null }, button(l, () => go(i + 1)))),
+          ),
+        ),
+      ),
+    );
+    body.querySelector(".replay-log .here")?.scrollIntoView({ block: "nearest" });
+  };
+
+  const onKey = (e: KeyboardEvent) => {
+    if (!r || e.target instanceof HTMLSelectElement || (e.target instanceof HTMLInputElement && e.target.type !== "range")) return;
+    const moves: Record<string, number> = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: r.states.length - 1, PageUp: at - 10, PageDown: at + 10 };
+    const to = moves[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    go(to);
+    root.querySelector<HTMLInputElement>("input.slider")?.focus();
+  };
+  document.addEventListener("keydown", onKey);
+  if (table) {
+    api.record(table).then(load, (err) => mount(body, h("p", { class: "err", role: "alert" }, err instanceof ApiFailure ? `${err.code}: ${err.message}` : String(err))));
+  }
+  return () => document.removeEventListener("keydown", onKey);
+}
+
+function parseViewer(v: string): Viewer {
+  return v === "spectator" ? "spectator" : Number(v);
+}
