@@ -34,7 +34,7 @@ export function blackpokerBoard(ctx: BoardCtx): HTMLElement {
     return h(
       "div",
       { class: `player zone${v.actor === p ? " current" : ""}`, "data-seat": p },
-      h("h3", null, `${ctx.seatName(p)}${p === me && v.viewer !== "spectator" ? " (you)" : ""}${v.actor === p ? " ▶" : ""}`),
+      h("h3", null, `${ctx.seatName(p)}${v.actor === p ? " ▶" : ""}`),
       h("p", null, stat("Life", z.life), stat("hand", z.handSize), stat("grave", z.grave.length), stat("fog", z.fog.map(cardLabel).join(" ") || "-")),
       h("div", { class: "cards field" }, z.field.length ? z.field.map((u) => unit(u)) : h("em", null, "no characters")),
       h("div", { class: "cards" }, hand),

@@ -109,7 +109,7 @@ export function dcgBoard(ctx: BoardCtx): HTMLElement {
     return h(
       "div",
       { class: `player${seat === v.actor ? " current" : ""}`, "data-seat": seat },
-      h("b", null, `${ctx.seatName(seat)} (${SIDE[seat]})${seat === me && v.viewer !== "spectator" ? " - you" : ""}`, seat === v.actor ? " ▶" : ""),
+      h("b", null, `${ctx.seatName(seat)} (${SIDE[seat]})`, seat === v.actor ? " ▶" : ""),
       " ",
       stat("HP", p.hp, { "data-hp": seat }),
       stat("MP", p.mp),
