@@ -75,14 +75,20 @@ async function act(p: Page, ops: { n: number }): Promise<string> {
     await p.keyboard.press("Escape");
     return false;
   };
-  let what = "";
+  let what: string;
   if (await twoClicks(".strategy-card.can")) what = "place";
   else if (await clickOption(/confirms/)) what = "confirm";
   else if (await clickOption(/draws a card|charges/)) what = "draw";
-  else if (ops.n < 2 && (await twoClicks(".hand-card.can"))) (what = "summon"), ops.n++;
-  else if (ops.n < 3 && (await twoClicks(".unit.mine.can"))) (what = "unit"), ops.n++;
-  else if (await clickOption(/finishes the turn|does not react|lets the feint pass|cancels the move/)) (what = "pass"), (ops.n = 0);
-  else if (await clickOption(/^(?!.*leaves the battle)/)) what = "other";
+  else if (ops.n < 2 && (await twoClicks(".hand-card.can"))) {
+    what = "summon";
+    ops.n++;
+  } else if (ops.n < 3 && (await twoClicks(".unit.mine.can"))) {
+    what = "unit";
+    ops.n++;
+  } else if (await clickOption(/finishes the turn|does not react|lets the feint pass|cancels the move/)) {
+    what = "pass";
+    ops.n = 0;
+  } else if (await clickOption(/^(?!.*leaves the battle)/)) what = "other";
   else throw new Error(`no decision to click: ${(await optionTexts(p)).join(" | ")}`);
   await p.waitForFunction(
     (s) => {
