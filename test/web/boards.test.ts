@@ -82,7 +82,7 @@ describe("boards and watching in the browser", () => {
       seats: ["computer", "random", "computer", "random"],
       seed: 9,
       facilitator: "audience",
-      deadlines: { botDelayMs: 60 },
+      deadlines: { botDelayMs: 150 },
     });
     const ctx = await browser.newContext({ viewport: { width: 390, height: 800 }, isMobile: true });
     const page = await openPage(ctx, `${server.base}/#/watch/${made.table}`, errors);
