@@ -12,6 +12,10 @@ import { withMetadata, metadataEntries } from "../../agents/onnx/stamp.ts";
 import { FILLER } from "../../agents/arena/tournament.ts";
 import { runSprtJob } from "../../scripts/arena/sprt-cli.ts";
 import { repoRoot, runScript } from "./run-script.ts";
+import { Rng } from "../../engine/core/index.ts";
+import { readFields, text } from "../../agents/onnx/protobuf.ts";
+
+const sha256 = (f: string) => createHash("sha256").update(readFileSync(f)).digest("hex");
 
 const params = { elo0: -50, elo1: 0, alpha: 0.05, beta: 0.05 };
 
@@ -162,6 +166,41 @@ describe("SPRT gates", () => {
     expect(entry?.baseline.model).toBe("dcg-ppo-v1");
     expect(entry!.games).toBeLessThanOrEqual(200);
   }, 120_000);
+});
+
+/** The real model with its first dense layer's weights (64 x 875) shuffled in place: same values, no structure. */
+function corruptedModel(dir: string): string {
+  const bytes = new Uint8Array(readFileSync(join(repoRoot, "models/builtin/dcg-ppo-v1.onnx")));
+  const graph = readFields(bytes).find((f) => f.field === 7)!;
+  const layer = readFields(graph.bytes)
+    .filter((f) => f.field === 5)
+    .map((f) => readFields(f.bytes))
+    .find((fs) => text(fs.find((f) => f.field === 8)!.bytes) === "head.0.weight")!;
+  const raw = layer.find((f) => f.field === 9)!.bytes; // a view into `bytes`: edits land in the file
+  const floats = new Float32Array(raw.slice().buffer);
+  Rng.seeded(7).shuffle(floats as unknown as number[]);
+  raw.set(new Uint8Array(floats.buffer));
+  const out = join(dir, "corrupt.onnx");
+  writeFileSync(out, bytes);
+  return out;
+}
+
+describe("a corrupted layer", () => {
+  it("fails the non-regression test against the champion", async () => {
+    const file = corruptedModel(mkdtempSync(join(tmpdir(), "sprt-corrupt-")));
+    expect(sha256(file)).not.toBe(sha256(join(repoRoot, "models/builtin/dcg-ppo-v1.onnx")));
+    const job = {
+      label: "corrupt",
+      game: dcg,
+      config: unwrap(dcg.parseConfig({})) as { seats: number },
+      matchup: { candidate: `onnx:path=${file}`, baseline: "onnx:builtin/dcg-ppo-v1", fill: "random", seed: 1 },
+      params,
+      maxGames: 400,
+    };
+    const run = await runSprtJob(job, { workers: 0, quiet: true, log: () => {} });
+    expect(run.state.decision).toBe("H0");
+    expect(run.state.eloHigh).toBeLessThan(0);
+  }, 60_000);
 });
 
 describe("history and promotion", () => {
