@@ -15,7 +15,16 @@ import { chromium } from "playwright-core";
 import { buildApp } from "../env/server/index.ts";
 import { intArg, main, parseCli } from "./cli.ts";
 
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 main(async () => {
   const { values } = parseCli("npm run bench:web -- [--loads N]", { loads: { type: "string" } });

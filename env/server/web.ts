@@ -41,7 +41,11 @@ export function registerWebRoutes(app: FastifyInstance, dir: string): void {
       return reply
         .code(404)
         .type("application/json; charset=utf-8")
-        .send(JSON.stringify({ error: { code: "web_not_built", message: "the web client is not built here; run `npm start` (or `npm run build:web`) from a checkout" } }));
+        .send(
+          JSON.stringify({
+            error: { code: "web_not_built", message: "the web client is not built here; run `npm start` (or `npm run build:web`) from a checkout" },
+          }),
+        );
     }
     return reply
       .code(200)

@@ -4,6 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
+import { Rng, stateHash } from "../../engine/core/index.ts";
+import { registry } from "../../engine/games.ts";
 import { api, launch, moved, openPage, seqOf, shot, startServer, waitTurn, type Server } from "./browser.ts";
 
 let server: Server;
@@ -30,7 +32,12 @@ async function clickSomething(page: Page, board: string, avoid: RegExp | null = 
     return "board";
   }
   const texts = await page.locator("ol.options button").allTextContents();
-  const k = avoid ? Math.max(0, texts.findIndex((t) => !avoid.test(t))) : 0;
+  const k = avoid
+    ? Math.max(
+        0,
+        texts.findIndex((t) => !avoid.test(t)),
+      )
+    : 0;
   await page.locator("ol.options button").nth(k).click();
   return "list";
 }
@@ -42,7 +49,11 @@ async function playSome(page: Page, board: string, decisions: number, avoid: Reg
     const seq = await seqOf(page);
     used[await clickSomething(page, board, avoid)]++;
     // A choice among several options opens a short list; take its first entry.
-    if ((await page.locator("ol.options button").count()) > 0 && (await page.getAttribute(".table-screen", "data-seq")) === String(seq) && (await page.locator("text=Choose one").count()) > 0) {
+    if (
+      (await page.locator("ol.options button").count()) > 0 &&
+      (await page.getAttribute(".table-screen", "data-seq")) === String(seq) &&
+      (await page.locator("text=Choose one").count()) > 0
+    ) {
       await page.locator("ol.options button").first().click();
     }
     await moved(page, seq);
@@ -52,10 +63,12 @@ async function playSome(page: Page, board: string, decisions: number, avoid: Reg
 
 describe("boards and watching in the browser", () => {
   it("Shephy: a person plays by clicking the hand and the field", async () => {
-    const made = await api(server.base, "POST", "/v1/tables", { game: "shephy", seats: ["human"], seed: 3 });
+    const made = await api(server.base, "POST", "/v1/tables", { game: "shephy", seats: ["human"], seed: 3, deadlines: { turnMs: 600_000 } });
     const ctx = await browser.newContext({ viewport: { width: 1000, height: 640 } });
     const page = await openPage(ctx, `${server.base}/#/play/${made.table}/0?token=${made.tokens["0"]}`, errors);
     await page.waitForSelector(".board.shephy");
+    // The deadline as a countdown, with the decision the server applies when it runs out.
+    await expect(page.locator(".deadline").textContent()).resolves.toMatch(/Your turn: \d+ s left \(then: .+\)/);
     const used = await playSome(page, ".board.shephy", 8);
     expect(used.board).toBeGreaterThan(0);
     await waitTurn(page);
@@ -100,6 +113,83 @@ describe("boards and watching in the browser", () => {
     await page.click('[data-speed="live"]');
     await page.waitForSelector('.table-screen[data-status="finished"]', { timeout: 60_000 });
     expect((await page.locator(".table-screen ol.log li").count()) > 10).toBe(true);
+    await ctx.close();
+    expect(errors).toEqual([]);
+  });
+
+  it("Play from the lobby against the shipped ONNX policy (dcg), by the seat's defaults", async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1000, height: 800 } });
+    const page = await openPage(ctx, `${server.base}/`, errors);
+    await page.waitForSelector('.lobby[data-ready="true"]');
+    await page.selectOption("#game", "dcg");
+    await expect(page.inputValue('input[name="agent-1"]')).resolves.toBe("onnx:builtin/dcg-ppo-v1");
+    await page.fill("#delay", "0");
+    await page.click("button.primary");
+    await page.waitForURL(/#\/play\/[^/]+\/0$/);
+    const table = decodeURIComponent(page.url().split("/play/")[1]!.split("/")[0]!);
+    const summary = await api(server.base, "GET", `/v1/tables/${table}`);
+    expect(summary.seats[1]).toMatchObject({ kind: "agent", agent: "onnx:builtin/dcg-ppo-v1" });
+    // Strategy placement by clicks: a rubric, then a marked cell, five times over; then confirm.
+    for (let i = 0; i < 5; i++) {
+      await waitTurn(page);
+      const seq = await seqOf(page);
+      await page.locator(".strategy-card.can").first().click();
+      await page.locator("[data-target]").first().click();
+      await moved(page, seq);
+    }
+    await waitTurn(page);
+    const seq = await seqOf(page);
+    const texts = await page.locator("ol.options button").allTextContents();
+    await page
+      .locator("ol.options button")
+      .nth(texts.findIndex((t) => /confirms/.test(t)))
+      .click();
+    await moved(page, seq);
+    // The policy plays its side: its placement shows up in the log.
+    await page.waitForFunction(() => [...document.querySelectorAll("ol.log li")].some((li) => /Guest confirms/.test(li.textContent ?? "")), null, {
+      timeout: 30_000,
+    });
+    await ctx.close();
+    expect(errors).toEqual([]);
+  });
+
+  it("Replay an uploaded GameRecord file; a tampered one is refused", async () => {
+    // A whole blackpoker game between random players, recorded here with the engine.
+    const found = registry.get("blackpoker");
+    if (!found.ok) throw new Error("no blackpoker");
+    const g = found.value;
+    const cfg = g.parseConfig({});
+    if (!cfg.ok) throw new Error(cfg.error.message);
+    const rng = Rng.seeded(21);
+    let state = g.setup(cfg.value, 8);
+    const states = [state];
+    const decisions: unknown[] = [];
+    while (g.actor(state) !== "terminal") {
+      const legal = g.legal(state);
+      const d = legal[rng.nextU32() % legal.length];
+      decisions.push(d);
+      state = g.applyTrusted(state, d);
+      states.push(state);
+    }
+    const record = { game: "blackpoker", version: g.info.version, config: cfg.value, seed: 8, decisions, finalHash: stateHash(state) };
+    const ctx = await browser.newContext({ viewport: { width: 1000, height: 760 } });
+    const page = await openPage(ctx, `${server.base}/#/replay`, errors);
+    await page.setInputFiles('input[type="file"]', { name: "game.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(record)) });
+    await page.waitForSelector('.replay[data-ready="true"]');
+    expect(Number(await page.getAttribute(".pos", "data-at"))).toBe(decisions.length);
+    expect(await page.getAttribute(".boardwrap", "data-state-hash")).toBe(record.finalHash);
+    await page.focus("input.slider");
+    await page.keyboard.press("Home");
+    await page.keyboard.press("PageDown");
+    expect(await page.getAttribute(".boardwrap", "data-state-hash")).toBe(stateHash(states[10]));
+    await page.selectOption("#viewer", "1");
+    expect(await page.getAttribute(".boardwrap", "data-view-hash")).toBe(stateHash(g.view(states[10], 1)));
+    await page.keyboard.press("ArrowLeft");
+    expect(await page.getAttribute(".boardwrap", "data-state-hash")).toBe(stateHash(states[9]));
+    // The same record with its last decision dropped no longer reaches its final hash.
+    const tampered = { ...record, decisions: decisions.slice(0, decisions.length - 1) };
+    await page.setInputFiles('input[type="file"]', { name: "tampered.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(tampered)) });
+    await expect(page.locator('[role="alert"]').textContent()).resolves.toMatch(/final state hash .* the record says/);
     await ctx.close();
     expect(errors).toEqual([]);
   });

@@ -25,7 +25,8 @@ export const CHROMIUM_FLAGS = [
  * Where the tests' screenshots go: docs/images/ (shown in the README) with CARDGYM_SCREENSHOTS=1,
  * else a temporary folder, so a plain test run leaves the checkout as it was.
  */
-export const IMAGES = process.env.CARDGYM_SCREENSHOTS === "1" ? join(import.meta.dirname, "..", "..", "docs", "images") : join(tmpdir(), "cardgym-web-screenshots");
+export const IMAGES =
+  process.env.CARDGYM_SCREENSHOTS === "1" ? join(import.meta.dirname, "..", "..", "docs", "images") : join(tmpdir(), "cardgym-web-screenshots");
 
 export interface Server {
   app: FastifyInstance;

@@ -36,7 +36,10 @@ function guard(page: Page, viewer: number | "spectator"): { frames: number } {
       if (viewer === "spectator" && v.hand.length > 0) leaks.push(`spectator got a hand at seq ${m.seq}`);
       v.cards.forEach((c: any, id: number) => {
         if (c === null) return;
-        const hidden = c.layer === "Book" || ((c.layer === "Hand" || c.layer === "Strategy") && c.owner !== viewer) || (c.layer === "Field" && pool.cards[c.def]!.kind === "feint" && c.owner !== viewer);
+        const hidden =
+          c.layer === "Book" ||
+          ((c.layer === "Hand" || c.layer === "Strategy") && c.owner !== viewer) ||
+          (c.layer === "Field" && pool.cards[c.def]!.kind === "feint" && c.owner !== viewer);
         if (hidden) leaks.push(`${viewer} saw card ${id} (${c.layer}, owner ${c.owner}) at seq ${m.seq}`);
       });
     }),

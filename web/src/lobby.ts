@@ -17,7 +17,19 @@ export function lobbyScreen(root: HTMLElement): () => void {
   const form = h("form", { class: "create", "aria-label": "create a table" });
   const list = h("div", { class: "tables" });
   const note = h("div", { class: "note", role: "status" });
-  mount(root, h("div", { class: "lobby" }, h("h2", null, "New table"), form, note, h("h2", null, "Tables"), list, h("p", null, "Or ", h("a", { href: "#/replay" }, "replay a GameRecord file"), ".")));
+  mount(
+    root,
+    h(
+      "div",
+      { class: "lobby" },
+      h("h2", null, "New table"),
+      form,
+      note,
+      h("h2", null, "Tables"),
+      list,
+      h("p", null, "Or ", h("a", { href: "#/replay" }, "replay a GameRecord file"), "."),
+    ),
+  );
 
   let game = "sevens";
   let seats: { kind: SeatChoice; agent: string }[] = [];
@@ -37,16 +49,32 @@ export function lobbyScreen(root: HTMLElement): () => void {
         h(
           "select",
           { id: `seat-${i}`, name: `seat-${i}`, onchange: (e) => ((s.kind = (e.target as HTMLSelectElement).value as SeatChoice), drawForm()) },
-          (["you", "person", "open", "agent"] as const).map((k) => h("option", { value: k, selected: s.kind === k }, { you: "you (this browser)", person: "a person (send a link)", open: "open (anyone may join; a bot plays until then)", agent: "agent" }[k])),
+          (["you", "person", "open", "agent"] as const).map((k) =>
+            h(
+              "option",
+              { value: k, selected: s.kind === k },
+              { you: "you (this browser)", person: "a person (send a link)", open: "open (anyone may join; a bot plays until then)", agent: "agent" }[k],
+            ),
+          ),
         ),
         s.kind === "agent" || s.kind === "open"
-          ? h("input", { "aria-label": `seat ${i} agent spec`, name: `agent-${i}`, list: "agent-specs", value: s.agent, oninput: (e) => (s.agent = (e.target as HTMLInputElement).value) })
+          ? h("input", {
+              "aria-label": `seat ${i} agent spec`,
+              name: `agent-${i}`,
+              list: "agent-specs",
+              value: s.agent,
+              oninput: (e) => (s.agent = (e.target as HTMLInputElement).value),
+            })
           : null,
       ),
     );
     mount(
       form,
-      h("datalist", { id: "agent-specs" }, AGENTS.map((a) => h("option", { value: a }))),
+      h(
+        "datalist",
+        { id: "agent-specs" },
+        AGENTS.map((a) => h("option", { value: a })),
+      ),
       h(
         "div",
         { class: "row" },
@@ -101,9 +129,15 @@ export function lobbyScreen(root: HTMLElement): () => void {
     return Number.isInteger(n) && n >= 0 ? n : null;
   };
   const create = async () => {
-    const specs = seats.map((s) => (s.kind === "you" || s.kind === "person" ? "human" : s.kind === "open" ? (s.agent.trim() ? `open:${s.agent.trim()}` : "open") : s.agent.trim() || "random"));
+    const specs = seats.map((s) =>
+      s.kind === "you" || s.kind === "person" ? "human" : s.kind === "open" ? (s.agent.trim() ? `open:${s.agent.trim()}` : "open") : s.agent.trim() || "random",
+    );
     const turn = num("turn");
-    const body: CreateTableBody = { game, seats: specs, deadlines: { botDelayMs: Math.min(60000, num("delay") ?? 0), ...(turn ? { turnMs: turn * 1000 } : {}) } };
+    const body: CreateTableBody = {
+      game,
+      seats: specs,
+      deadlines: { botDelayMs: Math.min(60000, num("delay") ?? 0), ...(turn ? { turnMs: turn * 1000 } : {}) },
+    };
     const seed = num("seed");
     if (seed !== null) body.seed = seed;
     if (seats.every((s) => s.kind === "agent")) body.facilitator = "audience";
@@ -111,7 +145,9 @@ export function lobbyScreen(root: HTMLElement): () => void {
       const made = await api.create(body);
       for (const [seat, token] of Object.entries(made.tokens)) tokens.set(made.table, Number(seat), token);
       const mine = seats.findIndex((s) => s.kind === "you");
-      const links = seats.map((s, i) => (s.kind === "person" ? { seat: i, url: seatLink(made.table, i, made.tokens[String(i)] ?? "") } : null)).filter((x) => x !== null);
+      const links = seats
+        .map((s, i) => (s.kind === "person" ? { seat: i, url: seatLink(made.table, i, made.tokens[String(i)] ?? "") } : null))
+        .filter((x) => x !== null);
       if (links.length === 0) {
         location.hash = mine >= 0 ? `#/play/${made.table}/${mine}` : `#/watch/${made.table}`;
         return;
@@ -120,8 +156,21 @@ export function lobbyScreen(root: HTMLElement): () => void {
         "div",
         { class: "made" },
         h("p", null, `Table ${made.table} created. Send each person their link (it holds their seat's secret):`),
-        h("ul", null, links.map((l) => h("li", null, `Seat ${l.seat}: `, h("input", { readonly: true, value: l.url, "aria-label": `link for seat ${l.seat}`, class: "link", "data-seat-link": l.seat })))),
-        mine >= 0 ? h("p", null, h("a", { href: `#/play/${made.table}/${mine}` }, "Go to your seat")) : h("p", null, h("a", { href: `#/watch/${made.table}` }, "Watch this table")),
+        h(
+          "ul",
+          null,
+          links.map((l) =>
+            h(
+              "li",
+              null,
+              `Seat ${l.seat}: `,
+              h("input", { readonly: true, value: l.url, "aria-label": `link for seat ${l.seat}`, class: "link", "data-seat-link": l.seat }),
+            ),
+          ),
+        ),
+        mine >= 0
+          ? h("p", null, h("a", { href: `#/play/${made.table}/${mine}` }, "Go to your seat"))
+          : h("p", null, h("a", { href: `#/watch/${made.table}` }, "Watch this table")),
       );
       mount(note, message);
       void refresh();
@@ -161,13 +210,31 @@ export function lobbyScreen(root: HTMLElement): () => void {
             "td",
             { class: "acts" },
             t.status === "playing" ? mySeats.map((s) => h("a", { href: `#/play/${t.table}/${s.seat}`, class: "btn" }, `my seat ${s.seat}`)) : null,
-            t.status === "playing" ? t.seats.filter((s) => s.kind === "open" && !s.held).map((s) => button(`join seat ${s.seat}`, () => void join(t, s.seat))) : null,
+            t.status === "playing"
+              ? t.seats.filter((s) => s.kind === "open" && !s.held).map((s) => button(`join seat ${s.seat}`, () => void join(t, s.seat)))
+              : null,
             t.spectators ? h("a", { href: `#/watch/${t.table}`, class: "btn" }, "watch") : null,
             t.status === "finished" ? h("a", { href: `#/replay/${t.table}`, class: "btn" }, "replay") : null,
           ),
         );
       });
-    mount(list, h("table", null, h("thead", null, h("tr", null, ["table", "game", "status", "seats", ""].map((x) => h("th", null, x)))), h("tbody", null, rows)));
+    mount(
+      list,
+      h(
+        "table",
+        null,
+        h(
+          "thead",
+          null,
+          h(
+            "tr",
+            null,
+            ["table", "game", "status", "seats", ""].map((x) => h("th", null, x)),
+          ),
+        ),
+        h("tbody", null, rows),
+      ),
+    );
   };
   const refresh = async () => {
     try {

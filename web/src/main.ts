@@ -32,7 +32,16 @@ function route(): void {
     }
     const token = given ?? tokens.get(table, seat);
     if (!token) {
-      mount(app, h("p", { class: "err" }, `No token for seat ${seat} of table ${table} in this browser: open the seat's link, or `, h("a", { href: "#/" }, "join from the lobby"), "."));
+      mount(
+        app,
+        h(
+          "p",
+          { class: "err" },
+          `No token for seat ${seat} of table ${table} in this browser: open the seat's link, or `,
+          h("a", { href: "#/" }, "join from the lobby"),
+          ".",
+        ),
+      );
       return;
     }
     cleanup = tableScreen(app, { table, seat, token });

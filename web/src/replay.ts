@@ -22,7 +22,8 @@ export function rerun(raw: unknown): Replayed {
   const found = registry.get(record.game);
   if (!found.ok) throw new Error(found.error.message);
   const game = found.value;
-  if (record.version !== game.info.version) throw new Error(`the record is for ${record.game} version ${record.version}; this client has version ${game.info.version}`);
+  if (record.version !== game.info.version)
+    throw new Error(`the record is for ${record.game} version ${record.version}; this client has version ${game.info.version}`);
   const config = game.parseConfig(record.config);
   if (!config.ok) throw new Error(`record.config: ${config.error.message}`);
   let state = game.setup(config.value, record.seed);
@@ -38,8 +39,16 @@ export function rerun(raw: unknown): Replayed {
     hashes.push(stateHash(state));
   });
   const final = hashes[hashes.length - 1]!;
-  if (record.finalHash !== undefined && record.finalHash !== final) throw new Error(`the final state hash is ${final}, the record says ${record.finalHash}: not the game it claims to be`);
-  return { game, record, states, labels, hashes, verified: record.finalHash !== undefined ? "final state hash matches the record" : "the record carries no hash to check" };
+  if (record.finalHash !== undefined && record.finalHash !== final)
+    throw new Error(`the final state hash is ${final}, the record says ${record.finalHash}: not the game it claims to be`);
+  return {
+    game,
+    record,
+    states,
+    labels,
+    hashes,
+    verified: record.finalHash !== undefined ? "final state hash matches the record" : "the record carries no hash to check",
+  };
 }
 
 /**
@@ -63,6 +72,8 @@ export function replayScreen(root: HTMLElement, table: string | null): () => voi
       draw();
       root.querySelector(".replay")?.setAttribute("data-ready", "true");
     } catch (err) {
+      r = null;
+      root.querySelector(".replay")?.setAttribute("data-ready", "false");
       mount(body, h("p", { class: "err", role: "alert" }, `Cannot replay: ${err instanceof Error ? err.message : String(err)}`));
     }
   };
@@ -135,7 +146,12 @@ export function replayScreen(root: HTMLElement, table: string | null): () => voi
           h("option", { value: "spectator", selected: viewer === "spectator" }, "spectator"),
           Array.from({ length: seats }, (_, s) => h("option", { value: String(s), selected: viewer === s }, `seat ${s}`)),
         ),
-        h("span", { class: "k" }, ` · ${game.info.title} · seed ${r.record.seed} · ${r.verified} · `, actor === "terminal" ? "game over" : `seat ${actor} to decide`),
+        h(
+          "span",
+          { class: "k" },
+          ` · ${game.info.title} · seed ${r.record.seed} · ${r.verified} · `,
+          actor === "terminal" ? "game over" : `seat ${actor} to decide`,
+        ),
       ),
       h("p", { class: "now" }, at === 0 ? "the deal (no decision yet)" : `last decision: ${labels[at - 1]}`),
       h(
@@ -149,7 +165,13 @@ export function replayScreen(root: HTMLElement, table: string | null): () => voi
           h(
             "ol",
             { class: "log replay-log" },
-            labels.map((l, i) => h("li", { class: i === at - 1 ? "here" : i >= at ? "later" : "", "aria-current": i === at - 1 ? "step" : null }, button(l, () => go(i + 1)))),
+            labels.map((l, i) =>
+              h(
+                "li",
+                { class: i === at - 1 ? "here" : i >= at ? "later" : "", "aria-current": i === at - 1 ? "step" : null },
+                button(l, () => go(i + 1)),
+              ),
+            ),
           ),
         ),
       ),
@@ -168,7 +190,9 @@ export function replayScreen(root: HTMLElement, table: string | null): () => voi
   };
   document.addEventListener("keydown", onKey);
   if (table) {
-    api.record(table).then(load, (err) => mount(body, h("p", { class: "err", role: "alert" }, err instanceof ApiFailure ? `${err.code}: ${err.message}` : String(err))));
+    api
+      .record(table)
+      .then(load, (err) => mount(body, h("p", { class: "err", role: "alert" }, err instanceof ApiFailure ? `${err.code}: ${err.message}` : String(err))));
   }
   return () => document.removeEventListener("keydown", onKey);
 }

@@ -29,7 +29,14 @@ export function seatTitle(seats: readonly SeatInfo[], seat: number, me: number |
 }
 
 export function eventLine(e: LiveEvent): HTMLElement {
-  return h("li", { "data-seq": e.seq }, h("span", { class: "seq" }, `${e.seq + 1}.`), " ", e.label, e.cause === "answer" ? "" : h("span", { class: "cause" }, ` (${e.cause === "timeout" ? "time ran out: default" : "bot"})`));
+  return h(
+    "li",
+    { "data-seq": e.seq },
+    h("span", { class: "seq" }, `${e.seq + 1}.`),
+    " ",
+    e.label,
+    e.cause === "answer" ? "" : h("span", { class: "cause" }, ` (${e.cause === "timeout" ? "time ran out: default" : "bot"})`),
+  );
 }
 
 /**
@@ -104,7 +111,17 @@ export function tableScreen(root: HTMLElement, o: TableScreenOptions): () => voi
     mount(
       els.head,
       h("h2", null, `${game || "table"} · table ${o.table}`, me === null ? " · watching" : ` · seat ${me}`),
-      f ? h("p", null, f.status === "finished" ? h("b", { class: "result", "data-finished": "true" }, resultText(f, seatName)) : f.actor === "terminal" ? "" : `${seatName(f.actor)} to decide · decision ${f.seq + 1}`) : null,
+      f
+        ? h(
+            "p",
+            null,
+            f.status === "finished"
+              ? h("b", { class: "result", "data-finished": "true" }, resultText(f, seatName))
+              : f.actor === "terminal"
+                ? ""
+                : `${seatName(f.actor)} to decide · decision ${f.seq + 1}`,
+          )
+        : null,
       f && f.status === "finished" ? h("p", null, h("a", { href: `#/replay/${encodeURIComponent(o.table)}`, class: "replay-link" }, "Replay this game")) : null,
     );
     mount(els.status, `connection: ${link}${linkDetail ? ` (${linkDetail})` : ""}`, errorText ? h("span", { class: "err" }, ` · ${errorText}`) : null);
@@ -135,14 +152,29 @@ export function tableScreen(root: HTMLElement, o: TableScreenOptions): () => voi
             h(
               "ol",
               { class: "options" },
-              list.map((opt, i) => h("li", null, button([i < 9 ? h("kbd", null, String(i + 1)) : null, " ", opt.label], () => pick([opt]), { "data-id": opt.id }))),
+              list.map((opt, i) =>
+                h(
+                  "li",
+                  null,
+                  button([i < 9 ? h("kbd", null, String(i + 1)) : null, " ", opt.label], () => pick([opt]), { "data-id": opt.id }),
+                ),
+              ),
             ),
             choosing.length ? button("back", () => ((choosing = []), draw())) : null,
           ],
     );
     mount(
       els.seats,
-      f.seats.map((s) => h("li", { "data-seat": s.seat }, seatName(s.seat), " · ", s.status === "connected" ? "● connected" : s.status === "away" ? "○ away" : "⚙ bot", f.returns ? ` · return ${f.returns[s.seat]}` : "")),
+      f.seats.map((s) =>
+        h(
+          "li",
+          { "data-seat": s.seat },
+          seatName(s.seat),
+          " · ",
+          s.status === "connected" ? "● connected" : s.status === "away" ? "○ away" : "⚙ bot",
+          f.returns ? ` · return ${f.returns[s.seat]}` : "",
+        ),
+      ),
     );
     const sorted = [...events.values()].sort((a, b) => b.seq - a.seq).slice(0, 200);
     mount(els.log, sorted.map(eventLine));
@@ -150,7 +182,12 @@ export function tableScreen(root: HTMLElement, o: TableScreenOptions): () => voi
       mount(
         els.speed,
         h("span", null, "Speed: "),
-        SPEEDS.map((s) => button(s.label, () => ((speed = s.ms === null ? -1 : s.ms), schedule(), draw()), { "aria-pressed": (s.ms === null ? speed === -1 : speed === s.ms) ? "true" : "false", "data-speed": s.label })),
+        SPEEDS.map((s) =>
+          button(s.label, () => ((speed = s.ms === null ? -1 : s.ms), schedule(), draw()), {
+            "aria-pressed": (s.ms === null ? speed === -1 : speed === s.ms) ? "true" : "false",
+            "data-speed": s.label,
+          }),
+        ),
         speed === -1 ? button("step ▸", () => step(), { "data-speed": "step" }) : null,
         queue.length ? h("span", { class: "k" }, ` ${queue.length} queued`) : null,
       );

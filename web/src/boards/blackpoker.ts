@@ -29,7 +29,15 @@ export function blackpokerBoard(ctx: BoardCtx): HTMLElement {
   const side = (p: number) => {
     const z = v.players[p]!;
     const hand = z.hand
-      ? z.hand.map((c) => spot(`card hand-card${red(c)}`, matching(ctx, (d) => CARD_KINDS.has(String(d.kind)) && d.card === c), ctx, { "data-card": c }, cardLabel(c)))
+      ? z.hand.map((c) =>
+          spot(
+            `card hand-card${red(c)}`,
+            matching(ctx, (d) => CARD_KINDS.has(String(d.kind)) && d.card === c),
+            ctx,
+            { "data-card": c },
+            cardLabel(c),
+          ),
+        )
       : [h("span", { class: "k" }, `${z.handSize} cards, hidden`)];
     return h(
       "div",
@@ -42,16 +50,45 @@ export function blackpokerBoard(ctx: BoardCtx): HTMLElement {
   };
   const req = (r: CoreRequest<BpPayload>, top: boolean) => {
     const opts = matching(ctx, (d) => d.kind === "targetRequest" && d.request === r.payload.rid);
-    return spot("request", opts, ctx, {}, top ? "top ▸ " : "", `r${r.payload.rid} ${r.payload.action} by ${ctx.seatName(r.controller)}`, r.payload.keys.length ? ` [${r.payload.keys.map(cardLabel).join(" ")}]` : "", r.payload.target >= 0 ? ` → ${r.payload.target}` : "");
+    return spot(
+      "request",
+      opts,
+      ctx,
+      {},
+      top ? "top ▸ " : "",
+      `r${r.payload.rid} ${r.payload.action} by ${ctx.seatName(r.controller)}`,
+      r.payload.keys.length ? ` [${r.payload.keys.map(cardLabel).join(" ")}]` : "",
+      r.payload.target >= 0 ? ` → ${r.payload.target}` : "",
+    );
   };
   const stage = v.flow.stage.map((r, i) => req(r, i === v.flow.stage.length - 1)).reverse();
   const others = [0, 1].filter((p) => p !== me);
   return h(
     "section",
     { class: "board blackpoker", "aria-label": "BlackPoker" },
-    h("p", { class: "phase" }, stat("turn", v.turn), stat("turn player", ctx.seatName(v.flow.turnPlayer)), stat("chance", ctx.seatName(v.flow.chancePlayer)), stat("deciding", v.pendingKind ?? "-"), v.result ? stat("result", v.result.join(" / ")) : null),
+    h(
+      "p",
+      { class: "phase" },
+      stat("turn", v.turn),
+      stat("turn player", ctx.seatName(v.flow.turnPlayer)),
+      stat("chance", ctx.seatName(v.flow.chancePlayer)),
+      stat("deciding", v.pendingKind ?? "-"),
+      v.result ? stat("result", v.result.join(" / ")) : null,
+    ),
     others.map(side),
-    h("div", { class: "zone stage" }, h("h3", null, `Stage (${v.flow.stage.length})`), stage.length ? stage : h("em", null, "empty"), v.combat ? h("p", null, `combat: attackers ${v.combat.attackers.map((a) => `#${a}`).join(" ")}${v.combat.blockers.length ? `, blocks ${v.combat.blockers.map((b, i) => `#${b}→#${v.combat!.blocked[i]}`).join(" ")}` : ""}`) : null),
+    h(
+      "div",
+      { class: "zone stage" },
+      h("h3", null, `Stage (${v.flow.stage.length})`),
+      stage.length ? stage : h("em", null, "empty"),
+      v.combat
+        ? h(
+            "p",
+            null,
+            `combat: attackers ${v.combat.attackers.map((a) => `#${a}`).join(" ")}${v.combat.blockers.length ? `, blocks ${v.combat.blockers.map((b, i) => `#${b}→#${v.combat!.blocked[i]}`).join(" ")}` : ""}`,
+          )
+        : null,
+    ),
     side(me),
   );
 }

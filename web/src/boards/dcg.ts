@@ -54,17 +54,25 @@ export function dcgBoard(ctx: BoardCtx): HTMLElement {
     const c = v.cards[id]!;
     const d = def(id);
     const stats = d.kind === "rubric" ? `${effectiveAttack(v, pool, id)}/${c.life}` : d.kind === "object" ? `-/${c.life}` : "feint";
-    return [h("span", { class: "name" }, d.name), h("span", { class: "cost" }, `${d.cost}MP`), c.layer === "Field" || c.layer === "Strategy" ? h("span", { class: "al" }, stats, c.ailment === "poison" ? " ☠" : "") : h("span", { class: "al" }, d.kind === "rubric" ? `${d.attack}/${d.life}` : d.kind)];
+    return [
+      h("span", { class: "name" }, d.name),
+      h("span", { class: "cost" }, `${d.cost}MP`),
+      c.layer === "Field" || c.layer === "Strategy"
+        ? h("span", { class: "al" }, stats, c.ailment === "poison" ? " ☠" : "")
+        : h("span", { class: "al" }, d.kind === "rubric" ? `${d.attack}/${d.life}` : d.kind),
+    ];
   };
 
   // Cells: the viewer's home rows at the bottom.
   const targets = new Map<number, DecisionOption[]>();
   const addTarget = (cell: number, o: DecisionOption) => targets.set(cell, [...(targets.get(cell) ?? []), o]);
-  if (selected !== undefined) for (const o of forCard(selected)) {
-    const d = o.decision as { cell?: number };
-    if (typeof d.cell === "number") addTarget(d.cell, o);
-  }
-  for (const o of matching(ctx, (d) => d.kind === "moveRetry" && typeof d.cell === "number" && (d.cell as number) >= 0)) addTarget((o.decision as { cell: number }).cell, o);
+  if (selected !== undefined)
+    for (const o of forCard(selected)) {
+      const d = o.decision as { cell?: number };
+      if (typeof d.cell === "number") addTarget(d.cell, o);
+    }
+  for (const o of matching(ctx, (d) => d.kind === "moveRetry" && typeof d.cell === "number" && (d.cell as number) >= 0))
+    addTarget((o.decision as { cell: number }).cell, o);
   const placedStrategy = new Map<number, number>();
   v.cards.forEach((c, id) => {
     if (c && c.layer === "Strategy" && c.cell >= 0) placedStrategy.set(c.cell, id);
@@ -90,13 +98,26 @@ export function dcgBoard(ctx: BoardCtx): HTMLElement {
       }
       if (feintOwner >= 0) {
         const fid = v.cards.findIndex((c) => c !== null && c.layer === "Field" && c.cell === cell && pool.cards[c.def]!.kind === "feint");
-        content.push(h("div", { class: `feint ${feintOwner === me ? "mine" : "theirs"}` }, `${feintOwner === me ? "your" : "enemy"} feint${fid >= 0 && feintOwner === me ? `: ${def(fid).name}` : ""}`));
+        content.push(
+          h(
+            "div",
+            { class: `feint ${feintOwner === me ? "mine" : "theirs"}` },
+            `${feintOwner === me ? "your" : "enemy"} feint${fid >= 0 && feintOwner === me ? `: ${def(fid).name}` : ""}`,
+          ),
+        );
       }
       const opts = targets.get(cell) ?? [];
       const cls = `cell${home === me ? " home-mine" : home === foe ? " home-theirs" : " centre"}${opts.length ? " target" : ""}`;
       const label = `${cellName(cell)}${owner >= 0 ? ` (${owner === me ? "yours" : "enemy"})` : ""}`;
       if (opts.length) {
-        row.push(h("div", { class: cls, "data-cell": cell }, spot("cellbtn", opts, ctx, { "data-target": cell, "aria-label": `${label}: ${opts.map((o) => o.label).join("; ")}` }, "◎ ", cellName(cell)), content));
+        row.push(
+          h(
+            "div",
+            { class: cls, "data-cell": cell },
+            spot("cellbtn", opts, ctx, { "data-target": cell, "aria-label": `${label}: ${opts.map((o) => o.label).join("; ")}` }, "◎ ", cellName(cell)),
+            content,
+          ),
+        );
       } else {
         row.push(h("div", { class: cls, "data-cell": cell, title: label }, content.length ? content : h("span", { class: "coord" }, cellName(cell))));
       }
@@ -124,7 +145,8 @@ export function dcgBoard(ctx: BoardCtx): HTMLElement {
 
   const unplaced: HTMLElement[] = [];
   v.cards.forEach((c, id) => {
-    if (c && c.layer === "Strategy" && c.cell < 0 && c.owner === me && v.viewer !== "spectator") unplaced.push(cardSpot(id, "card strategy-card", cardBody(id)));
+    if (c && c.layer === "Strategy" && c.cell < 0 && c.owner === me && v.viewer !== "spectator")
+      unplaced.push(cardSpot(id, "card strategy-card", cardBody(id)));
   });
   const hand = v.hand.map((id) => cardSpot(id, "card hand-card", cardBody(id)));
   const direct = selected === undefined ? [] : forCard(selected).filter((o) => (o.decision as { kind: string }).kind === "direct");
@@ -134,12 +156,38 @@ export function dcgBoard(ctx: BoardCtx): HTMLElement {
   return h(
     "section",
     { class: "board dcg", "aria-label": "dcg battle" },
-    h("p", { class: "phase" }, phase, v.viewer !== "spectator" && v.strategyMoves >= 0 && v.state.kind === "Strategy" ? ` · strategy moves used ${v.strategyMoves}` : ""),
+    h(
+      "p",
+      { class: "phase" },
+      phase,
+      v.viewer !== "spectator" && v.strategyMoves >= 0 && v.state.kind === "Strategy" ? ` · strategy moves used ${v.strategyMoves}` : "",
+    ),
     player(foe),
-    h("div", { class: "dcg-grid", role: "group", "aria-label": "the 5x7 board, your side at the bottom" }, rows, h("div", { class: "dcg-row cols" }, h("div", { class: "rowhead" }), ["A", "B", "C", "D", "E"].map((c) => h("div", { class: "colhead" }, c)))),
+    h(
+      "div",
+      { class: "dcg-grid", role: "group", "aria-label": "the 5x7 board, your side at the bottom" },
+      rows,
+      h(
+        "div",
+        { class: "dcg-row cols" },
+        h("div", { class: "rowhead" }),
+        ["A", "B", "C", "D", "E"].map((c) => h("div", { class: "colhead" }, c)),
+      ),
+    ),
     player(me as 0 | 1),
-    selected !== undefined ? h("p", { class: "hint" }, `Selected ${def(selected).name}: choose a cell marked ◎`, direct.length ? [" or ", spot("direct", direct, ctx, {}, "attack directly")] : null, " ", h("button", { type: "button", onclick: () => select(undefined) }, "cancel")) : null,
+    selected !== undefined
+      ? h(
+          "p",
+          { class: "hint" },
+          `Selected ${def(selected).name}: choose a cell marked ◎`,
+          direct.length ? [" or ", spot("direct", direct, ctx, {}, "attack directly")] : null,
+          " ",
+          h("button", { type: "button", onclick: () => select(undefined) }, "cancel"),
+        )
+      : null,
     unplaced.length ? h("div", { class: "hand" }, h("h3", null, "Strategy rubrics to place"), h("div", { class: "cards" }, unplaced)) : null,
-    v.viewer === "spectator" ? null : h("div", { class: "hand" }, h("h3", null, `Your hand (${v.hand.length})`), h("div", { class: "cards" }, hand.length ? hand : h("em", null, "empty"))),
+    v.viewer === "spectator"
+      ? null
+      : h("div", { class: "hand" }, h("h3", null, `Your hand (${v.hand.length})`), h("div", { class: "cards" }, hand.length ? hand : h("em", null, "empty"))),
   );
 }

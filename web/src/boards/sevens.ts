@@ -19,12 +19,27 @@ export function sevensBoard(ctx: BoardCtx): HTMLElement {
       const c = v.cells[card]!;
       const name = cardLabel(card);
       if (c >= DEAD) {
-        cells.push(h("div", { class: `cell dead${red(card)}`, title: `${name} killed, held by ${ctx.seatName(c - DEAD)}` }, h("s", null, name), h("small", null, `✕${c - DEAD}`)));
+        cells.push(
+          h(
+            "div",
+            { class: `cell dead${red(card)}`, title: `${name} killed, held by ${ctx.seatName(c - DEAD)}` },
+            h("s", null, name),
+            h("small", null, `✕${c - DEAD}`),
+          ),
+        );
       } else if (c >= PLACED) {
         cells.push(h("div", { class: `cell placed${red(card)}`, title: name }, name));
       } else {
         const opts = plays(card);
-        cells.push(spot(`cell empty${opts.length ? " target" : ""}`, opts, ctx, { "data-cell": card, title: opts.length ? `play ${name} here` : `${name}: ${c === HIDDEN ? "in a hidden hand" : "in your hand"}` }, opts.length ? "◎" : "·"));
+        cells.push(
+          spot(
+            `cell empty${opts.length ? " target" : ""}`,
+            opts,
+            ctx,
+            { "data-cell": card, title: opts.length ? `play ${name} here` : `${name}: ${c === HIDDEN ? "in a hidden hand" : "in your hand"}` },
+            opts.length ? "◎" : "·",
+          ),
+        );
       }
     }
   }

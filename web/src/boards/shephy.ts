@@ -10,15 +10,35 @@ export function shephyBoard(ctx: BoardCtx): HTMLElement {
   const sel = v.pending?.selected ?? [];
   const field = v.field.map((r, i) => {
     const opts = matching(ctx, (d) => (d.kind === "chooseField" || d.kind === "select") && d.index === i);
-    return spot(`card sheep${sel.includes(i) ? " selected" : ""}`, opts, ctx, { "data-field": i }, sel.includes(i) ? "✔ " : "", h("span", { class: "name" }, "sheep"), h("b", null, String(RANKS[r])));
+    return spot(
+      `card sheep${sel.includes(i) ? " selected" : ""}`,
+      opts,
+      ctx,
+      { "data-field": i },
+      sel.includes(i) ? "✔ " : "",
+      h("span", { class: "name" }, "sheep"),
+      h("b", null, String(RANKS[r])),
+    );
   });
   const hand = v.hand.map((c, i) => {
     const opts = matching(ctx, (d) => (d.kind === "play" || d.kind === "chooseHand") && d.index === i);
     return spot("card hand-card", opts, ctx, { "data-hand": i }, CARD_NAMES[c]);
   });
-  const deck = v.deck?.map((c, i) => spot("card", matching(ctx, (d) => d.kind === "chooseDeck" && d.index === i), ctx, {}, CARD_NAMES[c])) ?? [];
+  const deck =
+    v.deck?.map((c, i) =>
+      spot(
+        "card",
+        matching(ctx, (d) => d.kind === "chooseDeck" && d.index === i),
+        ctx,
+        {},
+        CARD_NAMES[c],
+      ),
+    ) ?? [];
   const buttons = matching(ctx, (d) => d.kind === "confirm" || d.kind === "gainOne" || d.kind === "stop").map((o) => spot("act", [o], ctx, {}, o.label));
-  const pending = v.pending === null ? null : `${CARD_NAMES[v.pending.card]}${v.pending.source !== v.pending.card ? ` (via ${CARD_NAMES[v.pending.source]})` : ""}${v.pending.left > 0 ? `, ${v.pending.left} sheep to release` : ""}`;
+  const pending =
+    v.pending === null
+      ? null
+      : `${CARD_NAMES[v.pending.card]}${v.pending.source !== v.pending.card ? ` (via ${CARD_NAMES[v.pending.source]})` : ""}${v.pending.left > 0 ? `, ${v.pending.left} sheep to release` : ""}`;
   return h(
     "section",
     { class: "board shephy", "aria-label": "Shephy" },
@@ -32,10 +52,30 @@ export function shephyBoard(ctx: BoardCtx): HTMLElement {
       stat("discard", v.discard.length),
       stat("exile", v.exile.length),
     ),
-    h("div", { class: "zone" }, h("h3", null, `Field (${v.field.length}/7, sum ${sum})`), h("div", { class: "cards" }, field.length ? field : h("em", null, "no sheep"))),
-    h("div", { class: "zone" }, h("h3", null, "Sheep stock"), h("div", { class: "stock" }, RANKS.map((r, k) => stat(String(r), `×${v.stock[k]}`)))),
+    h(
+      "div",
+      { class: "zone" },
+      h("h3", null, `Field (${v.field.length}/7, sum ${sum})`),
+      h("div", { class: "cards" }, field.length ? field : h("em", null, "no sheep")),
+    ),
+    h(
+      "div",
+      { class: "zone" },
+      h("h3", null, "Sheep stock"),
+      h(
+        "div",
+        { class: "stock" },
+        RANKS.map((r, k) => stat(String(r), `×${v.stock[k]}`)),
+      ),
+    ),
     pending ? h("p", { class: "hint" }, "Resolving: ", pending) : null,
     deck.length ? h("div", { class: "zone" }, h("h3", null, "Deck (revealed)"), h("div", { class: "cards" }, deck)) : null,
-    h("div", { class: "hand zone" }, h("h3", null, `Hand (${v.hand.length}/5)`), h("div", { class: "cards" }, hand.length ? hand : h("em", null, "empty")), buttons),
+    h(
+      "div",
+      { class: "hand zone" },
+      h("h3", null, `Hand (${v.hand.length}/5)`),
+      h("div", { class: "cards" }, hand.length ? hand : h("em", null, "empty")),
+      buttons,
+    ),
   );
 }
