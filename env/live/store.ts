@@ -37,7 +37,8 @@ export class TableStore {
   private keyBuffer: Buffer | null = null;
   private readonly tables = new Map<string, Table>();
   private readonly o: TableStoreOptions;
-  private readonly deps: TableDeps;
+  /** What every table shares; the key is added per table (depsFor), so the data dir and its key are made on first use. */
+  private readonly deps: Omit<TableDeps, "key">;
   private readonly maxTables: number;
   private readonly maxFinished: number;
   private readonly finishedOrder: string[] = [];
@@ -50,14 +51,8 @@ export class TableStore {
     this.maxTables = o.maxTables ?? 2000;
     this.maxFinished = o.maxFinished ?? 1000;
     const log = o.log ?? (() => undefined);
-    // eslint-disable-next-line @typescript-eslint/no-this-alias
-    const store = this;
     this.deps = {
       clock: this.clock,
-      // The data dir and its key are made on first use (a server that never hosts a table leaves no files).
-      get key(): Buffer {
-        return store.key;
-      },
       journalDir: tablesDir(o.dataDir),
       runner: new AgentRunner({ concurrency: o.agentConcurrency ?? 4, maxQueue: o.agentQueue ?? 100_000 }),
       makeAgent: () => Promise.reject(new Error("agents are made per game (depsFor)")),
@@ -89,7 +84,7 @@ export class TableStore {
   }
 
   private depsFor(game: string): TableDeps {
-    return { ...this.deps, makeAgent: (spec, seat, seed) => this.makeAgent(spec, seat, seed, game) };
+    return { ...this.deps, key: this.key, makeAgent: (spec, seat, seed) => this.makeAgent(spec, seat, seed, game) };
   }
 
   /** Loads every journal in the data dir; a journal that does not verify is reported and skipped. */
