@@ -193,4 +193,27 @@ describe("boards and watching in the browser", () => {
     await ctx.close();
     expect(errors).toEqual([]);
   });
+
+  it("Lobby: the table list offers an open seat to join, and the joined seat plays", async () => {
+    const made = await api(server.base, "POST", "/v1/tables", {
+      game: "sevens",
+      seats: ["open:random", "computer", "random"],
+      seed: 2,
+      deadlines: { botDelayMs: 400 },
+    });
+    const ctx = await browser.newContext({ viewport: { width: 1000, height: 720 } });
+    const page = await openPage(ctx, `${server.base}/`, errors);
+    const row = page.locator(`tr[data-table="${made.table}"]`);
+    await row.waitFor();
+    await expect(row.locator("a", { hasText: "watch" }).count()).resolves.toBe(1);
+    await row.locator("button", { hasText: "join seat 0" }).click();
+    await page.waitForURL(new RegExp(`#/play/${made.table}/0$`));
+    await page.waitForSelector('.table-screen[data-link="open"]');
+    const summary = await api(server.base, "GET", `/v1/tables/${made.table}`);
+    expect(summary.seats[0]).toMatchObject({ held: true });
+    const played = await playSome(page, ".board.sevens", 2);
+    expect(played.board + played.list).toBeGreaterThan(0);
+    await ctx.close();
+    expect(errors).toEqual([]);
+  });
 });
