@@ -13,6 +13,14 @@ afterAll(async () => {
 const create = (body: Record<string, unknown>) => http(live.base, "POST", "/v1/tables", body);
 
 describe("facilitator presets", () => {
+  it("the protocol's schemas are served as JSON Schema for client authors", async () => {
+    const r = await http(live.base, "GET", "/v1/tables/protocol");
+    expect(r.status).toBe(200);
+    expect(r.body.protocol).toBe(1);
+    expect(r.body.schemas.SeatFrame.properties.decisions.type).toBe("array");
+    expect(r.body.schemas.Answer.required.sort()).toEqual(["decisionId", "seq", "type"]);
+  });
+
   it("online: people only; an agent seat is refused", async () => {
     const ok = await create({ game: "blackpoker", facilitator: "online" });
     expect(ok.status).toBe(201);
