@@ -12,6 +12,9 @@ import { maskOf, observe, playthrough, seeds } from "./harness.ts";
 import { leakProblems, redeals } from "./leak.ts";
 
 const games = registry.all();
+/** Item 1's budget of compared steps per game (times CONFORMANCE_SCALE). */
+const STEP_BUDGET = 100_000;
+const seedScale = () => seeds(1000).length / 1000;
 
 describe("registry", () => {
   it("has at least one game, and every game has an RL adapter", () => {
@@ -25,11 +28,18 @@ for (const game of games) {
   const configs: Record<string, unknown>[] = [{}, ...(variantConfigs[game.info.id] ?? [])];
 
   describe(`conformance: ${game.info.id}`, () => {
-    it("1. same seed, same everything: hashes, observations, masks and returns at every step (1000 seeds)", () => {
+    it("1. same seed, same everything: hashes, observations, masks and returns at every step (up to 1000 seeds, 100k steps)", () => {
+      // The property is per step, so the budget is in steps: 1000 short games (sevens, shephy,
+      // blackpoker) or as many ~330-decision dcg games as make 100k steps (about 300 seeds). It was
+      // 1000 dcg games, 3.5 minutes of the suite; non-determinism (an unseeded draw, an iteration
+      // order) shows within a few games, and the goldens pin the same hashes across processes.
+      let steps = 0;
       for (const seed of seeds(1000)) {
+        if (steps >= STEP_BUDGET * seedScale() && seed > 100) break;
         const config = configs[seed % configs.length]!;
         const a = playthrough(game, adapter, config, seed);
         const b = playthrough(game, adapter, config, seed);
+        steps += a.steps.length;
         expect(b.steps.length).toBe(a.steps.length);
         for (let i = 0; i < a.steps.length; i++) {
           if (canonicalJson(a.steps[i]) !== canonicalJson(b.steps[i])) {
