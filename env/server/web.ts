@@ -1,6 +1,7 @@
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { PACKAGE_ROOT } from "../../agents/paths.ts";
 
 /** Where the browser client lives: web/index.html, web/style.css and the bundle web/dist/app.js. */
@@ -14,13 +15,14 @@ const FILES: Readonly<Record<string, { path: string; type: string }>> = {
 
 /**
  * The browser client (docs/web.md) at `/`, from the same server as the API: three static files,
- * read once per change (mtime) and kept in memory. The bundle is built by `npm start`
+ * read once per change (mtime) and kept in memory, with a gzip copy for clients that accept it. The bundle is built by `npm start`
  * (scripts/build-web.mjs); without it `/app.js` answers 404 saying how to build it. Nothing else
  * under `/` is served: no directory listing, no path from the URL ever reaches the file system.
  */
 export function registerWebRoutes(app: FastifyInstance, dir: string): void {
-  const cache = new Map<string, { mtimeMs: number; body: Buffer }>();
-  const read = (rel: string): Buffer | null => {
+  const cache = new Map<string, { mtimeMs: number; body: Buffer; gzip: Buffer | null }>();
+  /** The file and its gzip form (made once per change, for files worth compressing). */
+  const read = (rel: string): { body: Buffer; gzip: Buffer | null } | null => {
     const path = join(dir, rel);
     let mtimeMs: number;
     try {
@@ -29,15 +31,16 @@ export function registerWebRoutes(app: FastifyInstance, dir: string): void {
       return null;
     }
     const hit = cache.get(rel);
-    if (hit && hit.mtimeMs === mtimeMs) return hit.body;
+    if (hit && hit.mtimeMs === mtimeMs) return hit;
     const body = readFileSync(path);
-    cache.set(rel, { mtimeMs, body });
-    return body;
+    const entry = { mtimeMs, body, gzip: body.length > 1024 ? gzipSync(body) : null };
+    cache.set(rel, entry);
+    return entry;
   };
-  const serve = (url: string, reply: FastifyReply): FastifyReply => {
+  const serve = (url: string, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const file = FILES[url]!;
-    const body = read(file.path);
-    if (body === null) {
+    const found = read(file.path);
+    if (found === null) {
       return reply
         .code(404)
         .type("application/json; charset=utf-8")
@@ -47,13 +50,16 @@ export function registerWebRoutes(app: FastifyInstance, dir: string): void {
           }),
         );
     }
+    const gzip = found.gzip !== null && /\bgzip\b/.test(String(request.headers["accept-encoding"] ?? ""));
+    if (gzip) reply.header("content-encoding", "gzip");
     return reply
       .code(200)
       .type(file.type)
+      .header("vary", "accept-encoding")
       .header("cache-control", "no-cache")
       .header("x-content-type-options", "nosniff")
       .header("content-security-policy", "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self'; frame-ancestors 'none'")
-      .send(body);
+      .send(gzip ? found.gzip : found.body);
   };
-  for (const url of Object.keys(FILES)) app.get(url, (_request, reply) => serve(url, reply));
+  for (const url of Object.keys(FILES)) app.get(url, (request, reply) => serve(url, request, reply));
 }

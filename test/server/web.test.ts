@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildApp } from "../../env/server/index.ts";
 
@@ -19,7 +20,8 @@ describe("the web client's static routes", () => {
     const web = temp();
     mkdirSync(join(web, "dist"));
     writeFileSync(join(web, "index.html"), "<!doctype html><title>t</title>");
-    writeFileSync(join(web, "dist", "app.js"), "console.log(1)");
+    const bundle = `console.log(${JSON.stringify("x".repeat(5000))});`;
+    writeFileSync(join(web, "dist", "app.js"), bundle);
     writeFileSync(join(web, "style.css"), "body{}");
     writeFileSync(join(web, "secret.txt"), "SECRET-CONTENT");
     const app = buildApp({ dataDir: temp(), webDir: web });
@@ -31,6 +33,11 @@ describe("the web client's static routes", () => {
     const js = await app.inject({ method: "GET", url: "/app.js" });
     expect(js.statusCode).toBe(200);
     expect(js.headers["content-type"]).toMatch(/^text\/javascript/);
+    expect(js.body).toBe(bundle);
+    const zipped = await app.inject({ method: "GET", url: "/app.js", headers: { "accept-encoding": "gzip, deflate" } });
+    expect(zipped.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(zipped.rawPayload).toString()).toBe(bundle);
+    expect(zipped.rawPayload.length).toBeLessThan(bundle.length / 10);
     expect((await app.inject({ method: "GET", url: "/app.css" })).body).toBe("body{}");
     for (const url of ["/secret.txt", "/dist/app.js", "/index.html", "/../package.json", "/%2e%2e/package.json"]) {
       const r = await app.inject({ method: "GET", url });
