@@ -69,6 +69,13 @@ export function registerTableRoutes(app: FastifyInstance, store: TableStore): vo
         throw toApi(e);
       }
     };
+    const watchableOf = (id: string): Table | ReplayTable => {
+      try {
+        return store.watchable(id);
+      } catch (e) {
+        throw toApi(e);
+      }
+    };
     const seatOf = (table: Table, text: string): number => {
       const seat = Number(text);
       if (!table.hasSeat(seat)) throw new ApiError(404, "unknown_seat", `table ${table.id} has no seat ${text}`);
@@ -102,7 +109,7 @@ export function registerTableRoutes(app: FastifyInstance, store: TableStore): vo
     );
 
     api.get<{ Params: { id: string } }>("/v1/tables/:id", { schema: { params: TableParams } }, (request, reply) =>
-      json(reply, 200, tableOf(request.params.id).summary()),
+      json(reply, 200, watchableOf(request.params.id).summary()),
     );
 
     api.get<{ Params: { id: string } }>("/v1/tables/:id/record", { schema: { params: TableParams } }, (request, reply) => {
@@ -194,13 +201,6 @@ export function registerTableRoutes(app: FastifyInstance, store: TableStore): vo
     );
 
     // ---------------------------------------------------------- spectators (WebSocket or HTTP)
-    const watchableOf = (id: string): Table | ReplayTable => {
-      try {
-        return store.watchable(id);
-      } catch (e) {
-        throw toApi(e);
-      }
-    };
     /** ?viewer=N chooses a seat's view, on replay tables only (a record hides nothing). */
     const viewerOf = (table: Table | ReplayTable, text: string | undefined): "spectator" | number => {
       if (text === undefined || text === "spectator") return "spectator";

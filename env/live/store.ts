@@ -245,7 +245,7 @@ export class TableStore {
       const id = this.finishedOrder.shift()!;
       const t = this.tables.get(id);
       if (t?.isFinished) {
-        t.close();
+        t.close("the game is over and the table left the server's memory (its record stays available)");
         this.tables.delete(id);
       }
     }

@@ -754,12 +754,15 @@ export class Table {
       );
   }
 
-  /** Stops timers and closes channels (server shutdown); the journal keeps everything acknowledged. */
-  close(): void {
+  /**
+   * Stops timers and closes channels (server shutdown, or a finished table leaving memory); the
+   * journal keeps everything acknowledged.
+   */
+  close(reason = "server shutting down"): void {
     this.closed = true;
     this.cancelDeadline?.();
     for (const s of this.seatStates) s.cancelPresence?.();
-    for (const c of this.channels) c.close(1001, "server shutting down");
+    for (const c of this.channels) c.close(1001, reason);
     this.channels.clear();
     for (const w of this.waiters) w();
     this.journal?.close();

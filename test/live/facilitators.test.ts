@@ -86,6 +86,7 @@ describe("facilitator presets", () => {
     const made = await create({ game: "blackpoker", facilitator: "replay", record });
     expect(made.status).toBe(201);
     const id = made.body.table;
+    expect((await http(live.base, "GET", `/v1/tables/${id}`)).body).toMatchObject({ table: id, facilitator: "replay", seq: 0 });
     const seat0 = await Client.open(`${live.ws}/v1/tables/${id}/spectate?viewer=0`);
     expect((await seat0.frame()).seq).toBe(0);
     expect((await http(live.base, "POST", `/v1/tables/${id}/cursor`, { seq: 5 })).status).toBe(200);
