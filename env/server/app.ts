@@ -3,8 +3,8 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { timingSafeEqual } from "node:crypto";
 import { memoryUsage } from "node:process";
 import type { GameAdapter } from "../codec.ts";
-import { EnvFault, EnvRequestError, describeThrown } from "../errors.ts";
-import { LearningFacilitator, type AutoresetMode, type EnvBatch, type IllegalActionMode, type LearnerSeatMode, type ObserveMode, type ResetRequest } from "../learning-facilitator.ts";
+import { EnvRequestError, describeThrown } from "../errors.ts";
+import type { AutoresetMode, IllegalActionMode, LearnerSeatMode, ObserveMode, ResetRequest } from "../learning-facilitator.ts";
 import { specOf } from "../spec.ts";
 import { registerTableRoutes } from "../live/routes.ts";
 import { TableStore } from "../live/store.ts";
@@ -15,7 +15,11 @@ import { resolveOptions, type ResolvedOptions, type ServerOptions } from "./opti
 import { createSessionBody, gameParams, maskQuery, renderQuery, resetBody, sessionParams, stepBody } from "./schemas.ts";
 import { SessionStore, type SessionEntry } from "./session-store.ts";
 import { registerWebRoutes } from "./web.ts";
-import { MSGPACK_TYPES, Tensor, checkDepth, contentTypeOf, decodeMsgpack, encodeReply, replyFormat } from "./wire.ts";
+import type { Job } from "./jobs.ts";
+import { SessionRuntime, StepTimeout, WorkerLost } from "./runtime.ts";
+import type { HostReply, HostRequest, LoggedOp } from "./session-host.ts";
+import { checkAgentCost } from "../../agents/cost.ts";
+import { MSGPACK_TYPES, checkDepth, contentTypeOf, decodeMsgpack, encodeReply, replyFormat } from "./wire.ts";
 
 /** What the app exposes to its owner (scripts, tests) besides the routes. */
 export interface CardgymState {
@@ -26,6 +30,11 @@ export interface CardgymState {
   readonly tables: TableStore | null;
   /** Runs the idle-session sweep now (it also runs on a timer); returns how many expired. */
   sweep(): number;
+  /**
+   * Runs a job on the session worker pool under a budget (env/server/jobs.ts: e.g. one agent
+   * decision of a live table). See SessionRuntime.runJob.
+   */
+  runJob(job: Job, options: { budgetMs: number; affinity?: string }): Promise<unknown>;
 }
 
 declare module "fastify" {
@@ -49,8 +58,6 @@ interface CreateBody {
   observe?: ObserveMode;
 }
 
-class StepTimeout extends Error {}
-
 /**
  * The HTTP face of LearningFacilitator sessions. Returns the fastify app without listening: tests
  * use `inject`, scripts/serve.ts calls listen. See docs/protocol.md for the wire contract.
@@ -69,7 +76,8 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
   });
   const sessions = new SessionStore(o, o.now);
   const metrics = new Metrics(o.now);
-  const sweeper = setInterval(() => sessions.sweep(), o.sweepIntervalMs);
+  const sweep = (): number => sessions.sweep((entry) => forgetOnWorker(entry));
+  const sweeper = setInterval(sweep, o.sweepIntervalMs);
   sweeper.unref();
   const tables =
     o.dataDir === null
@@ -89,7 +97,14 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
     if (recovered > 0) o.log(`live tables: ${recovered} recovered from ${o.dataDir}`);
     for (const f of failed) o.log(`live tables: journal ${f.id} not recovered: ${f.reason}`);
   }
-  app.decorate("cardgym", { options: o, sessions, metrics, tables, sweep: () => sessions.sweep() } satisfies CardgymState);
+  app.decorate("cardgym", {
+    options: o,
+    sessions,
+    metrics,
+    tables,
+    sweep,
+    runJob: (job, budget) => runtime.runJob(job, budget),
+  } satisfies CardgymState);
   // Graceful shutdown: close() stops accepting, in-flight requests finish, and their connections
   // are told to close so keep-alive clients do not hold the server open until their idle timeout.
   let closing = false;
@@ -101,6 +116,7 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
     clearInterval(sweeper);
     sessions.clear();
     tables?.close();
+    await runtime.close();
   });
 
   // Content types: msgpack (restricted to plain data) and JSON; anything else is a 415.
@@ -169,58 +185,91 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
   };
   const servedGames = (): string[] => o.registry.ids().filter((id) => o.adapters.has(id));
 
-  /** Runs a reset/step: maps request errors to 4xx, and quarantines the session on a fault or timeout. */
-  const run = (entry: SessionEntry, op: () => EnvBatch | Promise<EnvBatch>): EnvBatch | Promise<EnvBatch> => {
+  const runtime = new SessionRuntime({
+    workers: o.workers,
+    stepTimeoutMs: o.stepTimeoutMs,
+    setup: { registry: o.registry, adapters: o.adapters, createAgent: o.createAgent, modelDir: o.modelDir },
+    sessionModule: o.sessionModule,
+    modelDir: o.modelDir,
+    workerHeapMb: o.workerHeapMb,
+    log: o.log,
+    sessionsOn: (slot) => sessions.onSlot(slot),
+    lost: (id, code, message) => {
+      const entry = sessions.find(id);
+      if (entry && !entry.quarantine) quarantine(entry, code, message);
+    },
+  });
+
+  const quarantine = (entry: SessionEntry, code: string, message: string): void => {
+    entry.quarantine = { code, message };
+    o.log(`session ${entry.id} quarantined: ${code}: ${message}`);
+  };
+
+  /**
+   * Forwards one session request to the session's worker and maps its outcome: the reply, a
+   * request error (4xx, the session untouched), or a fault / timeout (the session quarantined).
+   * One request at a time per session: another one meanwhile is refused with 409 session_busy.
+   */
+  const forward = async (entry: SessionEntry, req: HostRequest): Promise<HostReply> => {
+    if (entry.inFlight > 0) throw new ApiError(409, "session_busy", "another request on this session is in progress; send one request at a time per session");
     entry.inFlight++;
-    let work: EnvBatch | Promise<EnvBatch>;
+    let r: HostReply;
     try {
-      work = op();
+      r = await runtime.call(entry.slot, req);
     } catch (e) {
-      settle(entry);
-      throw failure(entry, e, null);
-    }
-    // A step whose agents all answered synchronously is already done: no timer can interrupt
-    // synchronous work anyway, so the timeout race (a promise and a timer per request) is skipped.
-    if (!(work instanceof Promise)) {
-      settle(entry);
-      return work;
-    }
-    return raceTimeout(entry, work);
-  };
-  const settle = (entry: SessionEntry): void => {
-    entry.inFlight--;
-    entry.lastUsed = o.now();
-  };
-  const raceTimeout = async (entry: SessionEntry, work: Promise<EnvBatch>): Promise<EnvBatch> => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    try {
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new StepTimeout()), o.stepTimeoutMs);
-      });
-      return await Promise.race([work, timeout]);
-    } catch (e) {
-      throw failure(entry, e, work);
+      let api: ApiError;
+      if (e instanceof StepTimeout) api = new ApiError(503, "step_timeout", `the ${req.op} did not finish within ${o.stepTimeoutMs} ms`);
+      else if (e instanceof WorkerLost) api = new ApiError(500, "worker_lost", e.message);
+      else api = new ApiError(500, "internal_error", describeThrown(e));
+      if (!entry.quarantine) quarantine(entry, api.code, api.message);
+      throw api;
     } finally {
-      clearTimeout(timer);
-      settle(entry);
+      entry.inFlight--;
+      entry.lastUsed = o.now();
     }
-  };
-  /** Maps a failed reset/step to its ApiError; a fault or timeout quarantines the session. */
-  const failure = (entry: SessionEntry, e: unknown, work: Promise<EnvBatch> | null): ApiError => {
-    if (e instanceof EnvRequestError) return new ApiError(e.status, e.code, e.message, e.details as Record<string, unknown> | undefined);
-    let api: ApiError;
-    if (e instanceof StepTimeout) {
-      work?.catch(() => undefined);
-      api = new ApiError(503, "step_timeout", `the step did not finish within ${o.stepTimeoutMs} ms`);
-    } else if (e instanceof EnvFault) {
-      api = new ApiError(500, e.code, e.message, e.env === undefined ? undefined : { env: e.env });
-    } else {
-      api = new ApiError(500, "internal_error", describeThrown(e));
+    if (r.error) {
+      if (r.error.fault) {
+        quarantine(entry, r.error.code, r.error.message);
+        void runtime.call(entry.slot, { op: "delete", session: entry.id, format: "msgpack" }).catch(() => undefined);
+      }
+      throw new ApiError(r.error.status, r.error.code, r.error.message, r.error.details);
     }
-    entry.quarantine = { code: api.code, message: api.message };
-    o.log(`session ${entry.id} quarantined: ${api.code}: ${api.message}`);
-    return api;
+    return r;
   };
+
+  /** Records a successful reset/step in the session's log (what a rebuild replays). */
+  const record = (entry: SessionEntry, op: LoggedOp, r: HostReply): void => {
+    if (op.op === "reset" && fullReseed(op.body, entry.meta.numEnvs)) {
+      entry.log = [];
+      entry.loggedActions = 0;
+    }
+    entry.log.push(op);
+    entry.loggedActions += op.op === "step" ? op.body.actions.length : entry.meta.numEnvs;
+    entry.digest = r.digest ?? null;
+    entry.step = r.step ?? entry.step;
+    entry.isReset = true;
+    if (op.op === "step") entry.envSteps += entry.meta.numEnvs;
+  };
+
+  const payloadOf = (r: HostReply): Buffer | string => {
+    const p = r.payload;
+    if (p === undefined) return "";
+    return typeof p === "string" ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength);
+  };
+  const sendRaw = (request: FastifyRequest, reply: FastifyReply, status: number, payload: Buffer | string): FastifyReply => {
+    const format = replyFormat(request.headers.accept, request.headers["content-type"]);
+    if (closing) reply.header("connection", "close");
+    return reply.code(status).type(contentTypeOf(format)).send(payload);
+  };
+  /** Frees a session's state on its worker (queued behind any request still running there). */
+  const forgetOnWorker = (entry: SessionEntry): void => {
+    runtime.unplace(entry.slot, entry.meta.numEnvs);
+    void runtime.call(entry.slot, { op: "delete", session: entry.id, format: "msgpack" }).catch(() => undefined);
+  };
+  const dropSession = (entry: SessionEntry, why: string): void => {
+    if (sessions.delete(entry.id, why)) forgetOnWorker(entry);
+  };
+  const formatOf = (request: FastifyRequest) => replyFormat(request.headers.accept, request.headers["content-type"]);
 
   app.get("/healthz", (request, reply) => send(request, reply, 200, { ok: true, sessions: sessions.size }));
 
@@ -267,71 +316,56 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
     send(request, reply, 200, specOf(findGame(request.params.game))),
   );
 
-  app.post<{ Body: CreateBody }>("/v1/sessions", { schema: { body: createSessionBody(o.maxEnvsPerSession) } }, (request, reply) => {
+  app.post<{ Body: CreateBody }>("/v1/sessions", { schema: { body: createSessionBody(o.maxEnvsPerSession) } }, async (request, reply) => {
     const body = request.body;
-    const adapter = findGame(body.game);
+    findGame(body.game);
     const numEnvs = body.numEnvs ?? 1;
-    sessions.checkCapacity(numEnvs);
-    let facilitator: LearningFacilitator;
+    if (body.seats) {
+      const cost = checkAgentCost(body.seats, numEnvs, o.maxAgentCost);
+      if (!cost.ok) {
+        const invalid = !cost.error.message.includes("playout units");
+        throw new ApiError(400, invalid ? "invalid_seats" : "agent_too_costly", cost.error.message, invalid ? undefined : { limit: o.maxAgentCost });
+      }
+    }
+    const id = sessions.reserve(numEnvs);
+    let slot = -1;
     try {
-      facilitator = LearningFacilitator.create({
-        adapter,
-        // A named card-set file is read here and inlined: the engine never touches files.
-        config: inlineCardSet(body.config, o.cardSetDir),
-        seats: body.seats,
-        numEnvs,
-        seed: body.seed ?? 0,
-        maxDecisions: body.maxDecisions ?? null,
-        ...(body.autoreset === undefined ? {} : { autoreset: body.autoreset }),
-        ...(body.learnerSeat === undefined ? {} : { learnerSeat: body.learnerSeat }),
-        ...(body.illegalAction === undefined ? {} : { illegalAction: body.illegalAction }),
-        ...(body.illegalReward === undefined ? {} : { illegalReward: body.illegalReward }),
-        ...(body.obsDtype === undefined ? {} : { obsDtype: body.obsDtype }),
-        ...(body.observe === undefined ? {} : { observe: body.observe }),
-        createAgent: o.createAgent,
-        modelRoot: o.modelDir,
-      });
+      // A named card-set file is read here and inlined: the engine never touches files, and the
+      // session's create body replays without the file.
+      const config = inlineCardSet(body.config, o.cardSetDir);
+      const create: Record<string, unknown> = { ...body, ...(config === undefined ? {} : { config }) };
+      slot = runtime.place(numEnvs);
+      const pending: SessionEntry = { id, slot, meta: { game: body.game, mode: "single", seats: [], numEnvs }, create, log: [], loggedActions: 0, digest: null, step: 0, envSteps: 0, isReset: false, lastUsed: o.now(), inFlight: 0, quarantine: null };
+      const r = await forward(pending, { op: "create", session: id, body: create, format: formatOf(request) });
+      const entry = sessions.add({ id, slot, meta: r.meta!, create });
+      if (closing) sessions.delete(entry.id, "the server shut down");
+      return sendRaw(request, reply, 201, payloadOf(r));
     } catch (e) {
-      if (e instanceof EnvRequestError) throw new ApiError(e.status, e.code, e.message, e.details as Record<string, unknown> | undefined);
-      if (e instanceof EnvFault) throw new ApiError(500, e.code, e.message);
+      sessions.release(id);
+      if (slot >= 0) runtime.unplace(slot, numEnvs);
+      if (e instanceof ApiError && e.status === 503) {
+        throw new ApiError(503, "step_timeout", `creating the session did not finish within ${o.stepTimeoutMs} ms`);
+      }
       throw e;
     }
-    const entry = sessions.add(facilitator);
-    return send(request, reply, 201, {
-      session: entry.id,
-      game: adapter.game.info.id,
-      gameVersion: adapter.game.info.version,
-      mode: facilitator.mode,
-      seats: facilitator.seatNames,
-      numSeats: facilitator.numSeats,
-      numEnvs: facilitator.numEnvs,
-      maxDecisions: facilitator.maxDecisions,
-      autoreset: facilitator.autoreset,
-      learnerSeat: facilitator.learnerSeatMode,
-      illegalAction: facilitator.illegalAction,
-      illegalReward: facilitator.illegalReward,
-      obsWire: facilitator.obsWire.info,
-      observe: facilitator.observe,
-      config: facilitator.config,
-      spec: facilitator.spec,
-    });
   });
 
-  app.get<{ Params: { id: string } }>("/v1/sessions/:id", { schema: { params: sessionParams } }, (request, reply) => {
+  app.get<{ Params: { id: string } }>("/v1/sessions/:id", { schema: { params: sessionParams } }, async (request, reply) => {
     const entry = sessions.get(request.params.id);
-    const f = entry.facilitator;
+    let hashes: unknown;
+    if (o.exposeStateHashes && !entry.quarantine) hashes = (await forward(entry, { op: "hashes", session: entry.id, format: "msgpack" })).value;
     return send(request, reply, 200, {
       session: entry.id,
-      game: f.game.info.id,
-      mode: f.mode,
-      seats: f.seatNames,
-      numEnvs: f.numEnvs,
-      step: f.steps,
-      envSteps: f.envSteps,
-      reset: f.isReset,
+      game: entry.meta.game,
+      mode: entry.meta.mode,
+      seats: entry.meta.seats,
+      numEnvs: entry.meta.numEnvs,
+      step: entry.step,
+      envSteps: entry.envSteps,
+      reset: entry.isReset,
       status: entry.quarantine ? "quarantined" : "ok",
       quarantine: entry.quarantine ?? undefined,
-      hashes: o.exposeStateHashes ? f.hashes() : undefined,
+      hashes,
     });
   });
 
@@ -348,66 +382,49 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
     async (request, reply) => {
       const entry = sessions.usable(request.params.id);
       const body = request.body ?? {};
-      const batch = await run(entry, () => entry.facilitator.reset(body));
-      return send(request, reply, 200, batchReply(batch, entry.facilitator));
+      const r = await forward(entry, { op: "reset", session: entry.id, body, format: formatOf(request) });
+      record(entry, { op: "reset", body }, r);
+      return sendRaw(request, reply, 200, payloadOf(r));
     },
   );
 
   app.post<{ Params: { id: string }; Body: { actions: number[] } }>(
     "/v1/sessions/:id/step",
     { schema: { params: sessionParams, body: stepBody(o.maxEnvsPerSession) } },
-    (request, reply) => {
+    async (request, reply) => {
       const entry = sessions.usable(request.params.id);
-      const done = (batch: EnvBatch): FastifyReply => {
-        metrics.recordStep(batch.numEnvs);
-        return send(request, reply, 200, batchReply(batch, entry.facilitator));
-      };
-      // Synchronous handler on the fast path: fastify sends the returned reply without an extra
-      // promise; only a step waiting on an asynchronous agent goes through one.
-      const work = run(entry, () => entry.facilitator.stepNow(request.body.actions));
-      return work instanceof Promise ? work.then(done) : done(work);
+      const body = { actions: request.body.actions };
+      const r = await forward(entry, { op: "step", session: entry.id, body, format: formatOf(request) });
+      record(entry, { op: "step", body }, r);
+      metrics.recordStep(entry.meta.numEnvs);
+      return sendRaw(request, reply, 200, payloadOf(r));
     },
   );
 
   app.get<{ Params: { id: string }; Querystring: { labels?: string } }>(
     "/v1/sessions/:id/mask",
     { schema: { params: sessionParams, querystring: maskQuery } },
-    (request, reply) => {
+    async (request, reply) => {
       const entry = sessions.usable(request.params.id);
-      const f = entry.facilitator;
-      const { mask, seat } = f.mask();
-      const withLabels = request.query.labels === "true" || request.query.labels === "1";
-      return send(request, reply, 200, {
-        step: f.steps,
-        mask: new Tensor("uint8", [f.numEnvs, f.spec.action.size], mask),
-        seat: new Tensor("int32", [f.numEnvs], seat),
-        labels: withLabels ? f.labels() : undefined,
-      });
+      const labels = request.query.labels === "true" || request.query.labels === "1";
+      const r = await forward(entry, { op: "mask", session: entry.id, body: { labels }, format: formatOf(request) });
+      return sendRaw(request, reply, 200, payloadOf(r));
     },
   );
 
   app.get<{ Params: { id: string }; Querystring: { env?: string } }>(
     "/v1/sessions/:id/render",
     { schema: { params: sessionParams, querystring: renderQuery } },
-    (request, reply) => {
+    async (request, reply) => {
       const entry = sessions.usable(request.params.id);
-      const f = entry.facilitator;
-      const index = Number(request.query.env ?? "0");
-      let text: string;
-      try {
-        text = f.render(index);
-      } catch (e) {
-        if (e instanceof EnvRequestError) throw new ApiError(e.status, e.code, e.message);
-        if (e instanceof EnvFault) throw new ApiError(500, e.code, e.message);
-        throw e;
-      }
-      return send(request, reply, 200, { step: f.steps, env: index, text });
+      const r = await forward(entry, { op: "render", session: entry.id, body: { env: Number(request.query.env ?? "0") }, format: formatOf(request) });
+      return sendRaw(request, reply, 200, payloadOf(r));
     },
   );
 
   app.delete<{ Params: { id: string } }>("/v1/sessions/:id", { schema: { params: sessionParams } }, (request, reply) => {
     const entry = sessions.get(request.params.id);
-    sessions.delete(entry.id, "deleted by a client");
+    dropSession(entry, "deleted by a client");
     return send(request, reply, 200, { deleted: entry.id });
   });
 
@@ -418,46 +435,12 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
   return app;
 }
 
-/** Observations in the session's wire form (obsDtype). */
-function obsTensor(f: LearningFacilitator, shape: readonly number[], obs: Float32Array): Tensor {
-  const w = f.obsWire.encode(shape, obs);
-  return new Tensor(w.dtype, w.shape, w.values);
-}
-
-function batchReply(b: EnvBatch, f: LearningFacilitator): Record<string, unknown> {
-  const n = b.numEnvs;
-  const s = b.numSeats;
-  return {
-    step: b.step,
-    mode: b.mode,
-    obs: obsTensor(f, b.obsShape, b.obs),
-    mask: new Tensor("uint8", [n, f.spec.action.size], b.mask),
-    reward: new Tensor("float32", b.rewardShape, b.reward),
-    terminated: new Tensor("bool", [n], b.terminated),
-    truncated: new Tensor("bool", [n], b.truncated),
-    seat: new Tensor("int32", [n], b.seat),
-    info: {
-      episode: new Tensor("int32", [n], b.episode),
-      episodeStep: new Tensor("int32", [n], b.episodeStep),
-      returns: new Tensor("float32", [n, s], b.returns),
-      learnerSeat: b.mode === "single" ? new Tensor("int32", [n], b.learnerSeat) : undefined,
-      illegal: b.illegal ? new Tensor("bool", [n], b.illegal) : undefined,
-    },
-    final: b.final ? finalReply(b, f) : undefined,
-  };
-}
-
-function finalReply(b: EnvBatch, f: LearningFacilitator): Record<string, unknown> {
-  const final = b.final!;
-  const k = final.envs.length;
-  const o = f.spec.observation.size;
-  return {
-    envs: new Tensor("int32", [k], final.envs),
-    obs: obsTensor(f, b.mode === "single" ? [k, o] : [k, b.numSeats, o], final.obs),
-    returns: new Tensor("float32", [k, b.numSeats], final.returns),
-    episodeStep: new Tensor("int32", [k], final.episodeStep),
-    learnerSeat: b.mode === "single" ? new Tensor("int32", [k], final.learnerSeat) : undefined,
-  };
+/** A reset that re-seeds every env: the session after it depends on nothing before it, so its log restarts there. */
+function fullReseed(body: unknown, numEnvs: number): boolean {
+  const b = (body ?? {}) as ResetRequest;
+  if (b.envs !== undefined) return false;
+  if (b.seed !== undefined) return true;
+  return b.seeds !== undefined && b.seeds.length === numEnvs && b.seeds.every((x) => x !== null);
 }
 
 function authorized(header: string | undefined, token: string): boolean {
@@ -477,6 +460,7 @@ const FASTIFY_CODES: Record<string, [number, string]> = {
 
 function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
+  if (err instanceof EnvRequestError) return new ApiError(err.status, err.code, err.message, err.details as Record<string, unknown> | undefined);
   const e = err as { code?: string; statusCode?: number; validation?: unknown; validationContext?: string; message?: string };
   if (e && e.validation) {
     return new ApiError(400, e.validationContext === "body" ? "invalid_body" : "bad_request", e.message ?? "request failed schema validation");

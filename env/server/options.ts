@@ -1,4 +1,6 @@
 import { DEFAULT_MODEL_DIR } from "../../agents/paths.ts";
+import { availableParallelism } from "node:os";
+import { DEFAULT_MAX_AGENT_COST } from "../../agents/cost.ts";
 import { createAgent } from "../../agents/spec.ts";
 import type { GameRegistry } from "../../engine/core/index.ts";
 import { registry as shippedRegistry } from "../../engine/games.ts";
@@ -56,10 +58,25 @@ export interface ServerOptions {
   readonly maxFinishedTables?: number;
   /** The browser client's folder, served at `/` with the table routes (default <repo>/web); null: none. */
   readonly webDir?: string | null;
+  /**
+   * Worker threads that run sessions (env/server/runtime.ts). Default: the machine's available
+   * cores, or 0 (the main thread) when a custom registry/adapters/createAgent is given without a
+   * sessionModule, since functions cannot cross threads.
+   */
+  readonly workers?: number;
+  /** A module (file URL) each worker imports for its registry/adapters/createAgent/jobs (env/server/session-module.ts). */
+  readonly sessionModule?: string | URL | null;
+  /** Largest agent cost per step a session may have (agents/cost.ts); above it 400 agent_too_costly. */
+  readonly maxAgentCost?: number;
+  /** Open connections at once; further ones are closed at once. */
+  readonly maxConnections?: number;
+  /** Heap cap of one worker in MB: a runaway session kills its worker (and is quarantined), not the server. */
+  readonly workerHeapMb?: number;
 }
 
-export type ResolvedOptions = Required<Omit<ServerOptions, "token" | "sweepIntervalMs" | "modelDir" | "cardSetDir" | "dataDir" | "liveClock" | "webDir">> & {
+export type ResolvedOptions = Required<Omit<ServerOptions, "token" | "sweepIntervalMs" | "modelDir" | "cardSetDir" | "dataDir" | "liveClock" | "webDir" | "sessionModule">> & {
   readonly webDir: string | null;
+  readonly sessionModule: string | null;
   readonly dataDir: string | null;
   readonly liveClock: LiveClock | undefined;
   readonly modelDir: string;
@@ -78,6 +95,9 @@ export const DEFAULT_LIMITS = {
   idleTimeoutMs: 15 * 60_000,
   requestTimeoutMs: 30_000,
   stepTimeoutMs: 30_000,
+  maxAgentCost: DEFAULT_MAX_AGENT_COST,
+  maxConnections: 1024,
+  workerHeapMb: 4096,
 } as const;
 
 export function resolveOptions(o: ServerOptions): ResolvedOptions {
@@ -112,5 +132,18 @@ export function resolveOptions(o: ServerOptions): ResolvedOptions {
     maxTables: positive("maxTables", o.maxTables, 2000),
     maxFinishedTables: positive("maxFinishedTables", o.maxFinishedTables, 1000),
     webDir: o.webDir === undefined ? DEFAULT_WEB_DIR : o.webDir,
+    sessionModule: o.sessionModule === undefined || o.sessionModule === null ? null : String(o.sessionModule),
+    workers: workerCount(o),
+    maxAgentCost: positive("maxAgentCost", o.maxAgentCost, DEFAULT_LIMITS.maxAgentCost),
+    maxConnections: positive("maxConnections", o.maxConnections, DEFAULT_LIMITS.maxConnections),
+    workerHeapMb: positive("workerHeapMb", o.workerHeapMb, DEFAULT_LIMITS.workerHeapMb),
   };
+}
+
+function workerCount(o: ServerOptions): number {
+  const custom = (o.registry !== undefined || o.adapters !== undefined || o.createAgent !== undefined) && (o.sessionModule ?? null) === null;
+  const n = o.workers ?? (custom ? 0 : availableParallelism());
+  if (!Number.isInteger(n) || n < 0 || n > 1024) throw new RangeError(`workers must be an integer between 0 and 1024, got ${n}`);
+  if (n > 0 && custom) throw new RangeError("a custom registry, adapters or createAgent needs a sessionModule the workers can import (or workers: 0)");
+  return n;
 }

@@ -1,20 +1,39 @@
 import { randomBytes } from "node:crypto";
-import type { LearningFacilitator } from "../learning-facilitator.ts";
 import { ApiError } from "./api-error.ts";
+import type { LoggedOp, SessionMeta } from "./session-host.ts";
 
 export interface Quarantine {
   readonly code: string;
   readonly message: string;
 }
 
+/**
+ * What the main thread keeps about a session: its facilitator lives on a worker (runtime.ts), so
+ * the entry holds what routing, limits and a rebuild need.
+ */
 export interface SessionEntry {
   readonly id: string;
-  readonly facilitator: LearningFacilitator;
+  /** The worker slot holding the session. */
+  readonly slot: number;
+  readonly meta: SessionMeta;
+  /** The validated create body (card set inlined): with `log`, it rebuilds the session exactly. */
+  readonly create: Record<string, unknown>;
+  /** Resets and steps applied since creation, or since the last reset that re-seeded every env. */
+  log: LoggedOp[];
+  /** Actions held in `log` (bounded: see MAX_LOGGED_ACTIONS). */
+  loggedActions: number;
+  /** Digest of the last reset/step reply sent (null before the first reset). */
+  digest: number | null;
+  step: number;
+  envSteps: number;
+  isReset: boolean;
   lastUsed: number;
-  /** Requests being computed for this session (a busy session is never expired). */
+  /** Requests being computed for this session (a busy session is never expired, and refuses others with 409). */
   inFlight: number;
   quarantine: Quarantine | null;
 }
+
+export type NewSession = Pick<SessionEntry, "id" | "slot" | "meta" | "create">;
 
 /** How many deleted/expired ids are remembered, so late requests get 410 instead of 404. */
 const REMEMBERED_GONE = 4096;
@@ -23,6 +42,7 @@ const REMEMBERED_GONE = 4096;
 export class SessionStore {
   private readonly sessions = new Map<string, SessionEntry>();
   private readonly gone = new Map<string, string>();
+  private readonly reserved = new Map<string, number>();
   private envs = 0;
 
   constructor(
@@ -46,7 +66,7 @@ export class SessionStore {
 
   /** Refuses before any work is done when a new session of `numEnvs` would exceed a limit. */
   checkCapacity(numEnvs: number): void {
-    if (this.sessions.size >= this.limits.maxSessions) {
+    if (this.sessions.size + this.reserved.size >= this.limits.maxSessions) {
       throw new ApiError(429, "too_many_sessions", `the server holds its maximum of ${this.limits.maxSessions} sessions; delete one first`);
     }
     if (this.envs + numEnvs > this.limits.maxTotalEnvs) {
@@ -58,15 +78,37 @@ export class SessionStore {
     }
   }
 
-  add(facilitator: LearningFacilitator): SessionEntry {
-    this.checkCapacity(facilitator.numEnvs);
+  /** A fresh session id, and `numEnvs` reserved against the limits until add() or release(). */
+  reserve(numEnvs: number): string {
+    this.checkCapacity(numEnvs);
     let id: string;
     do id = randomBytes(12).toString("base64url");
-    while (this.sessions.has(id));
-    const entry: SessionEntry = { id, facilitator, lastUsed: this.now(), inFlight: 0, quarantine: null };
-    this.sessions.set(id, entry);
-    this.envs += facilitator.numEnvs;
+    while (this.sessions.has(id) || this.reserved.has(id));
+    this.reserved.set(id, numEnvs);
+    this.envs += numEnvs;
+    return id;
+  }
+
+  release(id: string): void {
+    const n = this.reserved.get(id);
+    if (n === undefined) return;
+    this.reserved.delete(id);
+    this.envs -= n;
+  }
+
+  add(s: NewSession): SessionEntry {
+    const n = this.reserved.get(s.id);
+    if (n === undefined) throw new Error(`session ${s.id} was not reserved`);
+    this.reserved.delete(s.id);
+    this.envs += s.meta.numEnvs - n;
+    const entry: SessionEntry = { ...s, log: [], loggedActions: 0, digest: null, step: 0, envSteps: 0, isReset: false, lastUsed: this.now(), inFlight: 0, quarantine: null };
+    this.sessions.set(s.id, entry);
     return entry;
+  }
+
+  /** Live sessions pinned to a worker slot. */
+  onSlot(slot: number): SessionEntry[] {
+    return [...this.sessions.values()].filter((e) => e.slot === slot && e.quarantine === null);
   }
 
   /** The session, or 404 unknown / 410 deleted or expired. Does not check quarantine. */
@@ -81,6 +123,11 @@ export class SessionStore {
     throw new ApiError(404, "unknown_session", `no session ${JSON.stringify(id)}`);
   }
 
+  /** The live session with this id, or undefined (no side effects). */
+  find(id: string): SessionEntry | undefined {
+    return this.sessions.get(id);
+  }
+
   /** The session, refusing a quarantined one with 409. */
   usable(id: string): SessionEntry {
     const entry = this.get(id);
@@ -90,23 +137,25 @@ export class SessionStore {
     return entry;
   }
 
-  delete(id: string, why: string): boolean {
+  delete(id: string, why: string): SessionEntry | null {
     const entry = this.sessions.get(id);
-    if (!entry) return false;
+    if (!entry) return null;
     this.sessions.delete(id);
-    this.envs -= entry.facilitator.numEnvs;
+    this.envs -= entry.meta.numEnvs;
     this.gone.set(id, why);
-    if (this.gone.size > REMEMBERED_GONE) this.gone.delete(this.gone.keys().next().value!);
-    return true;
+    const oldest = this.gone.keys().next();
+    if (this.gone.size > REMEMBERED_GONE && !oldest.done) this.gone.delete(oldest.value);
+    return entry;
   }
 
   /** Deletes sessions idle for longer than the timeout; returns how many. */
-  sweep(): number {
+  sweep(onDelete: (entry: SessionEntry) => void = () => undefined): number {
     const cutoff = this.now() - this.limits.idleTimeoutMs;
     let n = 0;
     for (const entry of [...this.sessions.values()]) {
       if (entry.inFlight === 0 && entry.lastUsed <= cutoff) {
         this.delete(entry.id, `expired after ${this.limits.idleTimeoutMs} ms idle`);
+        onDelete(entry);
         n++;
       }
     }

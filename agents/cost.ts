@@ -1,0 +1,71 @@
+import { fail, ok, type Result } from "../engine/core/index.ts";
+import { COMPUTER_DEFAULTS } from "./computer.ts";
+import { MCTS_DEFAULTS } from "./mcts.ts";
+import { parseAgentSpec } from "./spec.ts";
+
+/**
+ * What an agent spec may cost per decision, in "playout units" (about one random playout or one
+ * search iteration each), read from its parameters alone, before anything is built. Hosts use it
+ * for admission: the server refuses a session whose seats cost more than `--max-agent-cost` per
+ * step (the sum over agent seats, times numEnvs), and the CLIs apply the same cap when asked.
+ *
+ * - random, sandbag, tutorial (and agents this table does not know): 1;
+ * - computer: dets x rollouts x 16 (it scores every legal candidate, 16 taken as a typical count);
+ * - mcts: iters, or with `ms` the iterations that time allows at MS_UNITS per ms, whichever is less;
+ * - onnx: 4 per MB of its maxMB size cap (inference cost grows with the model's size).
+ * A budget is an estimate, not a measurement: the step timeout is what holds every request to
+ * its time; admission refuses at once what could never fit.
+ */
+export const CANDIDATES = 16;
+export const MS_UNITS = 20;
+export const ONNX_UNITS_PER_MB = 4;
+/** The server's default `--max-agent-cost`: e.g. the default mcts (400 iterations) at 1024 envs fits, 2000 iterations at 512 envs does not. */
+export const DEFAULT_MAX_AGENT_COST = 1_000_000;
+
+const num = (v: string | undefined, def: number): number => {
+  const n = v === undefined ? def : Number(v);
+  return Number.isFinite(n) && n > 0 ? n : def;
+};
+
+export function agentCost(spec: string): Result<number> {
+  const parsed = parseAgentSpec(spec);
+  if (!parsed.ok) return parsed;
+  const { name, params } = parsed.value;
+  switch (name) {
+    case "computer":
+      return ok(num(params.dets, COMPUTER_DEFAULTS.dets) * num(params.rollouts, COMPUTER_DEFAULTS.rollouts) * CANDIDATES);
+    case "mcts": {
+      const ms = params.ms === undefined ? undefined : num(params.ms, 1);
+      const iters = num(params.iters, ms === undefined ? MCTS_DEFAULTS.iters : 100_000_000);
+      return ok(ms === undefined ? iters : Math.min(iters, ms * MS_UNITS));
+    }
+    case "onnx":
+      return ok(Math.ceil(num(params.maxMB, 64) * ONNX_UNITS_PER_MB));
+    default:
+      return ok(1);
+  }
+}
+
+/** The cost of one step of a session: the sum over agent seats of their cost, times numEnvs. */
+export function seatsCost(seats: readonly string[], numEnvs: number): Result<{ cost: number; worst: { seat: number; spec: string; cost: number } | null }> {
+  let cost = 0;
+  let worst: { seat: number; spec: string; cost: number } | null = null;
+  for (const [seat, spec] of seats.entries()) {
+    if (spec === "learner" || spec === "external") continue;
+    const c = agentCost(spec);
+    if (!c.ok) return c;
+    cost += c.value;
+    if (!worst || c.value > worst.cost) worst = { seat, spec, cost: c.value };
+  }
+  return ok({ cost: cost * numEnvs, worst });
+}
+
+/** Refuses (an error value) a session over `limit`; the message names the limit and the costliest seat. */
+export function checkAgentCost(seats: readonly string[], numEnvs: number, limit: number, flag = "--max-agent-cost"): Result<number> {
+  const r = seatsCost(seats, numEnvs);
+  if (!r.ok) return r;
+  const { cost, worst } = r.value;
+  if (cost <= limit) return ok(cost);
+  const which = worst ? ` (seat ${worst.seat} "${worst.spec}" costs ${worst.cost} per decision, times ${numEnvs} env${numEnvs === 1 ? "" : "s"})` : "";
+  return fail("invalid_config", `the agent seats cost ${cost} playout units per step${which}; the limit is ${flag} ${limit} (docs/agents.md, Agent cost)`);
+}

@@ -1,0 +1,287 @@
+import { Worker } from "node:worker_threads";
+import type { Job } from "./jobs.ts";
+import { SessionHost, type HostReply, type HostRequest, type HostSetup, type LoggedOp } from "./session-host.ts";
+import type { WorkerInit } from "./session-module.ts";
+
+/**
+ * Where session work runs: a pool of worker threads (`workers` >= 1), each session pinned to one
+ * worker so its state never crosses threads; the HTTP event loop only validates, routes and
+ * forwards `{op, session, body}`, then answers with the worker's reply bytes.
+ *
+ * The budget. A worker runs one request at a time, and a timer starts when the request is handed
+ * to it. A request still running when its budget ends is answered with a StepTimeout at once (the
+ * caller replies 503 `step_timeout` and quarantines its session); the worker is terminated
+ * (termination interrupts any JavaScript, however tight its loop) and a fresh one takes its place.
+ * Every other session the old worker held is rebuilt there, exactly: sessions are deterministic,
+ * so the creation body plus the resets and steps applied since (the session's log, kept on the
+ * main thread) reproduce the state, and the digest of the replayed last reply must equal the one
+ * the client received, or the session is reported lost instead of being served wrong. Requests
+ * that were queued for that worker run after the rebuild, with their own full budget.
+ *
+ * `workers: 0` runs sessions on the main thread (tests with in-process fixtures, embedding):
+ * nothing can interrupt synchronous work there, so only asynchronous work is held to the budget.
+ */
+export class StepTimeout extends Error {
+  constructor(readonly budgetMs: number) {
+    super(`did not finish within ${budgetMs} ms`);
+    this.name = "StepTimeout";
+  }
+}
+
+/** A job that ran past its budget (its worker was replaced). */
+export class JobTimeout extends StepTimeout {
+  constructor(budgetMs: number) {
+    super(budgetMs);
+    this.name = "JobTimeout";
+  }
+}
+
+/** The worker holding the request died (out of memory, a native crash): the request failed with it. */
+export class WorkerLost extends Error {
+  constructor(why: string) {
+    super(`the session worker stopped: ${why}`);
+    this.name = "WorkerLost";
+  }
+}
+
+/** What the runtime needs to rebuild a session on a fresh worker (SessionStore entries provide it). */
+export interface Rebuildable {
+  readonly id: string;
+  readonly create: Record<string, unknown>;
+  readonly log: readonly LoggedOp[];
+  /** Digest of the last reset/step reply sent, or null before the first reset. */
+  readonly digest: number | null;
+}
+
+export interface RuntimeOptions {
+  /** Worker threads; 0 = in the main thread. */
+  readonly workers: number;
+  /** Budget of one request, in ms. */
+  readonly stepTimeoutMs: number;
+  /** In-thread setup (workers: 0). */
+  readonly setup: HostSetup;
+  /** Module the workers import for their registry/adapters/agents/jobs (file URL), or null for the shipped ones. */
+  readonly sessionModule: string | null;
+  readonly modelDir: string;
+  /** Worker heap cap (MB): a session that allocates without bound kills its worker, not the server. */
+  readonly workerHeapMb: number;
+  readonly log: (line: string) => void;
+  /** The live sessions pinned to a worker slot (consulted when that worker is replaced). */
+  readonly sessionsOn: (slot: number) => Rebuildable[];
+  /** A session that could not be rebuilt: the store quarantines it with this reason. */
+  readonly lost: (id: string, code: string, message: string) => void;
+}
+
+interface Task {
+  readonly req: HostRequest;
+  readonly budgetMs: number;
+  readonly resolve: (r: HostReply) => void;
+  readonly reject: (e: Error) => void;
+  readonly timeout: () => Error;
+}
+
+interface Slot {
+  readonly index: number;
+  worker: Worker | null;
+  ready: boolean;
+  /** Bumped at each replacement: messages from an older worker are ignored. */
+  generation: number;
+  readonly queue: Task[];
+  current: { task: Task; seq: number; timer: ReturnType<typeof setTimeout> } | null;
+  envs: number;
+  /** Consecutive failed starts (a worker that cannot even load is not restarted forever). */
+  failedStarts: number;
+}
+
+const WORKER_URL = import.meta.url.endsWith(".ts") ? new URL("./session-worker.ts", import.meta.url) : new URL("./session-worker.mjs", import.meta.url);
+
+export class SessionRuntime {
+  private readonly slots: Slot[];
+  private readonly host: SessionHost | null;
+  private seq = 0;
+  private closed = false;
+  private affinityNext = 0;
+
+  constructor(private readonly o: RuntimeOptions) {
+    this.host = o.workers === 0 ? new SessionHost(o.setup) : null;
+    this.slots = Array.from({ length: Math.max(1, o.workers) }, (_, index) => ({ index, worker: null, ready: false, generation: 0, queue: [], current: null, envs: 0, failedStarts: 0 }));
+  }
+
+  get workers(): number {
+    return this.o.workers;
+  }
+
+  /** The worker slot a new session of `numEnvs` goes to: the one holding the fewest envs. */
+  place(numEnvs: number): number {
+    let best = this.slots[0]!;
+    for (const s of this.slots) if (s.envs < best.envs) best = s;
+    best.envs += numEnvs;
+    return best.index;
+  }
+
+  /** Gives back a placement (the session was refused or deleted). */
+  unplace(slot: number, numEnvs: number): void {
+    const s = this.slots[slot];
+    if (s) s.envs = Math.max(0, s.envs - numEnvs);
+  }
+
+  /** Runs a session request on its worker under the step budget. Rejects with StepTimeout / WorkerLost. */
+  call(slot: number, req: HostRequest, budgetMs = this.o.stepTimeoutMs): Promise<HostReply> {
+    return this.enqueue(slot, req, budgetMs, () => new StepTimeout(budgetMs));
+  }
+
+  /**
+   * Runs a job (env/server/jobs.ts) on the pool under a budget: the API for work that is not a
+   * session request (live tables' agent decisions). `affinity` keeps related jobs on one worker
+   * (any string; without one, jobs go round-robin). Resolves with the job's result; rejects with
+   * JobTimeout past the budget (that worker is replaced; sessions on it are rebuilt), WorkerLost,
+   * or an Error carrying the job's own failure message.
+   */
+  async runJob(job: Job, options: { budgetMs: number; affinity?: string }): Promise<unknown> {
+    const slot = options.affinity === undefined ? this.affinityNext++ % this.slots.length : hashSlot(options.affinity, this.slots.length);
+    const reply = await this.enqueue(slot, { op: "job", session: "", body: job, format: "msgpack" }, options.budgetMs, () => new JobTimeout(options.budgetMs));
+    if (reply.error) throw Object.assign(new Error(reply.error.message), { code: reply.error.code });
+    return reply.value;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(
+      this.slots.map(async (s) => {
+        if (s.current) clearTimeout(s.current.timer);
+        const w = s.worker;
+        s.worker = null;
+        s.generation++;
+        for (const t of s.queue.splice(0)) t.reject(new WorkerLost("the server shut down"));
+        if (s.current) s.current.task.reject(new WorkerLost("the server shut down"));
+        s.current = null;
+        if (w) await w.terminate();
+      }),
+    );
+  }
+
+  private enqueue(slot: number, req: HostRequest, budgetMs: number, timeout: () => Error): Promise<HostReply> {
+    if (this.closed) return Promise.reject(new WorkerLost("the server shut down"));
+    if (this.host) return this.inThread(req, budgetMs, timeout);
+    const s = this.slots[slot];
+    if (!s) return Promise.reject(new Error(`no worker slot ${slot}`));
+    return new Promise<HostReply>((resolve, reject) => {
+      s.queue.push({ req, budgetMs, resolve, reject, timeout });
+      this.pump(s);
+    });
+  }
+
+  private inThread(req: HostRequest, budgetMs: number, timeout: () => Error): Promise<HostReply> {
+    const work = this.host!.handle(req);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(timeout()), budgetMs);
+    });
+    return Promise.race([work, expired]).finally(() => clearTimeout(timer));
+  }
+
+  private pump(s: Slot): void {
+    if (s.current || this.closed) return;
+    if (!s.worker) {
+      if (s.queue.length > 0) this.start(s);
+      return;
+    }
+    if (!s.ready) return;
+    const task = s.queue.shift();
+    if (!task) return;
+    const seq = ++this.seq;
+    const timer = setTimeout(() => this.expire(s, seq), task.budgetMs);
+    s.current = { task, seq, timer };
+    s.worker.postMessage({ seq, req: task.req });
+  }
+
+  private start(s: Slot): void {
+    const generation = ++s.generation;
+    const init: WorkerInit = { sessionModule: this.o.sessionModule, modelDir: this.o.modelDir };
+    const options = { workerData: init, resourceLimits: { maxOldGenerationSizeMb: this.o.workerHeapMb } };
+    // Under tsx (the dev runner) a worker must register tsx's loader before it can import TypeScript.
+    const worker = WORKER_URL.pathname.endsWith(".ts")
+      ? new Worker(`import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))}).then((m) => { m.register(); return import(${JSON.stringify(WORKER_URL.href)}); });`, {
+          ...options,
+          eval: true,
+        })
+      : new Worker(WORKER_URL, options);
+    s.worker = worker;
+    s.ready = false;
+    worker.unref();
+    worker.on("message", (m: { ready?: true; seq?: number; reply?: HostReply }) => {
+      if (s.generation !== generation) return;
+      if (m.ready) {
+        s.ready = true;
+        s.failedStarts = 0;
+        this.pump(s);
+        return;
+      }
+      const cur = s.current;
+      if (!cur || cur.seq !== m.seq) return;
+      clearTimeout(cur.timer);
+      s.current = null;
+      cur.task.resolve(m.reply!);
+      this.pump(s);
+    });
+    const died = (why: string) => {
+      if (s.generation !== generation || this.closed) return;
+      this.o.log(`session worker ${s.index} stopped: ${why}`);
+      const cur = s.current;
+      if (cur) {
+        clearTimeout(cur.timer);
+        s.current = null;
+        cur.task.reject(new WorkerLost(why));
+      }
+      if (!s.ready && ++s.failedStarts >= 3) {
+        for (const t of s.queue.splice(0)) t.reject(new WorkerLost(`the worker could not start: ${why}`));
+      }
+      this.replace(s, cur?.task.req.session ?? null);
+    };
+    worker.on("error", (e) => died(e.message));
+    worker.on("exit", (code) => died(`exit code ${code}`));
+  }
+
+  private expire(s: Slot, seq: number): void {
+    const cur = s.current;
+    if (!cur || cur.seq !== seq) return;
+    s.current = null;
+    cur.task.reject(cur.task.timeout());
+    this.o.log(`session worker ${s.index}: ${cur.task.req.op} of ${cur.task.req.session || "a job"} ran past ${cur.task.budgetMs} ms; replacing the worker`);
+    this.replace(s, cur.task.req.session || null);
+  }
+
+  /** Terminates the slot's worker (if any), starts a fresh one and queues the rebuild of its other sessions first. */
+  private replace(s: Slot, culprit: string | null): void {
+    const old = s.worker;
+    s.worker = null;
+    s.ready = false;
+    s.generation++;
+    if (old) void old.terminate().catch(() => undefined);
+    if (this.closed) return;
+    const rebuilds: Task[] = [];
+    for (const session of this.o.sessionsOn(s.index)) {
+      if (session.id === culprit) continue;
+      const replayed = session.log.length;
+      rebuilds.push({
+        req: { op: "rebuild", session: session.id, body: { create: session.create, log: session.log }, format: "msgpack" },
+        // Replaying costs about what the original requests did: one budget per replayed request.
+        budgetMs: this.o.stepTimeoutMs * (replayed + 1),
+        resolve: (r) => {
+          if (r.error) this.o.lost(session.id, "session_lost", `the session could not be rebuilt after its worker was replaced: ${r.error.message}`);
+          else if ((r.digest ?? null) !== session.digest) this.o.lost(session.id, "session_lost", "the rebuilt session did not reproduce its last reply; it was dropped rather than served wrong");
+        },
+        reject: (e) => this.o.lost(session.id, "session_lost", `the session could not be rebuilt after its worker was replaced: ${e.message}`),
+        timeout: () => new StepTimeout(this.o.stepTimeoutMs * (replayed + 1)),
+      });
+    }
+    s.queue.unshift(...rebuilds);
+    if (s.queue.length > 0 && (s.failedStarts < 3 || s.ready)) this.start(s);
+  }
+}
+
+function hashSlot(key: string, n: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % n;
+}

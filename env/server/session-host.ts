@@ -1,0 +1,261 @@
+import type { GameRegistry } from "../../engine/core/index.ts";
+import type { GameAdapter } from "../codec.ts";
+import { EnvFault, EnvRequestError, describeThrown } from "../errors.ts";
+import { LearningFacilitator, type AgentFactory, type EnvBatch, type FacilitatorOptions } from "../learning-facilitator.ts";
+import { runJob } from "./jobs.ts";
+import { Tensor, encodeReply, type WireFormat } from "./wire.ts";
+
+/**
+ * Where sessions live: a SessionHost owns LearningFacilitators and answers one operation at a
+ * time. The server runs one host per worker thread (env/server/session-worker.ts), or one on the
+ * main thread with `workers: 0`. The protocol is generic: an operation names a facilitator
+ * method and carries the request body the route already validated, so a session option added to
+ * the create body reaches `LearningFacilitator.create` without touching this file.
+ *
+ * Replies carry the encoded HTTP payload (msgpack or JSON, as the client asked), built here so
+ * the main thread only forwards bytes (transferred, not copied, from a worker).
+ */
+
+export type HostOp = "create" | "reset" | "step" | "mask" | "render" | "hashes" | "delete" | "rebuild" | "job";
+
+export interface HostRequest {
+  readonly op: HostOp;
+  /** The session id ("" for jobs). */
+  readonly session: string;
+  /** The validated request body (create: the create body with its card set inlined). */
+  readonly body?: unknown;
+  readonly format: WireFormat;
+}
+
+export interface HostError {
+  readonly status: number;
+  readonly code: string;
+  readonly message: string;
+  readonly details?: Record<string, unknown>;
+  /** A fault while applying a valid request: the session may be half-way through, so it is quarantined. */
+  readonly fault: boolean;
+}
+
+export interface HostReply {
+  readonly status: number;
+  /** The encoded HTTP payload. */
+  readonly payload?: Uint8Array | string;
+  readonly error?: HostError;
+  /** create: what the main thread keeps about the session. */
+  readonly meta?: SessionMeta;
+  /** reset/step: the session's step counter after it, and a digest of the batch (rebuilds are checked against it). */
+  readonly step?: number;
+  readonly digest?: number;
+  /** Jobs: the job's result (structured-cloned). */
+  readonly value?: unknown;
+}
+
+export interface SessionMeta {
+  readonly game: string;
+  readonly mode: string;
+  readonly seats: readonly string[];
+  readonly numEnvs: number;
+}
+
+/** One logged operation of a session: what a rebuild replays. */
+export type LoggedOp = { readonly op: "reset"; readonly body: unknown } | { readonly op: "step"; readonly body: { readonly actions: readonly number[] } };
+
+export interface RebuildBody {
+  readonly create: Record<string, unknown>;
+  readonly log: readonly LoggedOp[];
+}
+
+export interface HostSetup {
+  readonly registry: GameRegistry;
+  readonly adapters: ReadonlyMap<string, GameAdapter>;
+  readonly createAgent: AgentFactory;
+  readonly modelDir: string;
+}
+
+export class SessionHost {
+  private readonly sessions = new Map<string, LearningFacilitator>();
+
+  constructor(private readonly setup: HostSetup) {}
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  async handle(req: HostRequest): Promise<HostReply> {
+    try {
+      return await this.dispatch(req);
+    } catch (e) {
+      return { status: 0, error: hostError(e) };
+    }
+  }
+
+  private facilitator(id: string): LearningFacilitator {
+    const f = this.sessions.get(id);
+    if (!f) throw new EnvFault("codec_fault", `session ${id} is not held by this worker`);
+    return f;
+  }
+
+  private async dispatch(req: HostRequest): Promise<HostReply> {
+    const { op, session, format } = req;
+    switch (op) {
+      case "create": {
+        const f = this.create(req.body as Record<string, unknown>);
+        this.sessions.set(session, f);
+        return { status: 201, payload: encodeReply(createReply(session, f), format), meta: { game: f.game.info.id, mode: f.mode, seats: f.seatNames, numEnvs: f.numEnvs } };
+      }
+      case "rebuild": {
+        const body = req.body as RebuildBody;
+        const f = this.create(body.create);
+        let last: EnvBatch | null = null;
+        for (const entry of body.log) last = entry.op === "reset" ? await f.reset(entry.body as never) : await f.stepNow(entry.body.actions);
+        this.sessions.set(session, f);
+        return { status: 200, ...(last ? { digest: digestBatch(last), step: last.step } : {}) };
+      }
+      case "reset":
+      case "step": {
+        const f = this.facilitator(session);
+        const batch = op === "reset" ? await f.reset((req.body ?? {}) as never) : await f.stepNow((req.body as { actions: number[] }).actions);
+        return { status: 200, payload: encodeReply(batchReply(batch, f), format), step: batch.step, digest: digestBatch(batch) };
+      }
+      case "mask": {
+        const f = this.facilitator(session);
+        const { mask, seat } = f.mask();
+        const labels = (req.body as { labels?: boolean } | undefined)?.labels === true;
+        return {
+          status: 200,
+          payload: encodeReply(
+            {
+              step: f.steps,
+              mask: new Tensor("uint8", [f.numEnvs, f.spec.action.size], mask),
+              seat: new Tensor("int32", [f.numEnvs], seat),
+              labels: labels ? f.labels() : undefined,
+            },
+            format,
+          ),
+        };
+      }
+      case "render": {
+        const f = this.facilitator(session);
+        const index = (req.body as { env: number }).env;
+        return { status: 200, payload: encodeReply({ step: f.steps, env: index, text: f.render(index) }, format) };
+      }
+      case "hashes":
+        return { status: 200, value: this.facilitator(session).hashes() };
+      case "delete":
+        this.sessions.delete(session);
+        return { status: 200 };
+      case "job":
+        return { status: 200, value: await runJob(req.body as never, this.setup) };
+    }
+  }
+
+  /** Builds a facilitator from a validated create body: every body field but game is a FacilitatorOptions field. */
+  private create(body: Record<string, unknown>): LearningFacilitator {
+    const { game, ...rest } = body as { game: string } & Record<string, unknown>;
+    const adapter = this.setup.adapters.get(game);
+    if (!adapter || !this.setup.registry.get(game).ok) throw new EnvRequestError("invalid_config", `no game ${JSON.stringify(game)} with an RL adapter`);
+    const options = {
+      ...rest,
+      adapter,
+      numEnvs: (rest.numEnvs as number | undefined) ?? 1,
+      seed: (rest.seed as number | undefined) ?? 0,
+      maxDecisions: (rest.maxDecisions as number | null | undefined) ?? null,
+      createAgent: this.setup.createAgent,
+      modelRoot: this.setup.modelDir,
+    } as FacilitatorOptions;
+    return LearningFacilitator.create(options);
+  }
+}
+
+export function hostError(e: unknown): HostError {
+  if (e instanceof EnvRequestError) {
+    return { status: e.status, code: e.code, message: e.message, fault: false, ...(e.details ? { details: { ...e.details } } : {}) };
+  }
+  if (e instanceof EnvFault) return { status: 500, code: e.code, message: e.message, fault: true, ...(e.env === undefined ? {} : { details: { env: e.env } }) };
+  return { status: 500, code: "internal_error", message: describeThrown(e), fault: true };
+}
+
+function createReply(id: string, f: LearningFacilitator): Record<string, unknown> {
+  return {
+    session: id,
+    game: f.game.info.id,
+    gameVersion: f.game.info.version,
+    mode: f.mode,
+    seats: f.seatNames,
+    numSeats: f.numSeats,
+    numEnvs: f.numEnvs,
+    maxDecisions: f.maxDecisions,
+    autoreset: f.autoreset,
+    learnerSeat: f.learnerSeatMode,
+    illegalAction: f.illegalAction,
+    illegalReward: f.illegalReward,
+    obsWire: f.obsWire.info,
+    observe: f.observe,
+    config: f.config,
+    spec: f.spec,
+  };
+}
+
+/** Observations in the session's wire form (obsDtype). */
+function obsTensor(f: LearningFacilitator, shape: readonly number[], obs: Float32Array): Tensor {
+  const w = f.obsWire.encode(shape, obs);
+  return new Tensor(w.dtype, w.shape, w.values);
+}
+
+function batchReply(b: EnvBatch, f: LearningFacilitator): Record<string, unknown> {
+  const n = b.numEnvs;
+  const s = b.numSeats;
+  return {
+    step: b.step,
+    mode: b.mode,
+    obs: obsTensor(f, b.obsShape, b.obs),
+    mask: new Tensor("uint8", [n, f.spec.action.size], b.mask),
+    reward: new Tensor("float32", b.rewardShape, b.reward),
+    terminated: new Tensor("bool", [n], b.terminated),
+    truncated: new Tensor("bool", [n], b.truncated),
+    seat: new Tensor("int32", [n], b.seat),
+    info: {
+      episode: new Tensor("int32", [n], b.episode),
+      episodeStep: new Tensor("int32", [n], b.episodeStep),
+      returns: new Tensor("float32", [n, s], b.returns),
+      learnerSeat: b.mode === "single" ? new Tensor("int32", [n], b.learnerSeat) : undefined,
+      illegal: b.illegal ? new Tensor("bool", [n], b.illegal) : undefined,
+    },
+    final: b.final ? finalReply(b, f) : undefined,
+  };
+}
+
+function finalReply(b: EnvBatch, f: LearningFacilitator): Record<string, unknown> {
+  const final = b.final!;
+  const k = final.envs.length;
+  const o = f.spec.observation.size;
+  return {
+    envs: new Tensor("int32", [k], final.envs),
+    obs: obsTensor(f, b.mode === "single" ? [k, o] : [k, b.numSeats, o], final.obs),
+    returns: new Tensor("float32", [k, b.numSeats], final.returns),
+    episodeStep: new Tensor("int32", [k], final.episodeStep),
+    learnerSeat: b.mode === "single" ? new Tensor("int32", [k], final.learnerSeat) : undefined,
+  };
+}
+
+/**
+ * A 32-bit digest of everything a reset/step reply carries (FNV-1a over the arrays' bytes, read
+ * as 32-bit words where aligned). A rebuilt session must reproduce its last reply's digest.
+ */
+export function digestBatch(b: EnvBatch): number {
+  let h = 0x811c9dc5 ^ b.step;
+  const arrays: ArrayBufferView[] = [b.obs, b.mask, b.reward, b.terminated, b.truncated, b.seat, b.episode, b.episodeStep, b.returns, b.learnerSeat];
+  if (b.illegal) arrays.push(b.illegal);
+  if (b.final) arrays.push(b.final.envs, b.final.obs, b.final.returns, b.final.episodeStep, b.final.learnerSeat);
+  for (const a of arrays) {
+    const words = a.byteOffset % 4 === 0 ? Math.floor(a.byteLength / 4) : 0;
+    if (words > 0) {
+      const w = new Uint32Array(a.buffer, a.byteOffset, words);
+      for (let i = 0; i < words; i++) h = Math.imul(h ^ w[i]!, 0x01000193);
+    }
+    const bytes = new Uint8Array(a.buffer, a.byteOffset + words * 4, a.byteLength - words * 4);
+    for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
+    h = Math.imul(h ^ a.byteLength, 0x01000193);
+  }
+  return h >>> 0;
+}
