@@ -10,11 +10,13 @@
  * measured side by side in docs/benchmarks.md). Bundling takes well under a second.
  *
  * The bundle sits one folder below the checkout, like agents/paths.ts in the source tree, so the
- * paths derived from it (models/, cards/) are the checkout's. Each run writes its own file and
- * removes it once imported (several servers may start at once).
+ * paths derived from it (models/, cards/) are the checkout's. Each run writes its own files,
+ * tagged with its pid (several servers may start at once): the entry and, beside it, the server's
+ * session-worker module (workers start from it while the program runs). They are removed at exit;
+ * files of killed runs are removed by the next run.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -25,16 +27,36 @@ if (!entry || !entry.endsWith(".ts")) {
   console.error("usage: node scripts/run-bundled.mjs <script.ts> [args...]");
   process.exit(2);
 }
-const outdir = join(ROOT, ".bundle");
-mkdirSync(outdir, { recursive: true });
-const outfile = join(outdir, `${basename(entry, ".ts")}-${process.pid}-${Date.now()}.mjs`);
+const bundles = join(ROOT, ".bundle");
+mkdirSync(bundles, { recursive: true });
+// Files left by runs that were killed (their process is gone) are removed first.
+for (const name of readdirSync(bundles)) {
+  const pid = Number(/\.run-(\d+)-\d+\.mjs$/.exec(name)?.[1]);
+  if (!Number.isInteger(pid) || pid === process.pid) continue;
+  let alive = true;
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    alive = e.code === "EPERM";
+  }
+  if (!alive) rmSync(join(bundles, name), { force: true });
+}
+// <entry>.<tag>.mjs and session-worker.<tag>.mjs side by side, one folder below the checkout.
+const tag = `run-${process.pid}-${Date.now()}`;
+const outdir = bundles;
+const main = basename(entry, ".ts");
+const outfile = join(outdir, `${main}.${tag}.mjs`);
 // esbuild's own command-line program (the package's bin), so the build runs in a child process.
 const esbuild = join(dirname(createRequire(import.meta.url).resolve("esbuild/package.json")), "bin", "esbuild");
 execFileSync(
   esbuild,
   [
-    resolve(entry),
-    `--outfile=${outfile}`,
+    `${main}=${resolve(entry)}`,
+    // The server's session workers load this module from beside the main bundle (env/server/runtime.ts).
+    `session-worker=${join(ROOT, "env", "server", "session-worker.ts")}`,
+    `--outdir=${outdir}`,
+    `--entry-names=[name].${tag}`,
+    "--out-extension:.js=.mjs",
     "--bundle",
     "--platform=node",
     "--format=esm",
@@ -49,9 +71,9 @@ execFileSync(
   ],
   { stdio: ["ignore", "inherit", "inherit"] },
 );
+// Workers start from these files while the program runs: they are removed when it exits.
+process.on("exit", () => {
+  for (const name of [outfile, join(outdir, `session-worker.${tag}.mjs`)]) rmSync(name, { force: true });
+});
 process.argv = [process.argv[0], outfile, ...rest];
-try {
-  await import(pathToFileURL(outfile).href);
-} finally {
-  rmSync(outfile, { force: true });
-}
+await import(pathToFileURL(outfile).href);

@@ -3,17 +3,22 @@
  * Binds 127.0.0.1 by default; flags and environment variables override the embedded defaults.
  */
 import { connect } from "node:net";
-import { lstatSync, statSync, unlinkSync } from "node:fs";
+import { lstatSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { buildApp, DEFAULT_LIMITS } from "../env/server/index.ts";
 import { intArg, main, parseCli, UsageError } from "./cli.ts";
 
 const USAGE =
-  "npm start -- [--host H] [--port N] [--socket PATH] [--token T] [--max-sessions N] [--max-envs N] [--max-total-envs N] " +
-  "[--body-limit BYTES] [--idle-timeout S] [--request-timeout S] [--step-timeout S] [--model-dir DIR] [--card-set-dir DIR] [--data-dir DIR] [--max-tables N] [--quiet] [--exit-on-stdin-eof]\n" +
-  "environment: HOST, PORT, CARDGYM_SOCKET, CARDGYM_TOKEN, CARDGYM_DATA_DIR\n" +
+  "npm start -- [--host H] [--port N] [--socket PATH] [--token-file FILE] [--token T] [--workers N] [--max-agent-cost N] " +
+  "[--max-sessions N] [--max-envs N] [--max-total-envs N] [--max-connections N] [--body-limit BYTES] [--idle-timeout S] " +
+  "[--request-timeout S] [--step-timeout S] [--model-dir DIR] [--card-set-dir DIR] [--data-dir DIR] [--max-tables N] [--quiet] [--exit-on-stdin-eof]\n" +
+  "environment: CARDGYM_HOST, PORT, CARDGYM_SOCKET, CARDGYM_TOKEN, CARDGYM_DATA_DIR\n" +
   "--socket PATH listens on a Unix domain socket instead of host:port (its URL is unix:PATH): on one\n" +
-  "machine, 1.1-1.4x the requests/s of TCP loopback in our runs (docs/protocol.md, Transports)";
+  "machine, 1.1-1.4x the requests/s of TCP loopback in our runs (docs/protocol.md, Transports)\n" +
+  "--token T is visible to every user of this machine in `ps`; prefer CARDGYM_TOKEN or --token-file\n" +
+  "(a file holding the token on its first line)\n" +
+  "--workers N: threads that run sessions (default: the available cores); --step-timeout S: budget of\n" +
+  `one request (default ${DEFAULT_LIMITS.stepTimeoutMs / 1000}); --max-agent-cost N: per-step agent cost a session may have (default ${DEFAULT_LIMITS.maxAgentCost}, docs/agents.md)`;
 
 main(async () => {
   const { values } = parseCli(USAGE, {
@@ -21,6 +26,10 @@ main(async () => {
     port: { type: "string" },
     socket: { type: "string" },
     token: { type: "string" },
+    "token-file": { type: "string" },
+    workers: { type: "string" },
+    "max-agent-cost": { type: "string" },
+    "max-connections": { type: "string" },
     "max-sessions": { type: "string" },
     "max-envs": { type: "string" },
     "max-total-envs": { type: "string" },
@@ -39,13 +48,14 @@ main(async () => {
     console.log(`usage: ${USAGE}`);
     return 0;
   }
-  const host = values.host ?? process.env.HOST ?? "127.0.0.1";
+  // CARDGYM_HOST only: the generic HOST is often set to the machine's name by shells and
+  // containers, and must not silently expose the server beyond loopback.
+  const host = values.host ?? process.env.CARDGYM_HOST ?? "127.0.0.1";
   if (!/^[A-Za-z0-9.:-]+$/.test(host)) throw new UsageError(`--host must be a host name or IP address, got "${host}"`);
   const port = intArg(values.port ?? process.env.PORT, "port", 8787, 0, 65535);
   const socketPath = values.socket ?? process.env.CARDGYM_SOCKET ?? null;
   if (socketPath !== null) checkSocketPath(socketPath);
-  const token = values.token ?? process.env.CARDGYM_TOKEN ?? null;
-  if (token !== null && token.length < 8) throw new UsageError("--token (or CARDGYM_TOKEN) must be at least 8 characters");
+  const token = readToken(values.token, values["token-file"]);
   const seconds = (name: string, def: number) => intArg(values[name as keyof typeof values] as string | undefined, name, def / 1000, 1, 86_400) * 1000;
   const log = values.quiet ? () => undefined : (line: string) => console.error(`[cardgym] ${line}`);
   const app = buildApp({
@@ -57,6 +67,9 @@ main(async () => {
     idleTimeoutMs: seconds("idle-timeout", DEFAULT_LIMITS.idleTimeoutMs),
     requestTimeoutMs: seconds("request-timeout", DEFAULT_LIMITS.requestTimeoutMs),
     stepTimeoutMs: seconds("step-timeout", DEFAULT_LIMITS.stepTimeoutMs),
+    maxAgentCost: intArg(values["max-agent-cost"], "max-agent-cost", DEFAULT_LIMITS.maxAgentCost, 1, Number.MAX_SAFE_INTEGER),
+    maxConnections: intArg(values["max-connections"], "max-connections", DEFAULT_LIMITS.maxConnections, 1, 1_000_000),
+    ...(values.workers === undefined ? {} : { workers: intArg(values.workers, "workers", 1, 1, 1024) }),
     log,
     // Live tables journal here (docs/live.md); the signing key is made here on first start.
     dataDir: values["data-dir"] ?? process.env.CARDGYM_DATA_DIR ?? "cardgym-data",
@@ -83,8 +96,8 @@ main(async () => {
   }
   const games = app.cardgym.options.registry.ids().filter((id) => app.cardgym.options.adapters.has(id));
   console.log(`cardgym serving ${games.length ? games.join(", ") : "no games yet"} at ${address}${token ? " (bearer token required)" : ""}`);
-  if (socketPath === null && host !== "127.0.0.1" && host !== "localhost" && host !== "::1" && !token) {
-    console.log("warning: listening beyond loopback without a token; pass --token to require one");
+  if (socketPath === null && !isLoopback(host) && !token) {
+    console.log("warning: listening beyond loopback without a token; set CARDGYM_TOKEN or pass --token-file to require one");
   }
   console.log("connect from Python:");
   if (socketPath !== null) {
@@ -123,6 +136,34 @@ main(async () => {
   if (values["exit-on-stdin-eof"]) process.stdin.destroy();
   return 0;
 });
+
+/** The bearer token from --token, --token-file or CARDGYM_TOKEN (at most one of them), or null. */
+function readToken(flag: string | undefined, file: string | undefined): string | null {
+  const env = process.env.CARDGYM_TOKEN;
+  const given = [flag !== undefined, file !== undefined, env !== undefined && env !== ""].filter(Boolean).length;
+  if (given > 1) throw new UsageError("give the token one way: --token, --token-file or CARDGYM_TOKEN");
+  let token: string | null = flag ?? (env === undefined || env === "" ? null : env);
+  if (file !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (e) {
+      throw new UsageError(`--token-file ${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? "error"})`);
+    }
+    token = (text.split(/\r?\n/)[0] ?? "").trim();
+  }
+  if (token !== null && token.length < 8) throw new UsageError("the token (--token, --token-file or CARDGYM_TOKEN) must be at least 8 characters");
+  return token;
+}
+
+/** 127.0.0.0/8, ::1 (also IPv4-mapped) and localhost: addresses only this machine can reach. */
+export function isLoopback(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, "");
+  if (h === "localhost" || h === "::1" || h === "0:0:0:0:0:0:0:1") return true;
+  const v4 = h.startsWith("::ffff:") ? h.slice(7) : h;
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(v4);
+  return m !== null && m[1] === "127" && m.slice(2).every((x) => Number(x) <= 255);
+}
 
 /** Unix socket paths are short on every OS (108 bytes on Linux, 104 on macOS, NUL included). */
 const MAX_SOCKET_PATH = 103;

@@ -93,7 +93,18 @@ interface Slot {
   failedStarts: number;
 }
 
-const WORKER_URL = import.meta.url.endsWith(".ts") ? new URL("./session-worker.ts", import.meta.url) : new URL("./session-worker.mjs", import.meta.url);
+/**
+ * The worker entry, a module file beside this one in every layout: session-worker.ts in the source
+ * tree (run by tsx), session-worker.js in the compiled npm package, and in a bundle (this code
+ * inlined into `<entry>[.<tag>].mjs`) the `session-worker[.<tag>].mjs` bundled beside it.
+ */
+export function workerEntry(here: string = import.meta.url): URL {
+  if (here.endsWith(".ts")) return new URL("./session-worker.ts", here);
+  if (here.endsWith(".js")) return new URL("./session-worker.js", here);
+  const tag = /\/[^/.]+(\.[^/]+)?\.mjs$/.exec(here)?.[1] ?? "";
+  return new URL(`./session-worker${tag}.mjs`, here);
+}
+const WORKER_URL = workerEntry();
 
 export class SessionRuntime {
   private readonly slots: Slot[];

@@ -23,8 +23,8 @@ export const ENTRY_POINTS = {
   "./server": "env/server/index",
 } as const;
 
-/** The programs behind the `cardgym` bin (scripts/cardgym.ts dispatches to them). */
-const PROGRAMS = ["scripts/cardgym.ts", "scripts/serve.ts", "scripts/play.ts", "scripts/arena.ts", "scripts/replay.ts"];
+/** The programs behind the `cardgym` bin (scripts/cardgym.ts dispatches to them), and the server's session-worker entry (started by file). */
+const PROGRAMS = ["scripts/cardgym.ts", "scripts/serve.ts", "scripts/play.ts", "scripts/arena.ts", "scripts/replay.ts", "env/server/session-worker.ts"];
 
 function tsc(files: readonly string[], declaration: boolean): void {
   const config = join(ROOT, "build", `tsconfig.${declaration ? "lib" : "bin"}.json`);

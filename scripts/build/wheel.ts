@@ -27,8 +27,8 @@ const WHEEL_DIR = join(ROOT, "build", "wheel");
 /** The onnxruntime-node binary folder the wheel carries (its platform tag says so too). */
 const ORT_PLATFORM = "linux/x64";
 
-/** The server's entry points, bundled side by side into _server/dist/ (each a .mjs file). */
-export const SERVER_ENTRIES = ["scripts/serve.ts"];
+/** The server's entry points, bundled side by side into _server/dist/ (each a .mjs file): the server and its session-worker module (env/server/runtime.ts loads it from beside serve.mjs). */
+export const SERVER_ENTRIES = { serve: "scripts/serve.ts", "session-worker": "env/server/session-worker.ts" };
 
 function copyOnnxRuntime(): void {
   const modules = join(ROOT, "node_modules");
@@ -50,7 +50,7 @@ main(async () => {
   const { values } = parseCli("npm run build:wheel [-- --bundle-only]", { "bundle-only": { type: "boolean" } });
   rmSync(SERVER, { recursive: true, force: true });
   await build({
-    entryPoints: SERVER_ENTRIES.map((e) => join(ROOT, e)),
+    entryPoints: Object.fromEntries(Object.entries(SERVER_ENTRIES).map(([name, e]) => [name, join(ROOT, e)])),
     outdir: join(SERVER, "dist"),
     outExtension: { ".js": ".mjs" },
     bundle: true,
