@@ -1,6 +1,8 @@
 import type { ObsDtype } from "../obs-dtype.ts";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { timingSafeEqual } from "node:crypto";
+import { STATUS_CODES } from "node:http";
+import type { Duplex } from "node:stream";
 import { memoryUsage } from "node:process";
 import type { GameAdapter } from "../codec.ts";
 import { EnvRequestError, describeThrown } from "../errors.ts";
@@ -64,18 +66,24 @@ interface CreateBody {
  */
 export function buildApp(options: ServerOptions = {}): FastifyInstance {
   const o = resolveOptions(options);
+  const metrics = new Metrics(o.now);
   const app = Fastify({
     logger: o.logger,
     bodyLimit: o.bodyLimit,
     requestTimeout: o.requestTimeoutMs,
+    // Node checks request and header deadlines on this interval (default 30 s, which let a stalled
+    // body hold a connection long past --request-timeout): check often enough to honour it within 1 s.
+    http: { requestTimeout: o.requestTimeoutMs, headersTimeout: o.requestTimeoutMs, connectionsCheckingInterval: Math.min(250, o.requestTimeoutMs) },
+    // Requests that never complete and malformed HTTP get the documented error shape too.
+    clientErrorHandler: (err, socket) => clientError(err, socket, o.requestTimeoutMs, metrics),
     // Requests arriving during shutdown get our own 503 (see onRequest), in the usual error shape.
     return503OnClosing: false,
     forceCloseConnections: "idle",
     // Bodies are checked, never coerced: "3" is not 3, and unknown fields are refused by the schemas.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
   });
+  app.server.maxConnections = o.maxConnections;
   const sessions = new SessionStore(o, o.now);
-  const metrics = new Metrics(o.now);
   const sweep = (): number => sessions.sweep((entry) => forgetOnWorker(entry));
   const sweeper = setInterval(sweep, o.sweepIntervalMs);
   sweeper.unref();
@@ -433,6 +441,35 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
   if (tables && o.webDir !== null) registerWebRoutes(app, o.webDir);
 
   return app;
+}
+
+/**
+ * Answers HTTP-level client errors (raised before any route runs) in the documented error shape,
+ * as JSON since the request never got far enough to ask for msgpack, and closes the connection.
+ */
+function clientError(err: Error & { code?: string }, socket: Duplex, requestTimeoutMs: number, metrics: Metrics): void {
+  if (err.code === "ECONNRESET" || socket.destroyed) return;
+  let status = 400;
+  let code = "bad_request";
+  let message = "malformed HTTP request";
+  if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+    status = 408;
+    code = "request_timeout";
+    message = `the request was not received in full within ${requestTimeoutMs} ms (--request-timeout)`;
+  } else if (err.code === "HPE_HEADER_OVERFLOW") {
+    status = 431;
+    code = "headers_too_large";
+    message = "the request's headers are too large";
+  }
+  metrics.recordError(code);
+  const body = JSON.stringify({ error: { code, message } });
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  // end() sends the reply before closing; a peer that never reads is cut off shortly after.
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  setTimeout(() => socket.destroy(), 1000).unref();
 }
 
 /** A reset that re-seeds every env: the session after it depends on nothing before it, so its log restarts there. */
