@@ -140,7 +140,7 @@ const factories: Record<string, { params: readonly string[]; make: Factory }> = 
         return ok(new OnnxAgent(model, ctx.adapter, options, agentSeed(ctx, "onnx"), specText(spec)));
       } catch (e) {
         if (e instanceof ModelLoadError) {
-          const which = builtin.value === undefined ? "" : ` (built-in model "${builtin.value}", looked up in ${BUILTIN_MODEL_DIR})`;
+          const which = builtin.value === undefined ? "" : ` (built-in model "${builtin.value}")`;
           return fail("invalid_config", `agent "onnx": ${e.message}${which}`);
         }
         throw e;

@@ -163,6 +163,44 @@ export class PolicyModel {
   }
 }
 
+/** A model path given by the local user (CLI): any file, errors name the path. */
+function findModel(path: string): string {
+  try {
+    return realpathSync(isAbsolute(path) ? path : resolve(process.cwd(), path));
+  } catch {
+    throw new ModelLoadError(`model file ${path} not found`);
+  }
+}
+
+/**
+ * A model path given by a remote client, confined to the host's model directory. The path is
+ * checked as text before the file system is touched, and every refusal (absolute, `..`, outside
+ * through a link, missing, not a file) reads the same, so answers never reveal which files exist
+ * elsewhere on the server, nor where the server is installed.
+ */
+function findConfinedModel(path: string, root: string): string {
+  if (path.length === 0 || path.length > 1024 || path.includes("\0") || isAbsolute(path) || path.split(/[\\/]/).includes("..")) throw noConfinedModel(path);
+  let realRoot: string;
+  try {
+    realRoot = realpathSync(root);
+  } catch {
+    throw new ModelLoadError("the server's model directory does not exist");
+  }
+  let real: string;
+  try {
+    real = realpathSync(resolve(realRoot, path));
+  } catch {
+    throw noConfinedModel(path);
+  }
+  const rel = relative(realRoot, real);
+  if (rel === "" || rel.startsWith(`..${sep}`) || rel === ".." || isAbsolute(rel)) throw noConfinedModel(path);
+  return real;
+}
+
+function noConfinedModel(path: string): ModelLoadError {
+  return new ModelLoadError(`no model file ${JSON.stringify(path.slice(0, 200))} in the model directory (paths are relative to it)`);
+}
+
 const MB = 1024 * 1024;
 const cache = new Map<string, PolicyModel>();
 const CACHE_LIMIT = 16;
@@ -172,28 +210,9 @@ const CACHE_LIMIT = 16;
  * one PolicyModel per (real path, size, mtime). Throws ModelLoadError with a one-line reason.
  */
 export function loadPolicyModel(path: string, options: LoadOptions): PolicyModel {
-  const base = options.root ?? process.cwd();
-  const wanted = isAbsolute(path) ? path : resolve(base, path);
-  let real: string;
-  try {
-    real = realpathSync(wanted);
-  } catch {
-    throw new ModelLoadError(`model file ${path} not found`);
-  }
-  if (options.root !== undefined) {
-    let root: string;
-    try {
-      root = realpathSync(options.root);
-    } catch {
-      throw new ModelLoadError(`model directory ${options.root} does not exist`);
-    }
-    const rel = relative(root, real);
-    if (rel === "" || rel.startsWith(`..${sep}`) || rel === ".." || isAbsolute(rel)) {
-      throw new ModelLoadError(`model file ${path} is outside the model directory`);
-    }
-  }
+  const real = options.root === undefined ? findModel(path) : findConfinedModel(path, options.root);
   const st = statSync(real);
-  if (!st.isFile()) throw new ModelLoadError(`model path ${path} is not a regular file`);
+  if (!st.isFile()) throw options.root === undefined ? new ModelLoadError(`model path ${path} is not a regular file`) : noConfinedModel(path);
   if (st.size > options.maxBytes) {
     throw new ModelLoadError(`model file ${path} is too large: ${(st.size / MB).toFixed(1)} MB, the limit is ${(options.maxBytes / MB).toFixed(1)} MB (maxMB)`);
   }

@@ -45,7 +45,8 @@ describe("built-in ONNX opponents (onnx:builtin/<name>)", () => {
     const escape = createAgent("onnx:builtin/../builtin/dcg-ppo-v1", ctx());
     expect(!escape.ok && escape.error.message).toMatch(/not a built-in model name/);
     const missing = createAgent("onnx:builtin/no-such-model", ctx());
-    expect(!missing.ok && missing.error.message).toMatch(/not found.*built-in model "no-such-model"/);
+    expect(!missing.ok && missing.error.message).toMatch(/no model file .*built-in model "no-such-model"/);
+    expect(!missing.ok && missing.error.message).not.toContain(BUILTIN_MODEL_DIR);
     const both = createAgent(`${SPEC},path=x.onnx`, ctx());
     expect(!both.ok && both.error.message).toMatch(/either path=.* or builtin/);
   });

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -206,7 +206,13 @@ describe("ONNX policy agent", () => {
     writeFileSync(join(root, "inside.onnx"), bytes);
     const confined = { ...ctxFor(sevensAdapter), modelRoot: root };
     expect(createAgent("onnx:path=inside.onnx", confined).ok).toBe(true);
-    expect(refuse("onnx:path=../sevens.onnx", confined)).toMatch(/model file \.\.\/sevens\.onnx is outside the model directory/);
-    expect(refuse(`onnx:path=${sevensModel}`, confined)).toMatch(/outside the model directory/);
+    expect(refuse("onnx:path=../sevens.onnx", confined)).toBe('agent "onnx": no model file "../sevens.onnx" in the model directory (paths are relative to it)');
+    expect(refuse(`onnx:path=${sevensModel}`, confined)).toMatch(/no model file .* in the model directory/);
+    // No oracle: an existing file outside, a missing one, a missing one inside, and a folder read the same; no server path is shown.
+    const texts = ["/etc/passwd", "/etc/nonexistent", "missing.onnx", "../../etc/passwd", "."].map((p) => refuse(`onnx:path=${p}`, confined).replace(JSON.stringify(p), "P"));
+    expect(new Set(texts).size).toBe(1);
+    for (const t of texts) expect(t).not.toContain(root);
+    rmSync(root, { recursive: true });
+    expect(refuse("onnx:path=inside.onnx", confined)).toBe(`agent "onnx": the server's model directory does not exist`);
   });
 });
