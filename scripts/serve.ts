@@ -3,7 +3,7 @@
  * Binds 127.0.0.1 by default; flags and environment variables override the embedded defaults.
  */
 import { connect } from "node:net";
-import { lstatSync, readFileSync, statSync, unlinkSync } from "node:fs";
+import { lstatSync, readFileSync, rmdirSync, statSync, unlinkSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { buildApp, DEFAULT_LIMITS } from "../env/server/index.ts";
 import { intArg, main, parseCli, UsageError } from "./cli.ts";
@@ -11,7 +11,7 @@ import { intArg, main, parseCli, UsageError } from "./cli.ts";
 const USAGE =
   "npm start -- [--host H] [--port N] [--socket PATH] [--token-file FILE] [--token T] [--workers N] [--max-agent-cost N] " +
   "[--max-sessions N] [--max-envs N] [--max-total-envs N] [--max-connections N] [--body-limit BYTES] [--idle-timeout S] " +
-  "[--request-timeout S] [--step-timeout S] [--model-dir DIR] [--card-set-dir DIR] [--data-dir DIR] [--max-tables N] [--quiet] [--exit-on-stdin-eof]\n" +
+  "[--request-timeout S] [--step-timeout S] [--model-dir DIR] [--card-set-dir DIR] [--data-dir DIR] [--max-tables N] [--quiet] [--exit-on-stdin-eof] [--remove-socket-dir]\n" +
   "environment: CARDGYM_HOST, PORT, CARDGYM_SOCKET, CARDGYM_TOKEN, CARDGYM_DATA_DIR\n" +
   "--socket PATH listens on a Unix domain socket instead of host:port (its URL is unix:PATH): on one\n" +
   "machine, 1.1-1.4x the requests/s of TCP loopback in our runs (docs/protocol.md, Transports)\n" +
@@ -43,6 +43,7 @@ main(async () => {
     "max-tables": { type: "string" },
     quiet: { type: "boolean" },
     "exit-on-stdin-eof": { type: "boolean" },
+    "remove-socket-dir": { type: "boolean" },
   });
   if (values.help) {
     console.log(`usage: ${USAGE}`);
@@ -134,6 +135,20 @@ main(async () => {
   });
   // An open stdin would keep the process alive after a signal-initiated shutdown.
   if (values["exit-on-stdin-eof"]) process.stdin.destroy();
+  // An embedding parent that made a private folder for the socket may be gone (killed) by now:
+  // remove the folder if nothing but our socket was in it (rmdir refuses a non-empty folder).
+  if (values["remove-socket-dir"] && socketPath !== null) {
+    try {
+      unlinkSync(socketPath);
+    } catch {
+      // already removed by close()
+    }
+    try {
+      rmdirSync(dirname(resolve(socketPath)));
+    } catch {
+      // not empty, or already gone: leave it
+    }
+  }
   return 0;
 });
 

@@ -141,6 +141,8 @@ class Client:
         where = f"the cardgym server at {self.url}"
         if self.server is not None and not self.server.running:
             return f"{where} (embedded, pid {self.server.pid}) has exited ({e})"
+        if self.server is not None:
+            return f"cannot reach {where} (embedded, pid {self.server.pid}): {e}"
         return f"cannot reach {where}: {e}. Is it running? Start one with `npm start`, or leave the URL unset to let cardgym start its own."
 
     def request(self, method: str, path: str, body: Any = None, *, plain: bool = False) -> Any:

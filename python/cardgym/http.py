@@ -95,7 +95,17 @@ class Connection:
             msg = b"".join((head, b"Content-Length: ", str(len(body)).encode("ascii"), b"\r\n\r\n", body))
         else:
             msg = head + b"\r\n"
-        self.sock.sendall(msg)  # one write: no Nagle/delayed-ACK stall between headers and body
+        try:
+            self.sock.sendall(msg)  # one write: no Nagle/delayed-ACK stall between headers and body
+        except (BrokenPipeError, ConnectionResetError) as e:
+            # The server may refuse a request before reading all of it (413 body_too_large on a
+            # declared length over its limit) and close: its reply is then already here to read.
+            try:
+                reply = self._read_reply(method)
+            except (OSError, ProtocolError):
+                raise e from None
+            self.close()
+            return reply
         reply = self._read_reply(method)
         self.last_used = time.monotonic()
         return reply

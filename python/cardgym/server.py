@@ -178,7 +178,9 @@ class EmbeddedServer:
             path = os.path.join(folder, "server.sock")
             if len(path.encode()) <= _MAX_SOCKET_PATH:
                 self._socket_dir = folder
-                where = ["--socket", path]
+                # The server removes the (then empty) folder when it exits, also when this process
+                # was killed and cannot.
+                where = ["--socket", path, "--remove-socket-dir"]
             else:  # a long TMPDIR: fall back to loopback TCP rather than fail
                 shutil.rmtree(folder, ignore_errors=True)
         self.transport = "unix" if self._socket_dir else "tcp"

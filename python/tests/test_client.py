@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import textwrap
@@ -47,6 +48,34 @@ def test_unreachable_server_raises_a_clear_error():
     assert "127.0.0.1:9" in str(err.value) and "npm start" in str(err.value)
     assert isinstance(err.value, ConnectionError)
     c.close()
+
+
+def test_a_body_over_the_limit_is_reported_as_body_too_large(client):
+    # The server refuses on the declared length and closes before reading the body: the client
+    # must read its 413 rather than report the broken pipe as a dead server.
+    for size in (2_000_000, 50_000_000):
+        with pytest.raises(cardgym.ServerError) as err:
+            client.request("POST", "/v1/sessions", {"game": "sevens", "pad": "x" * size}, plain=True)
+        assert err.value.code == "body_too_large" and err.value.status == 413
+    assert client.health()["ok"] is True
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGSTOP is POSIX")
+def test_an_unresponsive_embedded_server_is_not_told_to_leave_the_url_unset():
+    # The URL was unset already (cardgym started this server): the advice must not say to unset it.
+    c = cardgym.Client(private_server=True, timeout=1.0)
+    try:
+        assert c.health()["ok"] is True
+        os.kill(c.server.pid, signal.SIGSTOP)
+        try:
+            with pytest.raises(cardgym.ServerUnavailable) as err:
+                c.games()
+        finally:
+            os.kill(c.server.pid, signal.SIGCONT)
+        text = str(err.value)
+        assert "leave the URL unset" not in text and "embedded" in text and str(c.server.pid) in text
+    finally:
+        c.close()
 
 
 def test_bad_url_is_refused():

@@ -19,9 +19,9 @@ import sys, threading, time
 sys.path.insert(0, sys.argv[1])
 from cardgym.server import EmbeddedServer
 box = []
-t = threading.Thread(target=lambda: box.append(EmbeddedServer()))
+t = threading.Thread(target=lambda: box.append(EmbeddedServer(transport="unix")))
 t.start(); t.join()
-print(box[0].pid, flush=True)
+print(box[0].pid, box[0]._socket_dir, flush=True)
 time.sleep(600)
 """
 
@@ -47,8 +47,10 @@ def test_server_exits_when_its_parent_is_killed() -> None:
     try:
         assert parent.stdout is not None
         line = parent.stdout.readline().strip()
-        assert line.isdigit(), f"parent did not report a server pid: {line!r}"
-        server_pid = int(line)
+        pid, _, socket_dir = line.partition(" ")
+        assert pid.isdigit() and socket_dir.startswith("/"), f"parent did not report a server pid and socket folder: {line!r}"
+        server_pid = int(pid)
+        assert os.path.isdir(socket_dir)
         assert not _exited(server_pid)
         parent.send_signal(signal.SIGKILL)
         parent.wait(10)
@@ -56,6 +58,10 @@ def test_server_exits_when_its_parent_is_killed() -> None:
         while time.monotonic() < deadline and not _exited(server_pid):
             time.sleep(0.05)
         assert _exited(server_pid), "the server outlived its SIGKILLed parent"
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and os.path.exists(socket_dir):
+            time.sleep(0.05)
+        assert not os.path.exists(socket_dir), "the server left its private socket folder behind"
     finally:
         if parent.poll() is None:
             parent.kill()
