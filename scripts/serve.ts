@@ -3,10 +3,11 @@
  * Binds 127.0.0.1 by default; flags and environment variables override the embedded defaults.
  */
 import { connect } from "node:net";
-import { lstatSync, readFileSync, rmdirSync, statSync, unlinkSync } from "node:fs";
+import { lstatSync, rmdirSync, statSync, unlinkSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { buildApp, DEFAULT_LIMITS } from "../env/server/index.ts";
 import { intArg, main, parseCli, UsageError } from "./cli.ts";
+import { isLoopback, readToken } from "./serve-config.ts";
 
 const USAGE =
   "npm start -- [--host H] [--port N] [--socket PATH] [--token-file FILE] [--token T] [--workers N] [--max-agent-cost N] " +
@@ -151,34 +152,6 @@ main(async () => {
   }
   return 0;
 });
-
-/** The bearer token from --token, --token-file or CARDGYM_TOKEN (at most one of them), or null. */
-function readToken(flag: string | undefined, file: string | undefined): string | null {
-  const env = process.env.CARDGYM_TOKEN;
-  const given = [flag !== undefined, file !== undefined, env !== undefined && env !== ""].filter(Boolean).length;
-  if (given > 1) throw new UsageError("give the token one way: --token, --token-file or CARDGYM_TOKEN");
-  let token: string | null = flag ?? (env === undefined || env === "" ? null : env);
-  if (file !== undefined) {
-    let text: string;
-    try {
-      text = readFileSync(file, "utf8");
-    } catch (e) {
-      throw new UsageError(`--token-file ${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? "error"})`);
-    }
-    token = (text.split(/\r?\n/)[0] ?? "").trim();
-  }
-  if (token !== null && token.length < 8) throw new UsageError("the token (--token, --token-file or CARDGYM_TOKEN) must be at least 8 characters");
-  return token;
-}
-
-/** 127.0.0.0/8, ::1 (also IPv4-mapped) and localhost: addresses only this machine can reach. */
-export function isLoopback(host: string): boolean {
-  const h = host.toLowerCase().replace(/^\[|\]$/g, "");
-  if (h === "localhost" || h === "::1" || h === "0:0:0:0:0:0:0:1") return true;
-  const v4 = h.startsWith("::ffff:") ? h.slice(7) : h;
-  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(v4);
-  return m !== null && m[1] === "127" && m.slice(2).every((x) => Number(x) <= 255);
-}
 
 /** Unix socket paths are short on every OS (108 bytes on Linux, 104 on macOS, NUL included). */
 const MAX_SOCKET_PATH = 103;

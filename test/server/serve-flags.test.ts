@@ -1,0 +1,77 @@
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { isLoopback, readToken } from "../../scripts/serve-config.ts";
+
+/** Runs `npm start`'s script with `args` and `env` until it prints its URL; returns its stdout so far, then stops it. */
+async function startAndStop(args: string[], env: Record<string, string>, probe: (base: string) => Promise<void>): Promise<string> {
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "--port", "0", "--workers", "1", ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, CARDGYM_TOKEN: "", HOST: "", ...env },
+  });
+  let out = "";
+  let err = "";
+  child.stderr.on("data", (c: Buffer) => (err += c.toString()));
+  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+  try {
+    const base = await new Promise<string>((resolve, reject) => {
+      child.stdout.on("data", (c: Buffer) => {
+        out += c.toString();
+        const m = /\bat (http:\/\/\S+)/.exec(out);
+        if (m) setTimeout(() => resolve(m[1]!), 100);
+      });
+      child.on("exit", (code) => reject(new Error(`server exited (${code}): ${err}`)));
+    });
+    await probe(base);
+    return out;
+  } finally {
+    child.kill("SIGTERM");
+    await exited;
+  }
+}
+
+describe("npm start: where it binds and how it takes a token", () => {
+  it("ignores the generic HOST variable (CARDGYM_HOST sets the address)", async () => {
+    const out = await startAndStop([], { HOST: "0.0.0.0" }, async (base) => {
+      expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    });
+    expect(out).not.toContain("warning");
+  }, 30_000);
+
+  it("reads the token from --token-file; 127.0.0.2 counts as loopback (no warning)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cardgym-token-"));
+    const file = join(dir, "token");
+    writeFileSync(file, "s3cret-token-value\n");
+    try {
+      const out = await startAndStop(["--token-file", file], { CARDGYM_HOST: "127.0.0.2" }, async (base) => {
+        expect(base).toMatch(/^http:\/\/127\.0\.0\.2:\d+$/);
+        expect((await fetch(`${base}/v1/games`)).status).toBe(401);
+        expect((await fetch(`${base}/v1/games`, { headers: { authorization: "Bearer s3cret-token-value" } })).status).toBe(200);
+      });
+      expect(out).toContain("bearer token required");
+      expect(out).not.toContain("warning");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  it("--help says that --token shows in ps and names the other ways", () => {
+    const r = spawnSync(process.execPath, ["--import", "tsx", "scripts/serve.ts", "--help"], { encoding: "utf8" });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/--token T is visible to every user of this machine in `ps`/);
+    expect(r.stdout).toContain("--token-file");
+    expect(r.stdout).toContain("CARDGYM_TOKEN");
+  });
+
+  it("loopback is 127.0.0.0/8, ::1 and localhost; a token comes one way only", () => {
+    for (const h of ["127.0.0.1", "127.0.0.2", "127.255.255.254", "localhost", "::1", "[::1]", "::ffff:127.0.0.5"]) expect(isLoopback(h), h).toBe(true);
+    for (const h of ["0.0.0.0", "10.0.0.1", "128.0.0.1", "::", "127.0.0.256", "example.com", "1270.0.0.1"]) expect(isLoopback(h), h).toBe(false);
+    expect(readToken(undefined, undefined, "from-the-environment")).toBe("from-the-environment");
+    expect(readToken(undefined, undefined, "")).toBe(null);
+    expect(() => readToken("a-token-flag", undefined, "from-the-environment")).toThrow(/one way/);
+    expect(() => readToken("short", undefined, undefined)).toThrow(/at least 8/);
+    expect(() => readToken(undefined, "/nonexistent/token", undefined)).toThrow(/cannot read it \(ENOENT\)/);
+  });
+});
