@@ -11,7 +11,8 @@ import { unwrap } from "../engine/core/index.ts";
 import { registry } from "../engine/games.ts";
 import { checkGateAgents, evaluateGates, GateFileError, parseGates, type Gate } from "../agents/arena/gates.ts";
 import { markdownReport, summarise } from "../agents/arena/report.ts";
-import { runArena } from "../agents/arena/tournament.ts";
+import { runArena, type Fixture } from "../agents/arena/tournament.ts";
+import { GroupPool } from "./arena/pool.ts";
 import { createAgentReady, knownAgents, parseAgentSpec, splitAgentList } from "../agents/spec.ts";
 import { adapters } from "../env/games/index.ts";
 import { specOf } from "../env/spec.ts";
@@ -21,7 +22,7 @@ import { loadRegistry } from "./arena/registry.ts";
 import { roundRobinEntry } from "./arena/rr-history.ts";
 
 const USAGE =
-  "npm run arena -- --game <id> --agents spec,spec[,...] [--games N] [--seed N] [--seats N] [--config JSON] [--gate gates.json] [--out dir] [--concurrency N] [--model-root dir] [--history F.jsonl]";
+  "npm run arena -- --game <id> --agents spec,spec[,...] [--games N] [--seed N] [--seats N] [--config JSON] [--gate gates.json] [--out dir] [--concurrency N] [--workers N] [--model-root dir] [--history F.jsonl]";
 
 main(async () => {
   if (process.argv.includes("--sprt")) return sprtMain(process.argv.slice(2));
@@ -37,6 +38,7 @@ main(async () => {
     concurrency: { type: "string" },
     "model-root": { type: "string" },
     history: { type: "string" },
+    workers: { type: "string" },
     quiet: { type: "boolean", short: "q" },
   });
   if (values.help) {
@@ -97,8 +99,27 @@ main(async () => {
   }
   const quiet = values.quiet ?? false;
   const progress = progressBar(quiet);
-  const run = await runArena({ game, config, agents, games, seed, ...(concurrency === undefined ? {} : { concurrency }), context, onProgress: progress });
+  // --workers N: play the fixtures on N worker threads (default 0: all in this thread).
+  const workers = intArg(values.workers, "workers", 0, 0, 64);
+  const pool = workers > 0 ? new GroupPool(values["model-root"] ? { modelRoot: values["model-root"] } : {}, workers) : null;
+  if (pool) await pool.ready();
+  const runner = pool ? (f: Fixture) => pool.playFixture({ game: game.info.id, config, agents, seed, fixture: f }) : undefined;
+  // With a pool, keep every worker busy: 2 fixtures each in flight, 32 when ONNX agents batch.
+  const onnxSeated = agents.some((a) => a === "onnx" || a.startsWith("onnx:"));
+  const lanes = concurrency ?? (pool ? workers * (onnxSeated ? 32 : 2) : undefined);
+  const run = await runArena({
+    ...(runner ? { runner } : {}),
+    game,
+    config,
+    agents,
+    games,
+    seed,
+    ...(lanes === undefined ? {} : { concurrency: lanes }),
+    context,
+    onProgress: progress,
+  });
   progress.finish();
+  await pool?.close();
   const report = summarise({ game: game.info.id, gameVersion: game.info.version, config, seats: config.seats, seed, games, agents, run });
   const gateResults = evaluateGates(gates, report);
   const md = markdownReport(report, gateResults);
@@ -114,7 +135,11 @@ main(async () => {
         return null;
       }
     })();
-    const entry = roundRobinEntry(report, agents.map((a) => player(a, reg, values["model-root"])), gitCommit());
+    const entry = roundRobinEntry(
+      report,
+      agents.map((a) => player(a, reg, values["model-root"])),
+      gitCommit(),
+    );
     mkdirSync(dirname(values.history), { recursive: true });
     appendFileSync(values.history, JSON.stringify(entry) + "\n");
   }

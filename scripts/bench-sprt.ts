@@ -3,7 +3,8 @@
  *
  * Paired-game throughput, side by side in one process, interleaved round by round so machine load
  * hits every mode alike: "before" is the round-robin arena on one thread (runArena: a pair's games
- * in flight together, ONNX decisions batched across them); "1 thread" is the SPRT runner in this
+ * in flight together, ONNX decisions batched across them); "round robin, pool" the same fixtures
+ * on --workers worker threads (the arena's --workers); "1 thread" is the SPRT runner in this
  * thread; "pool" is the SPRT runner on --workers worker threads (default: one per core), each
  * keeping several groups in flight. The SPRT runs are set up never to decide (bounds around the
  * truth), so every mode plays exactly --games games. Cases: dcg-ppo-v1 against itself (sampled),
@@ -16,6 +17,7 @@ import { registry } from "../engine/games.ts";
 import { runArena } from "../agents/arena/tournament.ts";
 import { adapters } from "../env/games/index.ts";
 import { specOf } from "../env/spec.ts";
+import { GroupPool } from "./arena/pool.ts";
 import { runSprtJob } from "./arena/sprt-cli.ts";
 import { intArg, main, parseCli } from "./cli.ts";
 
@@ -40,10 +42,25 @@ main(async () => {
     `bench-sprt ${new Date().toISOString().slice(0, 10)}: ${games} games per mode, best of ${rounds} rounds, ${availableParallelism()} cores, pool of ${workers}`,
   );
   for (const c of cases) {
-    const best = { before: 0, thread: 0, pool: 0 };
+    const best = { before: 0, rrPool: 0, thread: 0, pool: 0 };
+    const onnx = c.a.startsWith("onnx");
     for (let r = 0; r < rounds; r++) {
       const rr = await runArena({ game, config: config as never, agents: [c.a, c.b], games, seed: 1 + r, context });
       best.before = Math.max(best.before, rr.results.length / rr.seconds);
+      const rrPool = new GroupPool({}, workers);
+      await rrPool.ready();
+      const rp = await runArena({
+        game,
+        config: config as never,
+        agents: [c.a, c.b],
+        games,
+        seed: 1 + r,
+        context,
+        concurrency: workers * (onnx ? 32 : 2),
+        runner: (f) => rrPool.playFixture({ game: "dcg", config: config as never, agents: [c.a, c.b], seed: 1 + r, fixture: f }),
+      });
+      await rrPool.close();
+      best.rrPool = Math.max(best.rrPool, rp.results.length / rp.seconds);
       const job = {
         label: c.name,
         game,
@@ -58,7 +75,7 @@ main(async () => {
       best.pool = Math.max(best.pool, p.state.games / p.seconds);
     }
     console.log(
-      `${c.name}: before (round robin, 1 thread) ${best.before.toFixed(1)} games/s | SPRT 1 thread ${best.thread.toFixed(1)} | SPRT pool ${best.pool.toFixed(1)} games/s | pool/before ${(best.pool / best.before).toFixed(2)}x`,
+      `${c.name}: before (round robin, 1 thread) ${best.before.toFixed(1)} games/s | round robin, pool ${best.rrPool.toFixed(1)} (${(best.rrPool / best.before).toFixed(2)}x) | SPRT 1 thread ${best.thread.toFixed(1)} | SPRT pool ${best.pool.toFixed(1)} games/s (${(best.pool / best.before).toFixed(2)}x)`,
     );
   }
   return 0;

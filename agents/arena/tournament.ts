@@ -29,6 +29,11 @@ export interface ArenaOptions {
   /** Extra agent context: adapter and action-spec hash for onnx agents, model root. */
   readonly context?: Pick<AgentContext, "adapter" | "actionSpecHash" | "modelRoot">;
   readonly onProgress?: (done: number, total: number) => void;
+  /**
+   * Plays a fixture elsewhere (a worker thread) and returns its result with the thinking time it
+   * cost each agent. Default: playFixture in this thread. Results do not depend on where.
+   */
+  readonly runner?: (f: Fixture) => Promise<{ readonly result: GameResult; readonly timing: readonly AgentTiming[] }>;
 }
 
 export interface GameResult {
@@ -140,7 +145,17 @@ export async function runArena(options: ArenaOptions): Promise<ArenaRun> {
     for (;;) {
       const f = fixtures[next++];
       if (!f) return;
-      results[f.index] = await play(options, f, timing);
+      if (options.runner) {
+        const r = await options.runner(f);
+        results[f.index] = r.result;
+        r.timing.forEach((t, i) => {
+          const mine = timing[i];
+          if (mine) {
+            mine.decisions += t.decisions;
+            mine.seconds += t.seconds;
+          }
+        });
+      } else results[f.index] = await playFixture(options, f, timing);
       options.onProgress?.(++done, fixtures.length);
     }
   };
@@ -150,7 +165,8 @@ export async function runArena(options: ArenaOptions): Promise<ArenaRun> {
   return { results, timing, seconds: (performance.now() - start) / 1000 };
 }
 
-async function play(options: ArenaOptions, f: Fixture, timing: AgentTiming[]): Promise<GameResult> {
+/** Plays one fixture in this thread, adding each agent's thinking time to timing. */
+export async function playFixture(options: ArenaOptions, f: Fixture, timing: AgentTiming[]): Promise<GameResult> {
   const { game, config, agents, seed } = options;
   const dealSeed = deriveSeed(seed, `deal:${f.deal}`);
   const agentBase = deriveSeed(seed, `agents:${f.index}`);

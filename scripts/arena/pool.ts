@@ -5,6 +5,7 @@
  */
 import { Worker } from "node:worker_threads";
 import type { SprtMatchup } from "../../agents/arena/sprt-run.ts";
+import type { AgentTiming, Fixture, GameResult } from "../../agents/arena/tournament.ts";
 
 export interface PoolInit {
   readonly modelRoot?: string;
@@ -15,12 +16,22 @@ export interface PoolMatch {
   readonly config: unknown;
   readonly matchup: SprtMatchup;
 }
-export interface PoolRequest {
-  readonly id: number;
-  readonly match: PoolMatch;
-  readonly group: number;
+/** A round robin's fixture to play (the arena's --workers). */
+export interface PoolFixture {
+  readonly game: string;
+  readonly config: { readonly seats: number } & Record<string, unknown>;
+  readonly agents: readonly string[];
+  readonly seed: number;
+  readonly fill?: string;
+  readonly fixture: Fixture;
 }
-export type PoolReply = { readonly id: number; readonly scores: number[] } | { readonly id: number; readonly error: string } | { readonly ready: true };
+export type PoolRequest =
+  { readonly id: number; readonly match: PoolMatch; readonly group: number } | { readonly id: number; readonly roundRobin: PoolFixture };
+export type PoolReply =
+  | { readonly id: number; readonly scores: number[] }
+  | { readonly id: number; readonly result: GameResult; readonly timing: AgentTiming[] }
+  | { readonly id: number; readonly error: string }
+  | { readonly ready: true };
 
 interface Slot {
   readonly worker: Worker;
@@ -31,7 +42,8 @@ interface Slot {
 export class GroupPool {
   private readonly slots: Slot[];
   private nextId = 0;
-  private readonly waiting = new Map<number, { resolve: (s: number[]) => void; reject: (e: Error) => void; slot: Slot }>();
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  private readonly waiting = new Map<number, { resolve: (s: any) => void; reject: (e: Error) => void; slot: Slot }>();
 
   constructor(init: PoolInit, workers: number) {
     const entry = new URL("./worker.ts", import.meta.url);
@@ -60,7 +72,8 @@ export class GroupPool {
         this.waiting.delete(m.id);
         w.slot.inFlight--;
         if ("error" in m) w.reject(new Error(m.error));
-        else w.resolve(m.scores);
+        else if ("scores" in m) w.resolve(m.scores);
+        else w.resolve({ result: m.result, timing: m.timing });
       });
       boot.on("error", (e) => {
         failed(e);
@@ -91,6 +104,17 @@ export class GroupPool {
     return new Promise<number[]>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject, slot });
       slot.worker.postMessage({ id, match, group } satisfies PoolRequest);
+    });
+  }
+
+  /** Plays a round robin's fixture on the least busy worker. */
+  playFixture(roundRobin: PoolFixture): Promise<{ result: GameResult; timing: AgentTiming[] }> {
+    const slot = this.slots.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
+    slot.inFlight++;
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject, slot });
+      slot.worker.postMessage({ id, roundRobin } satisfies PoolRequest);
     });
   }
 

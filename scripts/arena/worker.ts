@@ -8,6 +8,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { unwrap, type AnyGame } from "../../engine/core/index.ts";
 import { registry } from "../../engine/games.ts";
 import { playGroup, type Context } from "../../agents/arena/sprt-run.ts";
+import { playFixture } from "../../agents/arena/tournament.ts";
 import { adapters } from "../../env/games/index.ts";
 import { specOf } from "../../env/spec.ts";
 import type { PoolInit, PoolReply, PoolRequest } from "./pool.ts";
@@ -32,13 +33,22 @@ function gameFor(id: string) {
 const port = parentPort!;
 port.on("message", (req: PoolRequest) => {
   Promise.resolve()
-    .then(() => {
+    .then(async (): Promise<PoolReply> => {
+      if ("roundRobin" in req) {
+        const rr = req.roundRobin;
+        const { game, context } = gameFor(rr.game);
+        const timing = rr.agents.map(() => ({ decisions: 0, seconds: 0 }));
+        // One game per request; the worker's own concurrency is the requests it holds at once.
+        const options = { game, config: rr.config, agents: rr.agents, games: 1, seed: rr.seed, context, ...(rr.fill === undefined ? {} : { fill: rr.fill }) };
+        const result = await playFixture(options, rr.fixture, timing);
+        return { id: req.id, result, timing };
+      }
       const { game, context } = gameFor(req.match.game);
       const config = unwrap(game.parseConfig(req.match.config)) as { seats: number };
-      return playGroup(game, config, req.match.matchup, context, req.group);
+      return { id: req.id, scores: await playGroup(game, config, req.match.matchup, context, req.group) };
     })
     .then(
-      (scores) => port.postMessage({ id: req.id, scores } satisfies PoolReply),
+      (reply) => port.postMessage(reply),
       (e: unknown) => port.postMessage({ id: req.id, error: e instanceof Error ? e.message : String(e) } satisfies PoolReply),
     );
 });

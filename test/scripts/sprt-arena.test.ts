@@ -126,6 +126,36 @@ describe("SPRT on real games", () => {
   }, 60_000);
 });
 
+describe("round robin on worker threads", () => {
+  it("gives the same results with --workers 2 as in one thread", () => {
+    const dir = mkdtempSync(join(tmpdir(), "rr-workers-"));
+    const args = (w: string) => [
+      "--game",
+      "sevens",
+      "--seats",
+      "3",
+      "--agents",
+      "random,computer",
+      "--games",
+      "12",
+      "--seed",
+      "4",
+      "--workers",
+      w,
+      "--out",
+      join(dir, w),
+      "-q",
+    ];
+    const here = runScript("arena.ts", args("0"));
+    const pooled = runScript("arena.ts", args("2"));
+    expect(here.code).toBe(0);
+    expect(pooled.code).toBe(0);
+    const read = (w: string) => JSON.parse(readFileSync(join(dir, w, "arena.json"), "utf8"));
+    expect(read("2").matrix).toEqual(read("0").matrix);
+    expect(read("2").agents.map((a: { decisions: number }) => a.decisions)).toEqual(read("0").agents.map((a: { decisions: number }) => a.decisions));
+  }, 60_000);
+});
+
 describe("SPRT gates", () => {
   it("validates SPRT gates in the gate file", () => {
     const ok = { kind: "sprt", name: "n", game: "dcg", candidate: "computer", baseline: "random", elo0: -10, elo1: 0, maxGames: 100 };
