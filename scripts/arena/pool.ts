@@ -42,7 +42,6 @@ interface Slot {
 export class GroupPool {
   private readonly slots: Slot[];
   private nextId = 0;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   private readonly waiting = new Map<number, { resolve: (s: any) => void; reject: (e: Error) => void; slot: Slot }>();
 
   constructor(init: PoolInit, workers: number) {
