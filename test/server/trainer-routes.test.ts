@@ -19,7 +19,15 @@ const first = (mask: Uint8Array, n: number) => Array.from({ length: n }, (_, i) 
 describe("trainer options on the wire", () => {
   it("same-step sessions carry final rows on every step; options are echoed and validated", async () => {
     const client = setup();
-    const created = await client.ok("POST", "/v1/sessions", { game: "count", numEnvs: 3, seed: 1, autoreset: "same-step", learnerSeat: "alternating", illegalAction: "terminate", illegalReward: -2 });
+    const created = await client.ok("POST", "/v1/sessions", {
+      game: "count",
+      numEnvs: 3,
+      seed: 1,
+      autoreset: "same-step",
+      learnerSeat: "alternating",
+      illegalAction: "terminate",
+      illegalReward: -2,
+    });
     expect([created.autoreset, created.learnerSeat, created.illegalAction, created.illegalReward]).toEqual(["same-step", "alternating", "terminate", -2]);
     const id = created.session as string;
     let r = await client.ok("POST", `/v1/sessions/${id}/reset`, {});
