@@ -11,6 +11,7 @@ import { chmodSync, copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, write
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { main, parseCli } from "../cli.ts";
+import { copyWebClient } from "./web-client.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const OUT = join(ROOT, "build", "npm");
@@ -42,6 +43,7 @@ main(() => {
   tsc(PROGRAMS, false);
   chmodSync(join(OUT, "scripts", "cardgym.js"), 0o755);
   cpSync(join(ROOT, "models", "builtin"), join(OUT, "models", "builtin"), { recursive: true });
+  copyWebClient(OUT);
   mkdirSync(join(OUT, "cards"), { recursive: true });
   copyFileSync(join(ROOT, "cards", "README.md"), join(OUT, "cards", "README.md"));
   copyFileSync(join(ROOT, "docs", "api.md"), join(OUT, "README.md"));
@@ -58,7 +60,7 @@ main(() => {
     types: "./env/api.d.ts",
     exports: exportsMap,
     bin: { cardgym: "./scripts/cardgym.js" },
-    files: ["engine", "agents", "env", "scripts", "models", "cards", "README.md"],
+    files: ["engine", "agents", "env", "scripts", "models", "cards", "web", "README.md"],
     dependencies: root.dependencies,
     license: "UNLICENSED",
   };

@@ -20,6 +20,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { main, parseCli } from "../cli.ts";
+import { copyWebClient } from "./web-client.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const SERVER = join(ROOT, "python", "cardgym", "_server");
@@ -66,6 +67,7 @@ main(async () => {
   });
   copyOnnxRuntime();
   cpSync(join(ROOT, "models", "builtin"), join(SERVER, "models", "builtin"), { recursive: true });
+  copyWebClient(SERVER);
   mkdirSync(join(SERVER, "cards"), { recursive: true });
   writeFileSync(join(SERVER, "cards", ".keep"), "");
   console.log(`bundled the server into python/cardgym/_server (${(sizeOf(SERVER) / 1e6).toFixed(1)} MB)`);

@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -44,5 +45,37 @@ describe("the npm package", () => {
 
     // And a bad command is one line and a usage, not a stack trace.
     expect(() => run("npx", ["--no-install", "cardgym", "nope"], { cwd: dir, env })).toThrow(/unknown command "nope"/);
+  });
+
+  it("serves from the installed package: sessions stepped on its session workers with an ONNX seat, and the web client", async () => {
+    const bin = join(dir, "node_modules", "cardgym", "scripts", "cardgym.js");
+    const server = spawn(process.execPath, [bin, "serve", "--port", "0", "--quiet", "--workers", "1"], { cwd: dir, stdio: ["pipe", "pipe", "pipe"] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = "";
+        const timer = setTimeout(() => reject(new Error(`no URL within 60 s: ${out}`)), 60_000);
+        server.stdout.on("data", (chunk: Buffer) => {
+          out += chunk.toString();
+          const m = /at (http:\/\/\S+)/.exec(out);
+          if (m) {
+            clearTimeout(timer);
+            resolve(m[1]!);
+          }
+        });
+        server.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()));
+        server.on("exit", (code) => reject(new Error(`server exited with ${code}: ${out}`)));
+      });
+      const json = { "content-type": "application/json", accept: "application/json" };
+      const created = (await (await fetch(`${url}/v1/sessions`, { method: "POST", headers: json, body: JSON.stringify({ game: "dcg", seats: ["learner", "onnx:builtin/dcg-ppo-v1"], numEnvs: 2, seed: 1 }) })).json()) as { session: string };
+      expect(created.session).toEqual(expect.any(String));
+      const reset = await fetch(`${url}/v1/sessions/${created.session}/reset`, { method: "POST", headers: json, body: "{}" });
+      expect(reset.status).toBe(200);
+      const page = await fetch(`${url}/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toMatch(/<html/i);
+      expect((await fetch(`${url}/app.js`)).status).toBe(200);
+    } finally {
+      server.kill("SIGTERM");
+    }
   });
 });

