@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { awaitingChance, mayAct, pass, request, runTriggerCheck } from "../../engine/core/interrupt/index.ts";
+import { awaitingChance, chooseTrigger, choosingSeat, mayAct, pass, request, runTriggerCheck } from "../../engine/core/interrupt/index.ts";
 import { answer, req, toyRules, toyState, type ToyState } from "./toy.ts";
 
 const names = (s: ToyState) => s.flow.stage.map((r) => r.payload.name);
@@ -214,5 +214,85 @@ describe("interrupt core: the trigger check (6-1..6-12)", () => {
     request(s1, req(1, "q", "normal", "quick"), [], rules);
     expect(JSON.stringify(s1)).toBe(frozen);
     expect(JSON.stringify(s0)).toBe(JSON.stringify(toyState()));
+  });
+});
+
+describe("interrupt core: the player chooses the order of its triggered requests ([6-5-2]/[6-10-2])", () => {
+  const boom = {
+    boom: [req(0, "first", "normal", "main"), req(1, "other", "normal", "main"), req(0, "second", "normal", "main"), req(0, "first", "normal", "main")],
+  };
+
+  it("off (the default): first-in-first-out, the later main normal trigger is discarded, no choice key", () => {
+    const rules = toyRules({ triggers: boom });
+    const s = pass(request(toyState(), req(0, "boom"), [], rules), rules);
+    expect(names(s)).toEqual(["first"]);
+    expect(s.log).toEqual(["boom", "discarded:second", "discarded:first", "discarded:other"]);
+    expect("choice" in s.flow).toBe(false);
+  });
+
+  it("on: the check suspends for the controller with one option per distinct request; its pick changes what is staged", () => {
+    const rules = toyRules({ triggers: boom, chooseTriggerOrder: true });
+    const s = pass(request(toyState(), req(0, "boom"), [], rules), rules);
+    expect(s.log).toEqual(["boom"]);
+    // buffer: first(0), other(1), second(0), first(0): the two "first" are one option
+    expect(s.flow.choice).toEqual({ seat: 0, options: [0, 2] });
+    expect(choosingSeat(s.flow)).toBe(0);
+    expect(awaitingChance(s.flow)).toBe(false);
+    expect(mayAct(s.flow, 0, "quick")).toBe(false);
+    expect(JSON.parse(JSON.stringify(s))).toEqual(s); // plain JSON
+
+    const pickedSecond = chooseTrigger(s, 2, rules);
+    expect("choice" in pickedSecond.flow).toBe(false);
+    expect(names(pickedSecond)).toEqual(["second"]);
+    // after the pick, the two "first" are the same request: no further question, both discarded
+    expect(pickedSecond.log).toEqual(["boom", "discarded:first", "discarded:first", "discarded:other"]);
+    expect(pickedSecond.flow.cursor).toBeNull();
+    expect(pickedSecond.flow.chancePlayer).toBe(0);
+
+    // picking "first" leaves "second" and the other "first", still different: a second question
+    let pickedFirst = chooseTrigger(s, 0, rules);
+    expect(names(pickedFirst)).toEqual(["first"]);
+    expect(pickedFirst.flow.choice).toEqual({ seat: 0, options: [1, 2] }); // buffer: other, second, first
+    pickedFirst = chooseTrigger(pickedFirst, 1, rules);
+    expect(pickedFirst.log).toEqual(["boom", "discarded:second", "discarded:first", "discarded:other"]);
+  });
+
+  it("an index that is not an option changes nothing", () => {
+    const rules = toyRules({ triggers: boom, chooseTriggerOrder: true });
+    const s = pass(request(toyState(), req(0, "boom"), [], rules), rules);
+    expect(chooseTrigger(s, 1, rules)).toBe(s);
+    expect(chooseTrigger(s, 3, rules)).toBe(s);
+  });
+
+  it("identical requests only: no decision, the same state as first-in-first-out", () => {
+    const same = { boom: [req(0, "p", "immediate", "quick"), req(0, "p", "immediate", "quick")] };
+    const on = toyRules({ triggers: same, chooseTriggerOrder: true });
+    const off = toyRules({ triggers: same });
+    const a = pass(request(toyState(), req(0, "boom"), [], on), on);
+    const b = pass(request(toyState(), req(0, "boom"), [], off), off);
+    expect(a).toEqual(b);
+    expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+    expect(a.log).toEqual(["boom", "p", "p"]);
+  });
+
+  it("immediate triggers: the chosen one resolves first, and what it triggers joins the same check", () => {
+    const rules = toyRules({
+      chooseTriggerOrder: true,
+      triggers: { boom: [req(0, "a", "immediate", "main"), req(0, "point", "immediate", "main")], point: [req(1, "b", "immediate", "main")] },
+    });
+    let s = pass(request(toyState(), req(0, "boom"), [], rules), rules);
+    expect(s.flow.choice).toEqual({ seat: 0, options: [0, 1] });
+    s = chooseTrigger(s, 1, rules);
+    expect(s.log).toEqual(["boom", "point", "a", "b"]); // seat 0's remaining trigger before seat 1's
+    expect(s.score).toBe(1);
+    expect(s.flow.buffer).toEqual([]);
+  });
+
+  it("a custom sameTrigger decides what counts as the same request", () => {
+    const base = toyRules({ triggers: { boom: [req(0, "x1", "normal", "quick"), req(0, "x2", "normal", "quick")] }, chooseTriggerOrder: true });
+    const rules = { ...base, sameTrigger: (a: { payload: { name: string } }, b: { payload: { name: string } }) => a.payload.name[0] === b.payload.name[0] };
+    const s = pass(request(toyState(), req(0, "boom"), [], rules), rules);
+    expect("choice" in s.flow).toBe(false);
+    expect(names(s)).toEqual(["x1", "x2"]);
   });
 });

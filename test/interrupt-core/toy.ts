@@ -42,11 +42,14 @@ export interface ToyOptions {
   triggers?: Record<string, readonly CoreRequest<Token>[]>;
   /** name -> what putting it on the stage triggers */
   stagedTriggers?: Record<string, readonly CoreRequest<Token>[]>;
+  /** The player picks the order of its triggered requests (the core's `chooseTriggerOrder`). */
+  chooseTriggerOrder?: boolean;
 }
 
 export function toyRules(opts: ToyOptions = {}): InterruptRules<ToyState, Token> {
   const rules: InterruptRules<ToyState, Token> = {
     passAfterNormalRequest: opts.passAfterNormalRequest ?? true,
+    ...(opts.chooseTriggerOrder === undefined ? {} : { chooseTriggerOrder: opts.chooseTriggerOrder }),
     resolve(s, r) {
       const name = r.payload.name;
       let next: ToyState = { ...s, log: s.log.concat(name) };

@@ -1,4 +1,4 @@
-import type { Continuation, CoreRequest, FlowState, Flowing, InterruptRules, Timing } from "./types.ts";
+import type { Continuation, CoreRequest, FlowState, Flowing, InterruptRules, Timing, TriggerCursor } from "./types.ts";
 
 /** Step [1]/[2]: a fresh flow with the turn and the chance at `turnPlayer`. */
 export function startFlow<P>(seats: number, turnPlayer: number): FlowState<P> {
@@ -111,8 +111,9 @@ export function finishResolution<S extends Flowing<P>, P>(
  * immediate triggered request whose resolution waits for a decision can suspend it.
  * Immediate requests first, per player from the turn player in turn order, main before quick;
  * then normal ones the same way: a main-timing normal request is discarded if the stage is not
- * empty, a quick-timing one is always staged. Within one player and timing the buffer is taken in
- * trigger order (the seed lets that player choose; we fix FIFO so the flow needs no extra decision).
+ * empty, a quick-timing one is always staged. Within one player and timing: with the rules'
+ * `chooseTriggerOrder`, when the matching requests are not all the same, the check suspends with
+ * `flow.choice` and that player picks one (`chooseTrigger`); otherwise the earliest is taken (FIFO).
  * The loop repeats while the buffer is not empty, then runs the pending continuation.
  */
 export function runTriggerCheck<S extends Flowing<P>, P>(state: S, rules: InterruptRules<S, P>): S {
@@ -127,8 +128,8 @@ export function runTriggerCheck<S extends Flowing<P>, P>(state: S, rules: Interr
       cursor = { group, offset: 0, timing: "main" };
     }
     const player = (f.turnPlayer + cursor.offset) % f.seats;
-    const at = f.buffer.findIndex((r) => r.controller === player && r.speed === cursor!.group && r.timing === cursor!.timing);
-    if (at < 0) {
+    const at = matching(f.buffer, player, cursor);
+    if (at.length === 0) {
       // [6-5] -> [6-6] -> [6-7]: quick after main, then the next player; after the last, back to [6-2].
       let nextCursor: FlowState<P>["cursor"];
       if (cursor.timing === "main") nextCursor = { ...cursor, timing: "quick" };
@@ -137,19 +138,80 @@ export function runTriggerCheck<S extends Flowing<P>, P>(state: S, rules: Interr
       s = withFlow<S, P>(s, { cursor: nextCursor });
       continue;
     }
-    const req = f.buffer[at]!;
-    const buffer = f.buffer.slice(0, at).concat(f.buffer.slice(at + 1));
-    s = withFlow<S, P>(s, { cursor, buffer });
-    if (req.speed === "immediate") {
-      // [6-5-3]..[6-5-6]: resolve, judge, buffer what it triggered (finishResolution re-enters this loop).
-      return resolveNow(s, req, rules);
+    if (rules.chooseTriggerOrder === true && at.length > 1) {
+      const options = distinctTriggers(f.buffer, at, rules);
+      // [6-5-2]/[6-10-2]: the player chooses; the check waits with its cursor kept.
+      if (options.length > 1) return withFlow<S, P>(s, { cursor, choice: { seat: player, options } });
     }
-    if (req.timing === "main" && s.flow.stage.length > 0) {
-      s = rules.discarded ? rules.discarded(s, req) : s; // [6-10-6]
-      continue;
-    }
-    s = stageRequest(s, req, rules); // [6-10-5] / [6-10-7], then [6-10-8]/[6-10-9]
+    const taken = takeTrigger(withFlow<S, P>(s, { cursor }), at[0]!, rules);
+    if (taken.done) return taken.state;
+    s = taken.state;
   }
+}
+
+/** The seat that must choose the order of its triggered requests now, or null. */
+export function choosingSeat<P>(flow: FlowState<P>): number | null {
+  return flow.choice === undefined ? null : flow.choice.seat;
+}
+
+/**
+ * Answers a pending trigger-order choice with the buffer index of the request to take (one of
+ * `flow.choice.options`), then resumes the trigger check. Any other index leaves the state as is
+ * (the trusted apply's contract: games offer only the options).
+ */
+export function chooseTrigger<S extends Flowing<P>, P>(state: S, bufferIndex: number, rules: InterruptRules<S, P>): S {
+  const choice = state.flow.choice;
+  if (choice === undefined || !choice.options.includes(bufferIndex)) return state;
+  const { choice: _answered, ...flow } = state.flow;
+  const taken = takeTrigger({ ...state, flow }, bufferIndex, rules);
+  return taken.done ? taken.state : runTriggerCheck(taken.state, rules);
+}
+
+/** Buffer indices of `player`'s requests of the cursor's group and timing, in trigger order. */
+function matching<P>(buffer: readonly CoreRequest<P>[], player: number, cursor: TriggerCursor): number[] {
+  const out: number[] = [];
+  buffer.forEach((r, i) => {
+    if (r.controller === player && r.speed === cursor.group && r.timing === cursor.timing) out.push(i);
+  });
+  return out;
+}
+
+/** The earliest index of each distinct request among `at` (the rest are the same game as one of them). */
+function distinctTriggers<S extends Flowing<P>, P>(buffer: readonly CoreRequest<P>[], at: readonly number[], rules: InterruptRules<S, P>): number[] {
+  const same = rules.sameTrigger ?? ((a: CoreRequest<P>, b: CoreRequest<P>) => sameJson(a.payload, b.payload));
+  const out: number[] = [];
+  for (const i of at) {
+    const r = buffer[i]!;
+    if (!out.some((j) => same(buffer[j]!, r))) out.push(i);
+  }
+  return out;
+}
+
+/** Deep equality of plain JSON values (objects compared key by key, arrays in order). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+/**
+ * Takes buffer entry `at` ([6-5-2]/[6-10-2]) and processes it: an immediate one resolves
+ * ([6-5-3]..[6-5-6]; `done`, as finishResolution re-enters the check or the resolution suspended);
+ * a normal one is staged or discarded ([6-10-3]..[6-10-9]) and the check goes on.
+ */
+function takeTrigger<S extends Flowing<P>, P>(state: S, at: number, rules: InterruptRules<S, P>): { state: S; done: boolean } {
+  const f = state.flow;
+  const req = f.buffer[at]!;
+  const s = withFlow<S, P>(state, { buffer: f.buffer.slice(0, at).concat(f.buffer.slice(at + 1)) });
+  if (req.speed === "immediate") return { state: resolveNow(s, req, rules), done: true };
+  if (req.timing === "main" && s.flow.stage.length > 0) {
+    return { state: rules.discarded ? rules.discarded(s, req) : s, done: false }; // [6-10-6]
+  }
+  return { state: stageRequest(s, req, rules), done: false }; // [6-10-5] / [6-10-7], then [6-10-8]/[6-10-9]
 }
 
 /** [10]: put a request onto the stage and buffer what that triggers. */

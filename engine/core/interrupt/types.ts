@@ -39,6 +39,16 @@ export interface TriggerCursor {
  */
 export type Continuation = "none" | "dispatch" | "afterPush" | "afterStage" | "keep";
 
+/**
+ * A suspended trigger check ([6-5-2]/[6-10-2]): `seat` picks which of its triggered requests to take
+ * from the buffer next. `options` are buffer indices (ascending), one per distinct request: entries
+ * the rules call the same (`sameTrigger`) are one option, the earliest of them standing for all.
+ */
+export interface TriggerChoice {
+  readonly seat: number;
+  readonly options: readonly number[];
+}
+
 /** The core flow's part of a game state: plain JSON data, never mutated. */
 export interface FlowState<P> {
   readonly seats: number;
@@ -57,6 +67,11 @@ export interface FlowState<P> {
   /** The direct request between steps [5] and [7]: the triggers its costs caused are checked first. */
   readonly requested: CoreRequest<P> | null;
   readonly then: Continuation;
+  /**
+   * Present only while a trigger check waits for a player's choice of order (with the rules'
+   * `chooseTriggerOrder`); absent (not null) otherwise, so states without a choice keep their shape.
+   */
+  readonly choice?: TriggerChoice;
 }
 
 /** A game state that carries the core flow in its `flow` field. */
@@ -77,6 +92,17 @@ export interface InterruptRules<S extends Flowing<P>, P> {
    * and must pass explicitly.
    */
   readonly passAfterNormalRequest: boolean;
+  /**
+   * [6-5-2]/[6-10-2]: when one player has several different triggered requests of the group and
+   * timing being processed, that player chooses which to take first (the trigger check suspends
+   * with `flow.choice`; answer with `chooseTrigger`). Off (or absent): first-in-first-out.
+   */
+  readonly chooseTriggerOrder?: boolean;
+  /**
+   * Whether two buffered requests are the same for the order choice (taking either first is the
+   * same game). Default: equal payloads (deep, as JSON). A game whose payloads carry ids says so here.
+   */
+  sameTrigger?(a: CoreRequest<P>, b: CoreRequest<P>): boolean;
   /** Step [8]: apply the effect. Return `suspended` when a player must decide first; finish later with finishResolution. */
   resolve(state: S, request: CoreRequest<P>): Resolution<S, P>;
   /** [6-10-8]: requests triggered by putting `request` onto the stage (none by default). */
