@@ -13,6 +13,7 @@ import { checkGateAgents, evaluateGates, GateFileError, parseGates, type Gate } 
 import { markdownReport, summarise } from "../agents/arena/report.ts";
 import { runArena, type Fixture } from "../agents/arena/tournament.ts";
 import { GroupPool } from "./arena/pool.ts";
+import { checkAgentCost } from "../agents/cost.ts";
 import { createAgentReady, knownAgents, parseAgentSpec, splitAgentList } from "../agents/spec.ts";
 import { adapters } from "../env/games/index.ts";
 import { specOf } from "../env/spec.ts";
@@ -22,7 +23,7 @@ import { loadRegistry } from "./arena/registry.ts";
 import { roundRobinEntry } from "./arena/rr-history.ts";
 
 const USAGE =
-  "npm run arena -- --game <id> --agents spec,spec[,...] [--games N] [--seed N] [--seats N] [--config JSON] [--gate gates.json] [--out dir] [--concurrency N] [--workers N] [--model-root dir] [--history F.jsonl]";
+  "npm run arena -- --game <id> --agents spec,spec[,...] [--games N] [--seed N] [--seats N] [--config JSON] [--gate gates.json] [--out dir] [--concurrency N] [--workers N] [--model-root dir] [--history F.jsonl] [--max-agent-cost N]";
 
 main(async () => {
   if (process.argv.includes("--sprt")) return sprtMain(process.argv.slice(2));
@@ -39,6 +40,7 @@ main(async () => {
     "model-root": { type: "string" },
     history: { type: "string" },
     workers: { type: "string" },
+    "max-agent-cost": { type: "string" },
     quiet: { type: "boolean", short: "q" },
   });
   if (values.help) {
@@ -54,6 +56,14 @@ main(async () => {
     const p = parseAgentSpec(a);
     if (!p.ok) throw new UsageError(`--agents: ${p.error.message}`);
     if (!knownAgents().includes(p.value.name)) throw new UsageError(`--agents: unknown agent "${p.value.name}"; known agents: ${knownAgents().join(", ")}`);
+  }
+  // The server's admission cap (agents/cost.ts), applied here only when asked: per decision.
+  if (values["max-agent-cost"] !== undefined) {
+    const limit = intArg(values["max-agent-cost"], "max-agent-cost", 1, 1, Number.MAX_SAFE_INTEGER);
+    for (const a of agents) {
+      const c = checkAgentCost([a], 1, limit);
+      if (!c.ok) throw new UsageError(`--agents: ${c.error.message}`);
+    }
   }
   const dup = agents.find((a, i) => agents.indexOf(a) !== i);
   if (dup) throw new UsageError(`--agents lists "${dup}" twice`);
