@@ -1,25 +1,39 @@
 /**
  * npx tsx scripts/card-schema.ts [--check]
- * Writes docs/card-schema.json from the handler registries (engine/dcg/schema.ts); with --check,
- * exits 1 when the published file is out of date instead.
+ * Writes docs/card-schema.json (engine/dcg/schema.ts) and docs/config-schemas.json (each game's
+ * config fields, engine/<game>/config.ts) from their TypeBox definitions; with --check, exits 1
+ * when a published file is out of date instead.
  */
 import { readFileSync, writeFileSync } from "node:fs";
+import { buildConfigSchemas } from "../engine/config-schemas.ts";
 import { buildCardSchema } from "../engine/dcg/schema.ts";
 import { main } from "./cli.ts";
 
 export const SCHEMA_PATH = new URL("../docs/card-schema.json", import.meta.url);
+export const CONFIG_SCHEMAS_PATH = new URL("../docs/config-schemas.json", import.meta.url);
 
 main(() => {
-  const text = `${JSON.stringify(buildCardSchema(), null, 2)}\n`;
-  if (process.argv.includes("--check")) {
-    const current = readFileSync(SCHEMA_PATH, "utf8");
-    if (current !== text) {
-      console.error("docs/card-schema.json is out of date: run npx tsx scripts/card-schema.ts");
-      return 1;
+  const files: [URL, string, unknown][] = [
+    [SCHEMA_PATH, "docs/card-schema.json", buildCardSchema()],
+    [CONFIG_SCHEMAS_PATH, "docs/config-schemas.json", buildConfigSchemas()],
+  ];
+  for (const [path, name, schema] of files) {
+    const text = `${JSON.stringify(schema, null, 2)}\n`;
+    if (process.argv.includes("--check")) {
+      let current = "";
+      try {
+        current = readFileSync(path, "utf8");
+      } catch {
+        // missing: out of date
+      }
+      if (current !== text) {
+        console.error(`${name} is out of date: run npx tsx scripts/card-schema.ts`);
+        return 1;
+      }
+      continue;
     }
-    return 0;
+    writeFileSync(path, text);
+    console.log(`wrote ${name}`);
   }
-  writeFileSync(SCHEMA_PATH, text);
-  console.log("wrote docs/card-schema.json");
   return 0;
 });

@@ -1,46 +1,30 @@
-import { asObject, enumField, intField, ok, type BaseConfig, type Result } from "../core/index.ts";
+import { intOption, ok, oneOfOption, parseFields, type ConfigOf, type Result } from "../core/index.ts";
 
 /** Both Lives reach 0 at once: current rules (9.1.2) = the turn player loses; 6th edition = draw. */
-export type BothLivesZero = "turnPlayerLoses" | "draw";
+export type BothLivesZero = BlackpokerConfig["bothLivesZero"];
 /** Draw: current = 2 cards (1 if Life <= 2); sixth = 1 card, then optionally 1 more. */
-export type DrawRule = "current" | "sixth";
+export type DrawRule = BlackpokerConfig["drawRule"];
 /** After a normal request: opponent = the requester auto-passes (rules doc); requester = keeps the chance (official simulator). */
-export type ChanceAfterRequest = "opponent" | "requester";
-
-export interface BlackpokerConfig extends BaseConfig {
-  readonly seats: number;
-  readonly bothLivesZero: BothLivesZero;
-  readonly drawRule: DrawRule;
-  readonly chanceAfterRequest: ChanceAfterRequest;
-  /** Turn cap: when an End would start turn maxTurns+1 the game ends as a draw. */
-  readonly maxTurns: number;
-}
+export type ChanceAfterRequest = BlackpokerConfig["chanceAfterRequest"];
 
 export const SEATS = 2;
 export const DEFAULT_MAX_TURNS = 60;
-const FIELDS = ["seats", "bothLivesZero", "drawRule", "chanceAfterRequest", "maxTurns"] as const;
+
+/** The config's fields (TypeBox: the BlackpokerConfig type, configSchema's JSON Schema and the check). */
+export const BLACKPOKER_CONFIG_FIELDS = {
+  seats: intOption(SEATS, SEATS, SEATS),
+  bothLivesZero: oneOfOption(["turnPlayerLoses", "draw"], "turnPlayerLoses"),
+  drawRule: oneOfOption(["current", "sixth"], "current"),
+  chanceAfterRequest: oneOfOption(["opponent", "requester"], "opponent"),
+  /** Turn cap: when an End would start turn maxTurns+1 the game ends as a draw. */
+  maxTurns: intOption(DEFAULT_MAX_TURNS, 1, 1000),
+};
+
+export type BlackpokerConfig = ConfigOf<typeof BLACKPOKER_CONFIG_FIELDS>;
 
 export function parseBlackpokerConfig(raw: unknown): Result<BlackpokerConfig> {
-  const obj = asObject(raw, FIELDS);
-  if (!obj.ok) return obj;
-  const o = obj.value;
-  const seats = intField(o, "seats", SEATS, SEATS, SEATS);
-  if (!seats.ok) return seats;
-  const bothLivesZero = enumField<BothLivesZero>(o, "bothLivesZero", "turnPlayerLoses", ["turnPlayerLoses", "draw"]);
-  if (!bothLivesZero.ok) return bothLivesZero;
-  const drawRule = enumField<DrawRule>(o, "drawRule", "current", ["current", "sixth"]);
-  if (!drawRule.ok) return drawRule;
-  const chanceAfterRequest = enumField<ChanceAfterRequest>(o, "chanceAfterRequest", "opponent", ["opponent", "requester"]);
-  if (!chanceAfterRequest.ok) return chanceAfterRequest;
-  const maxTurns = intField(o, "maxTurns", DEFAULT_MAX_TURNS, 1, 1000);
-  if (!maxTurns.ok) return maxTurns;
-  return ok({
-    seats: seats.value,
-    bothLivesZero: bothLivesZero.value,
-    drawRule: drawRule.value,
-    chanceAfterRequest: chanceAfterRequest.value,
-    maxTurns: maxTurns.value,
-  });
+  const parsed = parseFields(raw, BLACKPOKER_CONFIG_FIELDS);
+  return parsed.ok ? ok(parsed.value.value) : parsed;
 }
 
 /** Most units one player can have on the field (one card each at least). */

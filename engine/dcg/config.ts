@@ -1,4 +1,6 @@
-import { asObject, fail, intField, nullableIntField, ok, type BaseConfig, type Raw, type Result } from "../core/index.ts";
+import Type from "typebox";
+import Value from "typebox/value";
+import { fail, intOption, nullableIntOption, ok, parseFields, type ConfigOf, type Result } from "../core/index.ts";
 import type { CardSet, CardSetJson } from "./card-set.ts";
 import type { Pool } from "./pool.ts";
 
@@ -8,30 +10,50 @@ export interface BookSpec {
   readonly cards: readonly string[];
 }
 
-export interface DcgConfig extends BaseConfig {
-  /** Per seat: a preset book id or an inline book. */
-  readonly books: readonly [string | BookSpec, string | BookSpec];
-  readonly hp: number;
-  readonly turnLimit: number;
-  readonly handStart: number;
-  readonly mpCap: number;
-  readonly mpGain: number;
+/** An inline book in a config: card ids. */
+const INLINE_BOOK = Type.Object({ strategy: Type.Array(Type.String()), cards: Type.Array(Type.String()) }, { additionalProperties: false });
+
+/**
+ * The config's fields (TypeBox: the DcgConfig type, configSchema's JSON Schema and the check).
+ * `books` and `cardSet` are checked by parseDcgConfig itself (they depend on the preset books and
+ * the card loader).
+ */
+export const DCG_CONFIG_FIELDS = {
+  seats: intOption(2, 2, 2),
+  /** Per seat: a preset book id or an inline book {strategy, cards} (default: the first two presets). */
+  books: Type.Unsafe<readonly [string | BookSpec, string | BookSpec]>({
+    type: "array",
+    minItems: 2,
+    maxItems: 2,
+    items: {
+      anyOf: [
+        { type: "string" },
+        INLINE_BOOK,
+      ],
+    },
+  }),
+  hp: intOption(15, 1, 100),
+  turnLimit: intOption(40, 1, 200),
+  handStart: intOption(4, 0, 7),
+  mpCap: intOption(8, 0, 20),
+  mpGain: intOption(2, 0, 20),
   /** MP at the first player's first Main (the second player starts with mpSecond). */
-  readonly mpFirst: number;
-  readonly mpSecond: number;
-  readonly attackCount: number;
-  readonly bookSize: number;
+  mpFirst: intOption(3, 0, 20),
+  mpSecond: intOption(4, 0, 20),
+  attackCount: intOption(2, 0, 10),
+  bookSize: intOption(20, 6, 40),
   /** Main-phase operations (summon, feint, moveDeclare, attack, direct) per turn. */
-  readonly opsPerTurn: number;
+  opsPerTurn: intOption(30, 1, 100),
   /** Decision deadline advertised by expectation(); the default decision is forceFinish. */
-  readonly timeoutMs: number | null;
-  /** A user card set carried inline (absent unless given, so default configs hash as before). */
-  readonly cardSet?: CardSetJson;
-}
+  timeoutMs: nullableIntOption(null, 1, 86_400_000),
+  /** A user card set carried inline (absent unless given, so default configs hash as before): docs/card-schema.json. */
+  cardSet: Type.Optional(Type.Unsafe<CardSetJson>({ $ref: "https://cardgym.dev/schemas/dcg-card-set.json" })),
+};
+
+export type DcgConfig = ConfigOf<typeof DCG_CONFIG_FIELDS>;
 
 export const STRATEGY_SIZE = 5;
 export const COPIES = { rubric: 5, object: 3, feint: 3 } as const;
-const FIELDS = ["seats", "books", "hp", "turnLimit", "handStart", "mpCap", "mpGain", "mpFirst", "mpSecond", "attackCount", "bookSize", "opsPerTurn", "timeoutMs", "cardSet"];
 
 export interface PresetBook extends BookSpec {
   readonly id: string;
@@ -43,39 +65,18 @@ export interface PresetBook extends BookSpec {
  * card set the shipped pool and presets are used.
  */
 export function parseDcgConfig(raw: unknown, base: CardSet, extend: (cardSet: unknown, bookSize: number) => Result<CardSet>): Result<DcgConfig> {
-  const o = asObject(raw, FIELDS);
-  if (!o.ok) return o;
-  const obj: Raw = o.value;
-  const seats = intField(obj, "seats", 2, 2, 2);
-  if (!seats.ok) return seats;
-  const ints: Record<string, number> = {};
-  const specs: [string, number, number, number][] = [
-    ["hp", 15, 1, 100],
-    ["turnLimit", 40, 1, 200],
-    ["handStart", 4, 0, 7],
-    ["mpCap", 8, 0, 20],
-    ["mpGain", 2, 0, 20],
-    ["mpFirst", 3, 0, 20],
-    ["mpSecond", 4, 0, 20],
-    ["attackCount", 2, 0, 10],
-    ["bookSize", 20, 6, 40],
-    ["opsPerTurn", 30, 1, 100],
-  ];
-  for (const [k, def, min, max] of specs) {
-    const r = intField(obj, k, def, min, max);
-    if (!r.ok) return r;
-    ints[k] = r.value;
+  const parsed = parseFields(raw, DCG_CONFIG_FIELDS, ["books", "cardSet"]);
+  if (!parsed.ok) return parsed;
+  const c = parsed.value.value;
+  const obj = parsed.value.raw;
+  if (c.handStart > c.bookSize - STRATEGY_SIZE) {
+    return fail("invalid_config", `handStart must be at most bookSize - ${STRATEGY_SIZE} (${c.bookSize - STRATEGY_SIZE}), got ${c.handStart}`, "handStart");
   }
-  if (ints.handStart! > ints.bookSize! - STRATEGY_SIZE) {
-    return fail("invalid_config", `handStart must be at most bookSize - ${STRATEGY_SIZE} (${ints.bookSize! - STRATEGY_SIZE}), got ${ints.handStart}`, "handStart");
-  }
-  if (ints.mpFirst! > ints.mpCap! || ints.mpSecond! > ints.mpCap!) return fail("invalid_config", "mpFirst and mpSecond must be at most mpCap", "mpFirst");
-  const timeout = nullableIntField(obj, "timeoutMs", null, 1, 86_400_000);
-  if (!timeout.ok) return timeout;
+  if (c.mpFirst > c.mpCap || c.mpSecond > c.mpCap) return fail("invalid_config", "mpFirst and mpSecond must be at most mpCap", "mpFirst");
   let set = base;
   let cardSet: CardSetJson | undefined;
   if (obj.cardSet !== undefined) {
-    const ext = extend(obj.cardSet, ints.bookSize!);
+    const ext = extend(obj.cardSet, c.bookSize);
     if (!ext.ok) return ext;
     set = ext.value;
     // A plain, private copy: the state carries it and must stay JSON the caller cannot change.
@@ -95,33 +96,15 @@ export function parseDcgConfig(raw: unknown, base: CardSet, extend: (cardSet: un
       spec = preset;
       books.push(b);
     } else {
-      const parsed = asObject(b, ["strategy", "cards"]);
-      if (!parsed.ok || b === null || b === undefined) return fail("invalid_config", `${path} must be a preset id or {strategy, cards}`, path);
-      const v = parsed.value;
-      if (!Array.isArray(v.strategy) || !v.strategy.every((x) => typeof x === "string")) return fail("invalid_config", `${path}.strategy must be an array of card ids`, `${path}.strategy`);
-      if (!Array.isArray(v.cards) || !v.cards.every((x) => typeof x === "string")) return fail("invalid_config", `${path}.cards must be an array of card ids`, `${path}.cards`);
-      spec = { strategy: v.strategy as string[], cards: v.cards as string[] };
+      if (!Value.Check(INLINE_BOOK, b)) return fail("invalid_config", `${path} must be a preset id or {strategy, cards} (arrays of card ids)`, path);
+      spec = { strategy: b.strategy, cards: b.cards };
       books.push(spec);
     }
-    const err = checkBook(spec, pool, ints.bookSize!);
+    const err = checkBook(spec, pool, c.bookSize);
     if (err) return fail("invalid_config", `${path}: ${err.message}`, `${path}${err.path}`);
   }
-  return ok({
-    seats: 2,
-    books: books as [string | BookSpec, string | BookSpec],
-    hp: ints.hp!,
-    turnLimit: ints.turnLimit!,
-    handStart: ints.handStart!,
-    mpCap: ints.mpCap!,
-    mpGain: ints.mpGain!,
-    mpFirst: ints.mpFirst!,
-    mpSecond: ints.mpSecond!,
-    attackCount: ints.attackCount!,
-    bookSize: ints.bookSize!,
-    opsPerTurn: ints.opsPerTurn!,
-    timeoutMs: timeout.value,
-    ...(cardSet === undefined ? {} : { cardSet }),
-  });
+  const { cardSet: _given, books: _books, ...rest } = c;
+  return ok({ ...rest, books: books as [string | BookSpec, string | BookSpec], ...(cardSet === undefined ? {} : { cardSet }) });
 }
 
 /** The book rules: size, 5 strategy rubrics (at most one of cost 3), copy limits. */

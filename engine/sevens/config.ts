@@ -1,20 +1,6 @@
-import { asObject, boolField, enumField, fail, intField, nullableIntField, ok, type BaseConfig, type Result } from "../core/index.ts";
+import { boolOption, fail, intOption, nullableIntOption, ok, oneOfOption, parseFields, type ConfigOf, type Result } from "../core/index.ts";
 
-export type StartPlayer = "seat0" | "diamond7";
-
-export interface SevensConfig extends BaseConfig {
-  readonly seats: number;
-  /** null: passes are unlimited (lets-csharp). n: the (n+1)th pass eliminates (traditional: 3). */
-  readonly passLimit: number | null;
-  /** false: Pass only without a playable card. true: also by choice while passes remain (needs a passLimit). */
-  readonly voluntaryPass: boolean;
-  /** 'seat0': 7s removed, 48 dealt, seat 0 starts. 'diamond7': all 52 dealt, 7s put out by holders, ♦7's holder starts. */
-  readonly startPlayer: StartPlayer;
-  /** Real-time play: seconds per turn; when time runs out the runner applies the forced pass. */
-  readonly turnTimeoutSec: number | null;
-  /** Dense shaping in returns() before the end (the final returns are always the rank reward). */
-  readonly shaping: boolean;
-}
+export type StartPlayer = SevensConfig["startPlayer"];
 
 export const MIN_SEATS = 3;
 export const MAX_SEATS = 6;
@@ -22,36 +8,32 @@ export const DEFAULT_SEATS = 5;
 export const MAX_PASS_LIMIT = 20;
 export const MAX_TURN_TIMEOUT_SEC = 86_400;
 
-const FIELDS = ["seats", "passLimit", "voluntaryPass", "startPlayer", "turnTimeoutSec", "shaping"] as const;
+/** The config's fields (TypeBox: the SevensConfig type, configSchema's JSON Schema and the check). */
+export const SEVENS_CONFIG_FIELDS = {
+  seats: intOption(DEFAULT_SEATS, MIN_SEATS, MAX_SEATS),
+  /** null: passes are unlimited (lets-csharp). n: the (n+1)th pass eliminates (traditional: 3). */
+  passLimit: nullableIntOption(null, 0, MAX_PASS_LIMIT),
+  /** false: Pass only without a playable card. true: also by choice while passes remain (needs a passLimit). */
+  voluntaryPass: boolOption(false),
+  /** 'seat0': 7s removed, 48 dealt, seat 0 starts. 'diamond7': all 52 dealt, 7s put out by holders, ♦7's holder starts. */
+  startPlayer: oneOfOption(["seat0", "diamond7"], "seat0"),
+  /** Real-time play: seconds per turn; when time runs out the runner applies the forced pass. */
+  turnTimeoutSec: nullableIntOption(null, 1, MAX_TURN_TIMEOUT_SEC),
+  /** Dense shaping in returns() before the end (the final returns are always the rank reward). */
+  shaping: boolOption(false),
+};
+
+export type SevensConfig = ConfigOf<typeof SEVENS_CONFIG_FIELDS>;
 
 export function parseSevensConfig(raw: unknown): Result<SevensConfig> {
-  const obj = asObject(raw, FIELDS);
-  if (!obj.ok) return obj;
-  const o = obj.value;
-  const seats = intField(o, "seats", DEFAULT_SEATS, MIN_SEATS, MAX_SEATS);
-  if (!seats.ok) return seats;
-  const passLimit = nullableIntField(o, "passLimit", null, 0, MAX_PASS_LIMIT);
-  if (!passLimit.ok) return passLimit;
-  const voluntaryPass = boolField(o, "voluntaryPass", false);
-  if (!voluntaryPass.ok) return voluntaryPass;
-  const startPlayer = enumField<StartPlayer>(o, "startPlayer", "seat0", ["seat0", "diamond7"]);
-  if (!startPlayer.ok) return startPlayer;
-  const turnTimeoutSec = nullableIntField(o, "turnTimeoutSec", null, 1, MAX_TURN_TIMEOUT_SEC);
-  if (!turnTimeoutSec.ok) return turnTimeoutSec;
-  const shaping = boolField(o, "shaping", false);
-  if (!shaping.ok) return shaping;
+  const parsed = parseFields(raw, SEVENS_CONFIG_FIELDS);
+  if (!parsed.ok) return parsed;
+  const c = parsed.value.value;
   // Unlimited voluntary passes would let a game go on forever (no maxDecisions bound).
-  if (voluntaryPass.value && passLimit.value === null) {
+  if (c.voluntaryPass && c.passLimit === null) {
     return fail("invalid_config", "voluntaryPass: true needs a passLimit (an integer); with unlimited passes a game need not end", "voluntaryPass");
   }
-  return ok({
-    seats: seats.value,
-    passLimit: passLimit.value,
-    voluntaryPass: voluntaryPass.value,
-    startPlayer: startPlayer.value,
-    turnTimeoutSec: turnTimeoutSec.value,
-    shaping: shaping.value,
-  });
+  return ok(c);
 }
 
 /**

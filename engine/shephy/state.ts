@@ -1,13 +1,15 @@
-import type { BaseConfig, RngState } from "../core/index.ts";
+import { intOption, oneOfOption, type ConfigOf, type RngState } from "../core/index.ts";
 
-export type ShephyMode = "basic" | "challenge";
-
-export interface ShephyConfig extends BaseConfig {
+/** The config's fields (TypeBox: the ShephyConfig type, configSchema's JSON Schema and the check in config.ts). */
+export const SHEPHY_CONFIG_FIELDS = {
   /** Always 1: Shephy is a solitaire. */
-  readonly seats: number;
+  seats: intOption(1, 1, 1),
   /** basic: win on a [1000], +1/-1. challenge: play all three rounds, score = field sum / 7000. */
-  readonly mode: ShephyMode;
-}
+  mode: oneOfOption(["basic", "challenge"], "basic"),
+};
+
+export type ShephyConfig = ConfigOf<typeof SHEPHY_CONFIG_FIELDS>;
+export type ShephyMode = ShephyConfig["mode"];
 
 /** A card effect in the middle of its resolution (a multi-step effect asks one small decision at a time). */
 export interface ShephyPending {
