@@ -28,4 +28,3 @@ export function isLoopback(host: string): boolean {
   const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(v4);
   return m !== null && m[1] === "127" && m.slice(2).every((x) => Number(x) <= 255);
 }
-

@@ -1,4 +1,3 @@
-import type { ObsDtype } from "../obs-dtype.ts";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { timingSafeEqual } from "node:crypto";
 import { STATUS_CODES } from "node:http";
@@ -6,12 +5,13 @@ import type { Duplex } from "node:stream";
 import { memoryUsage } from "node:process";
 import type { GameAdapter } from "../codec.ts";
 import { EnvRequestError, describeThrown } from "../errors.ts";
-import type { AutoresetMode, IllegalActionMode, LearnerSeatMode, ObserveMode, ResetRequest } from "../learning-facilitator.ts";
+import type { ResetRequest } from "../learning-facilitator.ts";
 import { specOf } from "../spec.ts";
 import { registerTableRoutes } from "../live/routes.ts";
 import { TableStore } from "../live/store.ts";
 import { ApiError } from "./api-error.ts";
 import { inlineCardSet } from "./card-sets.ts";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { Metrics } from "./metrics.ts";
 import { resolveOptions, type ResolvedOptions, type ServerOptions } from "./options.ts";
 import { createSessionBody, gameParams, maskQuery, renderQuery, resetBody, sessionParams, stepBody } from "./schemas.ts";
@@ -43,21 +43,6 @@ declare module "fastify" {
   interface FastifyInstance {
     cardgym: CardgymState;
   }
-}
-
-interface CreateBody {
-  game: string;
-  config?: Record<string, unknown>;
-  seats?: string[];
-  numEnvs?: number;
-  seed?: number;
-  maxDecisions?: number | null;
-  autoreset?: AutoresetMode;
-  learnerSeat?: LearnerSeatMode;
-  illegalAction?: IllegalActionMode;
-  illegalReward?: number;
-  obsDtype?: ObsDtype;
-  observe?: ObserveMode;
 }
 
 /**
@@ -279,6 +264,9 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
   };
   const formatOf = (request: FastifyRequest) => replyFormat(request.headers.accept, request.headers["content-type"]);
 
+  // Session routes take their parameter and body types from the TypeBox schemas (schemas.ts).
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+
   app.get("/healthz", (request, reply) => send(request, reply, 200, { ok: true, sessions: sessions.size }));
 
   app.get("/metrics", (request, reply) => {
@@ -320,11 +308,11 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
     return send(request, reply, 200, { games });
   });
 
-  app.get<{ Params: { game: string } }>("/v1/games/:game/spec", { schema: { params: gameParams } }, (request, reply) =>
+  typed.get("/v1/games/:game/spec", { schema: { params: gameParams } }, (request, reply) =>
     send(request, reply, 200, specOf(findGame(request.params.game))),
   );
 
-  app.post<{ Body: CreateBody }>("/v1/sessions", { schema: { body: createSessionBody(o.maxEnvsPerSession) } }, async (request, reply) => {
+  typed.post("/v1/sessions", { schema: { body: createSessionBody(o.maxEnvsPerSession) } }, async (request, reply) => {
     const body = request.body;
     findGame(body.game);
     const numEnvs = body.numEnvs ?? 1;
@@ -358,7 +346,7 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
     }
   });
 
-  app.get<{ Params: { id: string } }>("/v1/sessions/:id", { schema: { params: sessionParams } }, async (request, reply) => {
+  typed.get("/v1/sessions/:id", { schema: { params: sessionParams } }, async (request, reply) => {
     const entry = sessions.get(request.params.id);
     let hashes: unknown;
     if (o.exposeStateHashes && !entry.quarantine) hashes = (await forward(entry, { op: "hashes", session: entry.id, format: "msgpack" })).value;
@@ -377,7 +365,7 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
     });
   });
 
-  app.post<{ Params: { id: string }; Body: ResetRequest | undefined }>(
+  typed.post(
     "/v1/sessions/:id/reset",
     {
       schema: { params: sessionParams, body: resetBody(o.maxEnvsPerSession) },
@@ -396,7 +384,7 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
     },
   );
 
-  app.post<{ Params: { id: string }; Body: { actions: number[] } }>(
+  typed.post(
     "/v1/sessions/:id/step",
     { schema: { params: sessionParams, body: stepBody(o.maxEnvsPerSession) } },
     async (request, reply) => {
@@ -409,7 +397,7 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
     },
   );
 
-  app.get<{ Params: { id: string }; Querystring: { labels?: string } }>(
+  typed.get(
     "/v1/sessions/:id/mask",
     { schema: { params: sessionParams, querystring: maskQuery } },
     async (request, reply) => {
@@ -420,7 +408,7 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
     },
   );
 
-  app.get<{ Params: { id: string }; Querystring: { env?: string } }>(
+  typed.get(
     "/v1/sessions/:id/render",
     { schema: { params: sessionParams, querystring: renderQuery } },
     async (request, reply) => {
@@ -430,7 +418,7 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
     },
   );
 
-  app.delete<{ Params: { id: string } }>("/v1/sessions/:id", { schema: { params: sessionParams } }, (request, reply) => {
+  typed.delete("/v1/sessions/:id", { schema: { params: sessionParams } }, (request, reply) => {
     const entry = sessions.get(request.params.id);
     dropSession(entry, "deleted by a client");
     return send(request, reply, 200, { deleted: entry.id });

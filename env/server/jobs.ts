@@ -73,7 +73,8 @@ async function decide(job: DecideJob, setup: HostSetup): Promise<number> {
   const ready = (agent as { ready?: () => Promise<void> }).ready;
   if (typeof ready === "function") await ready.call(agent);
   const index = await agent.decide({ game: found.value, seat: job.seat, view: job.view, legal: job.legal, step: job.step });
-  if (!Number.isInteger(index) || index < 0 || index >= job.legal.length) throw new Error(`agent ${agent.name} chose ${index} of ${job.legal.length} decisions`);
+  if (!Number.isInteger(index) || index < 0 || index >= job.legal.length)
+    throw new Error(`agent ${agent.name} chose ${index} of ${job.legal.length} decisions`);
   return index;
 }
 

@@ -115,7 +115,16 @@ export class SessionRuntime {
 
   constructor(private readonly o: RuntimeOptions) {
     this.host = o.workers === 0 ? new SessionHost(o.setup) : null;
-    this.slots = Array.from({ length: Math.max(1, o.workers) }, (_, index) => ({ index, worker: null, ready: false, generation: 0, queue: [], current: null, envs: 0, failedStarts: 0 }));
+    this.slots = Array.from({ length: Math.max(1, o.workers) }, (_, index) => ({
+      index,
+      worker: null,
+      ready: false,
+      generation: 0,
+      queue: [],
+      current: null,
+      envs: 0,
+      failedStarts: 0,
+    }));
   }
 
   get workers(): number {
@@ -212,10 +221,13 @@ export class SessionRuntime {
     const options = { workerData: init, resourceLimits: { maxOldGenerationSizeMb: this.o.workerHeapMb } };
     // Under tsx (the dev runner) a worker must register tsx's loader before it can import TypeScript.
     const worker = WORKER_URL.pathname.endsWith(".ts")
-      ? new Worker(`import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))}).then((m) => { m.register(); return import(${JSON.stringify(WORKER_URL.href)}); });`, {
-          ...options,
-          eval: true,
-        })
+      ? new Worker(
+          `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))}).then((m) => { m.register(); return import(${JSON.stringify(WORKER_URL.href)}); });`,
+          {
+            ...options,
+            eval: true,
+          },
+        )
       : new Worker(WORKER_URL, options);
     s.worker = worker;
     s.ready = false;
@@ -280,7 +292,8 @@ export class SessionRuntime {
         budgetMs: this.o.stepTimeoutMs * (replayed + 1),
         resolve: (r) => {
           if (r.error) this.o.lost(session.id, "session_lost", `the session could not be rebuilt after its worker was replaced: ${r.error.message}`);
-          else if ((r.digest ?? null) !== session.digest) this.o.lost(session.id, "session_lost", "the rebuilt session did not reproduce its last reply; it was dropped rather than served wrong");
+          else if ((r.digest ?? null) !== session.digest)
+            this.o.lost(session.id, "session_lost", "the rebuilt session did not reproduce its last reply; it was dropped rather than served wrong");
         },
         reject: (e) => this.o.lost(session.id, "session_lost", `the session could not be rebuilt after its worker was replaced: ${e.message}`),
         timeout: () => new StepTimeout(this.o.stepTimeoutMs * (replayed + 1)),

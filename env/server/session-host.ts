@@ -101,7 +101,11 @@ export class SessionHost {
       case "create": {
         const f = this.create(req.body as Record<string, unknown>);
         this.sessions.set(session, f);
-        return { status: 201, payload: encodeReply(createReply(session, f), format), meta: { game: f.game.info.id, mode: f.mode, seats: f.seatNames, numEnvs: f.numEnvs } };
+        return {
+          status: 201,
+          payload: encodeReply(createReply(session, f), format),
+          meta: { game: f.game.info.id, mode: f.mode, seats: f.seatNames, numEnvs: f.numEnvs },
+        };
       }
       case "rebuild": {
         const body = req.body as RebuildBody;

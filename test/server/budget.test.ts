@@ -62,7 +62,10 @@ class Bystander {
   }
   async step(): Promise<void> {
     const actions = this.pick(this.mask, 4, this.size);
-    const [ra, rb] = await Promise.all([a.call("POST", `/v1/sessions/${this.ids[0]}/step`, { actions }), b.call("POST", `/v1/sessions/${this.ids[1]}/step`, { actions })]);
+    const [ra, rb] = await Promise.all([
+      a.call("POST", `/v1/sessions/${this.ids[0]}/step`, { actions }),
+      b.call("POST", `/v1/sessions/${this.ids[1]}/step`, { actions }),
+    ]);
     expect(ra.status, JSON.stringify(ra.body)).toBe(200);
     expect(Buffer.compare(ra.raw, rb.raw)).toBe(0);
     this.mask = tensor(ra.body.mask) as Uint8Array;

@@ -14,7 +14,12 @@ let app: FastifyInstance;
 let client: Client;
 
 beforeAll(async () => {
-  app = buildApp({ registry: fixtureRegistry, adapters: fixtureAdapters, sessionModule: new URL("../fixtures/session-module.ts", import.meta.url), workers: 1 });
+  app = buildApp({
+    registry: fixtureRegistry,
+    adapters: fixtureAdapters,
+    sessionModule: new URL("../fixtures/session-module.ts", import.meta.url),
+    workers: 1,
+  });
   client = new Client(fetchTransport(await app.listen({ host: "127.0.0.1", port: 0 })));
 });
 afterAll(async () => {

@@ -62,9 +62,11 @@ describe("slow clients", () => {
     const open: Socket[] = [];
     try {
       for (let i = 0; i < 2; i++) {
-        open.push(await new Promise<Socket>((resolve) => {
-          const s = connect(port, "127.0.0.1", () => resolve(s));
-        }));
+        open.push(
+          await new Promise<Socket>((resolve) => {
+            const s = connect(port, "127.0.0.1", () => resolve(s));
+          }),
+        );
       }
       await new Promise((r) => setTimeout(r, 50));
       const extra = await stall(port, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
