@@ -1,4 +1,4 @@
-import { pass } from "../core/interrupt/index.ts";
+import { chooseTrigger, pass } from "../core/interrupt/index.ts";
 import { composeWith, declare } from "./compose.ts";
 import { discardResolvingKeys, finishAttack, finishBlock, finishEnd, resume, rulesFor, searchTake } from "./resolve.ts";
 import type { BlackpokerDecision, BlackpokerState } from "./state.ts";
@@ -52,6 +52,8 @@ export function applyBlackpoker(s: BlackpokerState, d: BlackpokerDecision): Blac
     case "drawMore":
       if (p === null || p.kind !== "drawMore") return s;
       return resume(d.more ? draw(s, p.seat, 1) : s);
+    case "chooseTrigger":
+      return chooseTrigger(s, s.flow.buffer.findIndex((r) => r.payload.rid === d.request), rulesFor(s));
     case "searchTake":
       if (p === null || p.kind !== "search") return s;
       return resume(discardResolvingKeys(searchTake(s, p.seat, d.card)));

@@ -7,10 +7,11 @@ const PASS: BlackpokerDecision = { kind: "pass" };
 const FINISH_ATTACK: BlackpokerDecision = { kind: "finishAttack" };
 const FINISH_BLOCK: BlackpokerDecision = { kind: "finishBlock" };
 
-/** The pending choice's player, else the chance holder; terminal once decided. */
+/** The pending choice's player, else the player choosing its trigger order, else the chance holder; terminal once decided. */
 export function blackpokerActor(s: BlackpokerState): Actor {
   if (s.result !== null) return "terminal";
-  return s.pending !== null ? s.pending.seat : s.flow.chancePlayer;
+  if (s.pending !== null) return s.pending.seat;
+  return s.flow.choice !== undefined ? s.flow.choice.seat : s.flow.chancePlayer;
 }
 
 /**
@@ -21,6 +22,11 @@ export function blackpokerActor(s: BlackpokerState): Actor {
 export function blackpokerLegal(s: BlackpokerState): BlackpokerDecision[] {
   if (s.result !== null) return [];
   const p = s.pending;
+  if (p === null && s.flow.choice !== undefined) {
+    // [6-5-2]/[6-10-2]: one option per different triggered request, in trigger order.
+    const buffer = s.flow.buffer;
+    return s.flow.choice.options.map((i): BlackpokerDecision => ({ kind: "chooseTrigger", request: buffer[i]!.payload.rid }));
+  }
   if (p === null) {
     const seat = s.flow.chancePlayer;
     const out: BlackpokerDecision[] = [];

@@ -50,6 +50,10 @@ export function renderBlackpoker(s: BlackpokerState): string {
   lines.push(`used this turn: attack ${s.attacked ? "yes" : "no"}, set bulwark ${s.bulwarkSet ? "yes" : "no"}`);
   if (s.result !== null) lines.push(`GAME OVER: returns [${s.result.join(", ")}]`);
   else if (s.pending !== null) lines.push(`pending: ${pendingLabel(s)}`);
+  else if (f.choice !== undefined) {
+    const options = f.choice.options.map((i) => requestLabel(s, f.buffer[i]!)).join(" | ");
+    lines.push(`seat ${f.choice.seat} chooses which triggered request to take first: ${options}`);
+  }
   else lines.push(`seat ${f.chancePlayer} holds the chance: pass or request`);
   return lines.join("\n");
 }
@@ -75,7 +79,7 @@ function pendingLabel(s: BlackpokerState): string {
 }
 
 export function describeBlackpoker(s: BlackpokerState, d: BlackpokerDecision): string {
-  const seat = s.pending !== null ? s.pending.seat : s.flow.chancePlayer;
+  const seat = s.pending !== null ? s.pending.seat : (s.flow.choice?.seat ?? s.flow.chancePlayer);
   const who = `seat ${seat}`;
   const composing = s.pending !== null && s.pending.kind === "compose" ? s.pending.action : "";
   switch (d.kind) {
@@ -109,6 +113,10 @@ export function describeBlackpoker(s: BlackpokerState, d: BlackpokerDecision): s
       return `${who} twists the target to ${d.charged ? "charged" : "driven"}`;
     case "drawMore":
       return `${who} ${d.more ? "draws one more" : "stops drawing"}`;
+    case "chooseTrigger": {
+      const r = s.flow.buffer.find((x) => x.payload.rid === d.request);
+      return `${who} takes ${r ? requestLabel(s, r) : `r${d.request}`} first from its triggered requests`;
+    }
     case "searchTake":
       return `${who} searches Life for ${cardLabel(d.card)}`;
   }

@@ -267,8 +267,20 @@ export function searchTake(s: BlackpokerState, p: number, card: Card): Blackpoke
   return { ...withPlayer(s, p, { life, hand: z.hand.concat(card) }), rng: rng.save() };
 }
 
+/**
+ * Two buffered requests are the same for the order choice when they differ only in their request id
+ * (in Entry16 play this holds for every pair a player can hold, so the choice never arises there).
+ */
+function sameTrigger(a: Req, b: Req): boolean {
+  const x = a.payload;
+  const y = b.payload;
+  return x.action === y.action && x.target === y.target && x.keys.length === y.keys.length && x.keys.every((k, i) => k === y.keys[i]);
+}
+
 const RULES_PASS: InterruptRules<BlackpokerState, BpPayload> = {
   passAfterNormalRequest: true,
+  chooseTriggerOrder: true,
+  sameTrigger,
   resolve: resolveBlackpoker,
   judge: judgeBlackpoker,
 };

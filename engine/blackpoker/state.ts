@@ -98,9 +98,11 @@ export type BlackpokerDecision =
   | { readonly kind: "discard"; readonly card: Card }
   | { readonly kind: "twist"; readonly charged: boolean }
   | { readonly kind: "drawMore"; readonly more: boolean }
-  | { readonly kind: "searchTake"; readonly card: Card };
+  | { readonly kind: "searchTake"; readonly card: Card }
+  /** Which of the actor's triggered requests (by request id) to take from the buffer first. */
+  | { readonly kind: "chooseTrigger"; readonly request: number };
 export type DecisionKind = BlackpokerDecision["kind"];
 export const DECISION_KINDS: readonly DecisionKind[] = [
   "pass", "declare", "chooseCard", "targetUnit", "targetRequest", "payBulwark", "payDiscard", "selectAttacker",
-  "finishAttack", "assignBlocker", "finishBlock", "discard", "twist", "drawMore", "searchTake",
+  "finishAttack", "assignBlocker", "finishBlock", "discard", "twist", "drawMore", "searchTake", "chooseTrigger",
 ];

@@ -37,7 +37,8 @@ export interface BlackpokerView {
   readonly flow: FlowState<BpPayload>;
   /** Who decides now (null at the end) and what: "chance" (pass or declare) or a pending choice kind. */
   readonly actor: number | null;
-  readonly pendingKind: Pending["kind"] | "chance" | null;
+  /** "triggerOrder": the actor picks which of its triggered requests (`flow.choice`) to take first. */
+  readonly pendingKind: Pending["kind"] | "chance" | "triggerOrder" | null;
   readonly pending: Pending | null;
   readonly attacked: boolean;
   readonly bulwarkSet: boolean;
@@ -93,8 +94,8 @@ export function blackpokerView(s: BlackpokerState, viewer: Viewer): BlackpokerVi
     viewer,
     turn: s.turn,
     flow: flowView(s.flow, viewer),
-    actor: over ? null : s.pending !== null ? s.pending.seat : s.flow.chancePlayer,
-    pendingKind: over ? null : s.pending !== null ? s.pending.kind : "chance",
+    actor: over ? null : s.pending !== null ? s.pending.seat : (s.flow.choice?.seat ?? s.flow.chancePlayer),
+    pendingKind: over ? null : s.pending !== null ? s.pending.kind : s.flow.choice !== undefined ? "triggerOrder" : "chance",
     pending,
     attacked: s.attacked,
     bulwarkSet: s.bulwarkSet,

@@ -35,6 +35,7 @@ const RANGES: [string, number][] = [
   ["twist", 2],
   ["drawMore", 2],
   ["searchTake", CARD_CODES],
+  ["chooseTrigger", ACTIONS.length],
 ];
 const BASE: Record<string, number> = {};
 let actionCount = 0;
@@ -69,7 +70,8 @@ const actions: ActionCodec<BlackpokerDecision, BlackpokerView> = {
   layout:
     `${layoutText}. Cards: suit*13+rank-1 (♠♡♢♣), Jokers 52/53; declare: index in [${DECLARABLE.join(", ")}]; ` +
     "targetUnit: side*16+slot (side 0 = the actor's field, 1 = the opponent's); targetRequest: stage position from the bottom; " +
-    "payBulwark/selectAttacker: actor's slot; assignBlocker: ownSlot*16 + attacker's slot; twist: 0 driven, 1 charged; drawMore: 0 stop, 1 draw",
+    "payBulwark/selectAttacker: actor's slot; assignBlocker: ownSlot*16 + attacker's slot; twist: 0 driven, 1 charged; drawMore: 0 stop, 1 draw; " +
+    `chooseTrigger: the action, index in [${ACTIONS.join(", ")}], of the triggered request to take first`,
   encode(view, d) {
     const me = actingSeat(view);
     const opp = 1 - me;
@@ -109,11 +111,17 @@ const actions: ActionCodec<BlackpokerDecision, BlackpokerView> = {
         return BASE.drawMore! + (d.more ? 1 : 0);
       case "searchTake":
         return BASE.searchTake! + d.card;
+      case "chooseTrigger": {
+        // Options differ in more than their request id; triggered requests carry no keys or target, so the action tells them apart.
+        const r = view.flow.buffer.find((x) => x.payload.rid === d.request);
+        if (r === undefined) throw new Error(`blackpoker codec: request r${d.request} is not in the trigger buffer`);
+        return BASE.chooseTrigger! + ACTION_INDEX[r.payload.action];
+      }
     }
   },
 };
 
-const PENDING_KINDS: readonly (PendingKind | "chance")[] = ["chance", "compose", "attackers", "blockers", "endDiscard", "twist", "drawMore", "search"];
+const PENDING_KINDS: readonly (PendingKind | "chance" | "triggerOrder")[] = ["chance", "compose", "attackers", "blockers", "endDiscard", "twist", "drawMore", "search", "triggerOrder"];
 const UNIT_FEATURES = 11;
 const STAGE_VIEW = 8;
 const STAGE_FEATURES = ACTIONS.length + 5;
@@ -134,7 +142,7 @@ const fields: [string, number, string][] = [
   ["stage", STAGE_VIEW * STAGE_FEATURES, "top 8 stage requests, top first: action one-hot (19), mine, keys/2, key value sum/26, targets my unit or request, targets a request"],
   ["stageSize", 1, "stage depth / 16"],
   ["scalars", 13, "myLife/16, oppLife/16, myHand/16, oppHand/16, myTurn, myChance, iPassed, oppPassed, iDecide, turn/maxTurns, attackUsed, setBulwarkUsed, gameOver"],
-  ["pendingKind", PENDING_KINDS.length, "one-hot: chance, compose, attackers, blockers, endDiscard, twist, drawMore, search (what the actor decides now)"],
+  ["pendingKind", PENDING_KINDS.length, "one-hot: chance, compose, attackers, blockers, endDiscard, twist, drawMore, search, triggerOrder (what the actor decides now)"],
   ["resolving", ACTIONS.length, "one-hot action of the request being resolved (in-resolution choices)"],
   ["composing", ACTIONS.length, "one-hot action being composed"],
   ["composeProgress", 4, "keys chosen/2, target chosen, bulwarks paid/2, discards paid"],
@@ -192,7 +200,7 @@ function writeUnits(view: BlackpokerView, units: readonly UnitView[], out: Float
 }
 
 const observation: ObservationEncoder<BlackpokerView> = {
-  version: "blackpoker-obs-v1",
+  version: "blackpoker-obs-v2",
   size: obsSize,
   layout: obsLayout,
   encode(view, out) {
