@@ -146,6 +146,7 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
       const given = request.headers["content-type"];
       api = new ApiError(415, api.code, `unsupported content type ${given ? JSON.stringify(given) : "(none)"}; send application/msgpack (or application/json for debugging)`);
     }
+    if (api.code === "body_too_large") api = new ApiError(413, api.code, `the request body is larger than the server's limit of ${o.bodyLimit} bytes (--body-limit)`);
     metrics.recordError(api.code);
     if (api.status >= 500) o.log(`${request.method} ${request.url} -> ${api.status} ${api.code}: ${api.message}`);
     const body: Record<string, unknown> = { code: api.code, message: api.message };
