@@ -41,9 +41,9 @@ describe("runJob", () => {
 
     const client = new Client(injectTransport(app));
     const id = await client.create({ game: "sevens", numEnvs: 2, seed: 3 });
-    let r = await client.ok("POST", `/v1/sessions/${id}/reset`);
+    const r = await client.ok("POST", `/v1/sessions/${id}/reset`);
     const pick = maskedPicker(5);
-    r = await client.ok("POST", `/v1/sessions/${id}/step`, { actions: pick(tensor(r.mask) as Uint8Array, 2, (r.mask.shape as number[])[1]!) });
+    await client.ok("POST", `/v1/sessions/${id}/step`, { actions: pick(tensor(r.mask) as Uint8Array, 2, (r.mask.shape as number[])[1]!) });
     const before = (await client.ok("GET", `/v1/sessions/${id}`)).hashes;
 
     const t0 = performance.now();
