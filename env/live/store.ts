@@ -4,6 +4,7 @@ import type { Facilitatee } from "../../agents/facilitatee.ts";
 import type { GameRegistry, Seat } from "../../engine/core/index.ts";
 import type { GameAdapter } from "../codec.ts";
 import { specOf } from "../spec.ts";
+import { checkAgentCost, seatsCost } from "../../agents/cost.ts";
 import { AgentRunner } from "./agent-runner.ts";
 import { systemClock, type LiveClock } from "./clock.ts";
 import { applyPreset } from "./facilitators.ts";
@@ -29,6 +30,10 @@ export interface TableStoreOptions {
   /** Agent decisions across all tables: how many compute at once, how many may wait. */
   readonly agentConcurrency?: number;
   readonly agentQueue?: number;
+  /** Runs one agent decision on the server's worker pool (TableDeps.decide). */
+  readonly decide?: TableDeps["decide"];
+  /** The server's --max-agent-cost: a table whose agents cost more per decision is refused. */
+  readonly maxAgentCost?: number;
 }
 
 /** Every live table of a server, their journals under <dataDir>/tables, and the signing key. */
@@ -59,6 +64,7 @@ export class TableStore {
       log,
       onFinish: (t) => this.finished(t),
       onApplied: () => void this.applied++,
+      ...(o.decide ? { decide: o.decide } : {}),
     };
   }
 
@@ -176,6 +182,16 @@ export class TableStore {
     for (const s of seats) {
       const k = seatKindOf(s);
       if (k.agent !== null) specs.add(k.agent);
+    }
+    if (this.o.maxAgentCost !== undefined) {
+      // Admission as for sessions: a table computes one decision at a time, so each agent is
+      // priced alone, for one env.
+      for (const spec of specs) {
+        const priced = seatsCost([spec], 1);
+        if (!priced.ok) throw new TableError(400, "invalid_seats", `seat spec ${JSON.stringify(spec)}: ${priced.error.message}`);
+        const cost = checkAgentCost([spec], 1, this.o.maxAgentCost);
+        if (!cost.ok) throw new TableError(400, "agent_too_costly", cost.error.message);
+      }
     }
     for (const spec of specs) {
       try {

@@ -4,6 +4,7 @@ import type { Facilitatee } from "../../agents/facilitatee.ts";
 import { isPassive } from "../../agents/passive.ts";
 import type { GameAdapter } from "../codec.ts";
 import { decisionPoint } from "../decision-point.ts";
+import type { DecideJob } from "../server/jobs.ts";
 import type { AgentRunner } from "./agent-runner.ts";
 import type { LiveClock } from "./clock.ts";
 import { Journal } from "./journal.ts";
@@ -53,6 +54,12 @@ export interface TableDeps {
   readonly runner: AgentRunner;
   /** Builds a ready agent for a seat from a spec (seeded per decision). */
   readonly makeAgent: (spec: string, seat: Seat, seed: number) => Promise<Facilitatee>;
+  /**
+   * Where agent decisions compute when the server has a worker pool: one decision job, run under
+   * the server's budget off the event loop (a runaway agent costs its table one default decision,
+   * never the server). Absent: agents compute here, through the runner (tests, embedders).
+   */
+  readonly decide?: (job: DecideJob, affinity: string) => Promise<number>;
   readonly log: (line: string) => void;
   /** Told once when the game ends (the store keeps a bounded number of finished tables in memory). */
   readonly onFinish?: (table: Table) => void;
@@ -721,13 +728,21 @@ export class Table {
     const state = this.state;
     const legal = this.game.legal(state);
     const fallback = () => this.applyAt(seq, seat, this.defaultDecision(), "agent");
-    this.agentFor(s, spec)
-      .then((agent) =>
-        this.deps.runner.run(() => {
-          if (this.closed || this.seq !== seq) return -1;
-          return agent.decide({ game: this.game, seat, view: this.game.view(state, seat), legal, step: seq });
-        }),
-      )
+    const pool = this.deps.decide;
+    const chosen: Promise<number> =
+      pool !== undefined
+        ? this.deps.runner.run(() => {
+            if (this.closed || this.seq !== seq) return -1;
+            const seed = deriveSeed(this.seed, `live-agent:${s.index}:${seq}`);
+            return pool({ kind: "decide", game: this.game.info.id, agent: spec, seed, seat, view: this.game.view(state, seat), legal, step: seq }, this.id);
+          })
+        : this.agentFor(s, spec).then((agent) =>
+            this.deps.runner.run(() => {
+              if (this.closed || this.seq !== seq) return -1;
+              return agent.decide({ game: this.game, seat, view: this.game.view(state, seat), legal, step: seq });
+            }),
+          );
+    chosen
       .then(
         (index) => {
           if (this.closed || this.seq !== seq) return;

@@ -83,6 +83,9 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
           maxTables: o.maxTables,
           maxFinished: o.maxFinishedTables,
           log: o.log,
+          maxAgentCost: o.maxAgentCost,
+          // Table agents decide on the worker pool under the step budget, like session agents.
+          decide: (job, affinity) => runtime.runJob(job, { budgetMs: o.stepTimeoutMs, affinity }) as Promise<number>,
           ...(o.liveClock ? { clock: o.liveClock } : {}),
         });
   if (tables) {

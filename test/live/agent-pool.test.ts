@@ -1,0 +1,61 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { http, startLive, type Live } from "./helpers.ts";
+
+const BUDGET_MS = 1000;
+
+async function waitFinished(live: Live, id: string, ms: number): Promise<any> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const t = await http(live.base, "GET", `/v1/tables/${id}`);
+    if (t.body.status === "finished") return t.body;
+    if (Date.now() > until) throw new Error(`table ${id} not finished after ${ms} ms: ${JSON.stringify(t.body)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+// Table agents decide on the server's worker pool under the step budget, and are priced at
+// creation like session seats: no table can stall the server (issue 13's runtime, for issue 14).
+describe("live tables: agents on the worker pool", () => {
+  let live: Live | null = null;
+  afterEach(async () => {
+    await live?.close();
+    live = null;
+  });
+
+  it("an agent that runs past the budget gets its default decision while /healthz stays fast", async () => {
+    live = await startLive({ workers: 1, stepTimeoutMs: BUDGET_MS });
+    // mcts:ms=4000 is within the admission limit but thinks four times longer than the budget.
+    const made = await http(live.base, "POST", "/v1/tables", { game: "dcg", seats: ["mcts:ms=4000", "random"], seed: 3, facilitator: "audience", deadlines: { botDelayMs: 0 } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const started = Date.now();
+    const slowest: number[] = [];
+    const watch = (async () => {
+      while (Date.now() - started < BUDGET_MS + 1500) {
+        const t0 = Date.now();
+        const h = await fetch(`${live!.base}/healthz`);
+        expect(h.status).toBe(200);
+        slowest.push(Date.now() - t0);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })();
+    // dcg's default decision is forceFinish: the seat whose agent overran loses the game.
+    const done = await waitFinished(live, made.body.table, BUDGET_MS + 4000);
+    await watch;
+    expect(Date.now() - started).toBeLessThan(BUDGET_MS + 4000);
+    const record = await http(live.base, "GET", `/v1/tables/${made.body.table}/record`);
+    expect(record.body.decisions.some((d: any) => d.kind === "forceFinish")).toBe(true);
+    expect(done.status).toBe("finished");
+    expect(Math.max(...slowest)).toBeLessThan(250);
+  });
+
+  it("refuses a table whose agent costs more than --max-agent-cost, naming the limit", async () => {
+    live = await startLive({ workers: 1, maxAgentCost: 1000 });
+    const bad = await http(live.base, "POST", "/v1/tables", { game: "dcg", seats: ["human", "mcts:iters=100000"] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe("agent_too_costly");
+    expect(bad.body.error.message).toMatch(/--max-agent-cost 1000/);
+    const fine = await http(live.base, "POST", "/v1/tables", { game: "sevens", seats: ["random", "computer", "random"], seed: 1, facilitator: "audience", deadlines: { botDelayMs: 0 } });
+    expect(fine.status, JSON.stringify(fine.body)).toBe(201);
+    await waitFinished(live, fine.body.table, 30_000);
+  });
+});
