@@ -2,8 +2,8 @@
  * Where table agents compute their decisions. An asynchronous interface with admission limits:
  * at most `concurrency` jobs run at once, at most `maxQueue` wait, and each job starts on a fresh
  * turn of the event loop (setImmediate), so sockets and timers are served between two agents'
- * decisions. Synchronous agents (random, computer, mcts) still run on the main thread while they
- * compute; a worker pool can replace this class behind the same `run` method.
+ * decisions. On a server the job it runs hands the decision to the worker pool (TableDeps.decide);
+ * without a pool (tests, embedders) the agent computes in this thread.
  */
 export class AgentBusy extends Error {
   constructor() {
