@@ -102,6 +102,36 @@ describe("the design document's Abilma example with B and C poisoned", () => {
     expect(sc.triggers("EffectRecoveredCard")).toEqual([]);
   });
 
+  it("the table's reading is a different card, expressible as data: 'when an attack sends an enemy to the Grave while some enemy is ailing'", () => {
+    const abilma = SHIPPED_CARDS.find((c) => (c as { id: string }).id === "abilma-esthasha") as { no?: number; abilities: { conditions?: unknown[][] }[] };
+    const { no: _printedNo, ...printed } = abilma;
+    const [first, second] = abilma.abilities;
+    const tableReading = {
+      ...printed,
+      id: "abilma-table",
+      name: "Abilma (table reading)",
+      abilities: [
+        first,
+        {
+          ...second,
+          conditions: [
+            second!.conditions![0],
+            second!.conditions![1],
+            [{ kind: "MapCard" }, { kind: "FilterCardOwner", opponent: true }, { kind: "FilterCardKind", cardKind: "rubric" }, { kind: "FilterCardAilment", ailment: "any" }],
+          ],
+        },
+      ],
+    };
+    const sc = scenario(gameWith(tableReading), BC_SEED)
+      .withUnit(0, "abilma-table", "C2")
+      .withUnit(1, "Est", "C3")
+      .withUnit(1, "Agnis", "A5")
+      .withUnit(1, "Agnis", "E5", { life: 4 })
+      .act({ kind: "attack", card: 0, cell: at("C3") });
+    expect([1, 2, 3].map((id) => sc.card(id).ailment)).toEqual(["none", "poison", "poison"]);
+    expect(sc.card(0).life).toBe(9); // as the table shows
+  });
+
   it("when the random pick includes A, the same attack recovers Abilma 6 -> 9", () => {
     const sc = attackWithSeed(1);
     expect(sc.card(1).ailment).toBe("poison");
