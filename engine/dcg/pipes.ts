@@ -21,6 +21,7 @@ export const PIPE_FIELDS = {
   FilterCardKind: { cardKind: F.cardKind },
   FilterCardCost: CMP,
   FilterCardAttack: CMP,
+  FilterCardHp: CMP,
   FilterCardDamage: { cmp: Type.Optional(F.comparator), value: Type.Optional(F.value) },
   FilterCardAilment: { ailment: F.ailmentFilter },
   FilterLayer: { layer: Type.Optional(F.layer), row: Type.Optional(F.row) },
@@ -139,6 +140,8 @@ export const pipeHandlers = {
   },
   FilterCardCost: { ...BOARD, run: filterCards((p, d, _s, id) => compare(p.cmp, defOf(d, id).cost, p.value)) },
   FilterCardAttack: { ...OTHER, run: filterCards((p, d, _s, id) => compare(p.cmp, effectiveAttack(d.s, d.pool, id), p.value)) },
+  // Current life (printed life minus damage taken), e.g. "units with 3 life or less".
+  FilterCardHp: { ...OTHER, run: filterCards((p, d, _s, id) => compare(p.cmp, d.s.cards[id]!.life, p.value)) },
   FilterCardDamage: {
     ...OTHER,
     run: filterCards((p, d, _s, id) => compare(p.cmp ?? "GreaterThan", defOf(d, id).life - d.s.cards[id]!.life, p.value ?? 0)),

@@ -35,6 +35,12 @@ const cases: { [K in PipeKind]: () => void } = {
     const hurt = board().withPlayer(1, { hp: 9 }); // Vogaros unsealed: 5
     expect(ids(hurt, [...ALL, { kind: "FilterCardAttack", cmp: "GreaterThanOrEqual", value: 5 }])).toEqual([2]);
   },
+  FilterCardHp: () => {
+    // Current life: Agnis 3, Est 1, Vogaros 2, Stone Wall 5, Agnis 3.
+    expect(ids(board(), [...ALL, { kind: "FilterCardHp", cmp: "LessThanOrEqual", value: 2 }])).toEqual([1, 2]);
+    expect(ids(board(), [...ALL, { kind: "FilterCardHp", cmp: "GreaterThan", value: 3 }])).toEqual([3]);
+    expect(ids(board(), [...ALL, { kind: "FilterCardHp", cmp: "Equal", value: 3 }])).toEqual([0, 4]);
+  },
   FilterCardDamage: () => {
     expect(ids(board(), [...ALL, { kind: "FilterCardDamage" }])).toEqual([1, 2]); // default: damaged at all
     expect(ids(board(), [...ALL, { kind: "FilterCardDamage", cmp: "GreaterThanOrEqual", value: 3 }])).toEqual([2]);
