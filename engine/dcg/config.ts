@@ -2,7 +2,22 @@ import Type from "typebox";
 import Value from "typebox/value";
 import { fail, intOption, nullableIntOption, ok, parseFields, type ConfigOf, type Result } from "../core/index.ts";
 import type { CardSet, CardSetJson } from "./card-set.ts";
+import { generateCardSet, MAX_GENERATED_CARDS, MIN_GENERATED_CARDS, type GenerateSpec } from "./generate.ts";
 import type { Pool } from "./pool.ts";
+
+/** A generated card pool (docs/cards.md, "Generated pools"): the spec travels, the cards are regenerated. */
+export const CARD_POOL = Type.Object(
+  {
+    generate: Type.Object(
+      { seed: Type.Integer({ minimum: 0, maximum: 4_294_967_295 }), cards: Type.Integer({ minimum: MIN_GENERATED_CARDS, maximum: MAX_GENERATED_CARDS }) },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+export interface CardPoolSpec {
+  readonly generate: GenerateSpec;
+}
 
 /** A book: its 5 strategy rubrics and the rest of its cards, by card id. */
 export interface BookSpec {
@@ -48,6 +63,8 @@ export const DCG_CONFIG_FIELDS = {
   timeoutMs: nullableIntOption(null, 1, 86_400_000),
   /** A user card set carried inline (absent unless given, so default configs hash as before): docs/card-schema.json. */
   cardSet: Type.Optional(Type.Unsafe<CardSetJson>({ $ref: "https://cardgym.dev/schemas/dcg-card-set.json" })),
+  /** A generated card pool `{generate: {seed, cards}}` instead of a cardSet (its books are the default books). */
+  cardPool: Type.Optional(Type.Unsafe<CardPoolSpec>(CARD_POOL)),
 };
 
 export type DcgConfig = ConfigOf<typeof DCG_CONFIG_FIELDS>;
@@ -65,7 +82,7 @@ export interface PresetBook extends BookSpec {
  * card set the shipped pool and presets are used.
  */
 export function parseDcgConfig(raw: unknown, base: CardSet, extend: (cardSet: unknown, bookSize: number) => Result<CardSet>): Result<DcgConfig> {
-  const parsed = parseFields(raw, DCG_CONFIG_FIELDS, ["books", "cardSet"]);
+  const parsed = parseFields(raw, DCG_CONFIG_FIELDS, ["books", "cardSet", "cardPool"]);
   if (!parsed.ok) return parsed;
   const c = parsed.value.value;
   const obj = parsed.value.raw;
@@ -75,7 +92,30 @@ export function parseDcgConfig(raw: unknown, base: CardSet, extend: (cardSet: un
   if (c.mpFirst > c.mpCap || c.mpSecond > c.mpCap) return fail("invalid_config", "mpFirst and mpSecond must be at most mpCap", "mpFirst");
   let set = base;
   let cardSet: CardSetJson | undefined;
-  if (obj.cardSet !== undefined) {
+  let cardPool: CardPoolSpec | undefined;
+  if (obj.cardPool !== undefined) {
+    if (obj.cardSet !== undefined) return fail("invalid_config", "give either cardSet or cardPool, not both", "cardPool");
+    if (!Value.Check(CARD_POOL, obj.cardPool)) {
+      const p = obj.cardPool as { generate?: { seed?: unknown; cards?: unknown } } | null;
+      const at =
+        p !== null &&
+        typeof p === "object" &&
+        p.generate !== null &&
+        typeof p.generate === "object" &&
+        Value.Check(CARD_POOL.properties.generate.properties.seed, p.generate.seed)
+          ? "cardPool.generate.cards"
+          : "cardPool.generate";
+      return fail(
+        "invalid_config",
+        `cardPool must be {"generate": {"seed": an integer in 0..4294967295, "cards": an integer in ${MIN_GENERATED_CARDS}..${MAX_GENERATED_CARDS}}}, got ${JSON.stringify(obj.cardPool)?.slice(0, 120)}`,
+        at,
+      );
+    }
+    cardPool = { generate: { seed: obj.cardPool.generate.seed, cards: obj.cardPool.generate.cards } };
+    const ext = extend(generateCardSet(cardPool.generate), c.bookSize);
+    if (!ext.ok) return ext;
+    set = ext.value;
+  } else if (obj.cardSet !== undefined) {
     const ext = extend(obj.cardSet, c.bookSize);
     if (!ext.ok) return ext;
     set = ext.value;
@@ -83,8 +123,11 @@ export function parseDcgConfig(raw: unknown, base: CardSet, extend: (cardSet: un
     cardSet = JSON.parse(JSON.stringify(obj.cardSet)) as CardSetJson;
   }
   const { pool, presets } = set;
-  const rawBooks = obj.books ?? [presets[0]!.id, presets[1]!.id];
-  if (!Array.isArray(rawBooks) || rawBooks.length !== 2) return fail("invalid_config", "books must be an array of 2 books (preset ids or {strategy, cards})", "books");
+  // A generated pool plays its own first two books unless told otherwise.
+  const first = cardPool === undefined ? 0 : base.presets.length;
+  const rawBooks = obj.books ?? [presets[first]!.id, presets[first + 1]!.id];
+  if (!Array.isArray(rawBooks) || rawBooks.length !== 2)
+    return fail("invalid_config", "books must be an array of 2 books (preset ids or {strategy, cards})", "books");
   const books: (string | BookSpec)[] = [];
   for (let i = 0; i < 2; i++) {
     const b = rawBooks[i];
@@ -103,16 +146,25 @@ export function parseDcgConfig(raw: unknown, base: CardSet, extend: (cardSet: un
     const err = checkBook(spec, pool, c.bookSize);
     if (err) return fail("invalid_config", `${path}: ${err.message}`, `${path}${err.path}`);
   }
-  const { cardSet: _given, books: _books, ...rest } = c;
-  return ok({ ...rest, books: books as [string | BookSpec, string | BookSpec], ...(cardSet === undefined ? {} : { cardSet }) });
+  const { cardSet: _given, cardPool: _pool, books: _books, ...rest } = c;
+  return ok({
+    ...rest,
+    books: books as [string | BookSpec, string | BookSpec],
+    ...(cardSet === undefined ? {} : { cardSet }),
+    ...(cardPool === undefined ? {} : { cardPool }),
+  });
 }
 
 /** The book rules: size, 5 strategy rubrics (at most one of cost 3), copy limits. */
 export function checkBook(spec: BookSpec, pool: Pool, size: number): { message: string; path: string } | null {
-  if (spec.strategy.length !== STRATEGY_SIZE) return { message: `a book names exactly ${STRATEGY_SIZE} strategy rubrics, got ${spec.strategy.length}`, path: ".strategy" };
+  if (spec.strategy.length !== STRATEGY_SIZE)
+    return { message: `a book names exactly ${STRATEGY_SIZE} strategy rubrics, got ${spec.strategy.length}`, path: ".strategy" };
   const counts = new Map<string, number>();
   let cost3 = 0;
-  for (const [list, name] of [[spec.strategy, "strategy"], [spec.cards, "cards"]] as const) {
+  for (const [list, name] of [
+    [spec.strategy, "strategy"],
+    [spec.cards, "cards"],
+  ] as const) {
     for (let i = 0; i < list.length; i++) {
       const id = list[i]!;
       const idx = pool.byId.get(id);

@@ -1,6 +1,7 @@
 import { applyChecked, canonicalJson, type Game, type Result, type Seat, type Viewer } from "../core/index.ts";
 import { asSeat, type BattleData } from "./battle-data.ts";
 import { PRESET_BOOKS, STARTER_POOL } from "./cards.ts";
+import { generateCardSet } from "./generate.ts";
 import { extendCardSet, type CardSet, type CardSetJson } from "./card-set.ts";
 import { parseDcgConfig, STRATEGY_SIZE, type DcgConfig, type PresetBook } from "./config.ts";
 import type { Decision } from "./decision.ts";
@@ -26,7 +27,7 @@ export interface DcgGame extends Game<BattleData, Decision, DcgView, DcgConfig> 
   /** The shipped pool and presets (a config's card set extends them: see poolFor). */
   readonly pool: Pool;
   readonly presets: readonly PresetBook[];
-  /** The pool a config plays with: the shipped one, extended by `cfg.cardSet` if any. */
+  /** The pool a config plays with: the shipped one, extended by `cfg.cardSet` or `cfg.cardPool` if any. */
   poolFor(cfg: DcgConfig): Pool;
   presetsFor(cfg: DcgConfig): readonly PresetBook[];
   /** applyTrusted that also records the commands and triggers it ran (tests, the play CLI). */
@@ -42,14 +43,14 @@ export function makeDcg(pool: Pool = STARTER_POOL, presets: readonly PresetBook[
   const byContent = new Map<string, CardSet>();
   const extend = (raw: unknown, bookSize: number): Result<CardSet> => extendCardSet(base, raw, bookSize);
   const setFor = (cfg: DcgConfig): CardSet => {
-    const raw = cfg.cardSet;
+    const raw = cfg.cardSet ?? cfg.cardPool;
     if (raw === undefined) return base;
     let set = byObject.get(raw);
     if (set !== undefined) return set;
     const key = `${cfg.bookSize}:${canonicalJson(raw)}`;
     set = byContent.get(key);
     if (set === undefined) {
-      const r = extend(raw, cfg.bookSize);
+      const r = extend(cfg.cardSet ?? generateCardSet(cfg.cardPool!.generate), cfg.bookSize);
       // parseConfig validated it; a hand-edited state with a broken card set is a caller error.
       if (!r.ok) throw new Error(`dcg: invalid cardSet in state config: ${r.error.message}`);
       set = r.value;
@@ -59,7 +60,7 @@ export function makeDcg(pool: Pool = STARTER_POOL, presets: readonly PresetBook[
     byObject.set(raw, set);
     return set;
   };
-  const poolOf = (s: BattleData): Pool => (s.cfg.cardSet === undefined ? pool : setFor(s.cfg).pool);
+  const poolOf = (s: BattleData): Pool => (s.cfg.cardSet === undefined && s.cfg.cardPool === undefined ? pool : setFor(s.cfg).pool);
   const actor = (s: BattleData): Seat | "terminal" => (s.finished ? "terminal" : actorOf({ s }));
   const legal = (s: BattleData): Decision[] => (s.finished ? [] : legalOps(s, poolOf(s)));
   const applyTrusted = (s: BattleData, decision: Decision): BattleData => {

@@ -230,7 +230,7 @@ const observation: ObservationEncoder<DcgView> = {
   layout,
   encode(view, out) {
     out.fill(0, 0, obsSize);
-    const pool = view.cfg.cardSet === undefined ? dcg.pool : dcg.poolFor(view.cfg);
+    const pool = dcg.poolFor(view.cfg);
     const hot = (o: number, def: number) => {
       if (def < K) out[o + def] = 1;
     };
