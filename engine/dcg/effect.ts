@@ -1,3 +1,4 @@
+import Type from "typebox";
 import { isSeat, type Seat } from "./battle-data.ts";
 import { CELLS, cellOf, ROWS, xOf, yOf } from "./board.ts";
 import type { Draft } from "./draft.ts";
@@ -5,6 +6,7 @@ import { attach, damageCard, damagePlayer, drawCard, moveUnit, recoverCard, reco
 import type { AbilityCompiler } from "./ability.ts";
 import { CardDataError } from "./card-data-error.ts";
 import { checkTargeting, evaluate, type Items, type Scope, type Targeting } from "./targeting.ts";
+import type { TriggerKind } from "./trigger.ts";
 import { checkFields, F, type Direction, type Tagged } from "./validate.ts";
 
 /**
@@ -25,7 +27,7 @@ export const EFFECT_FIELDS = {
   CardAilment: { ailment: F.ailment, target: F.targeting },
   AttachAbility: { ability: F.ability, target: F.targeting },
   PlayerHand: { amount: F.draws, target: F.targeting },
-  ConsumeFeint: { target: F.targeting },
+  ConsumeFeint: { target: F.targeting, amount: Type.Optional(F.count), cut: Type.Optional(F.boolean) },
 } as const;
 
 export type EffectKind = keyof typeof EFFECT_FIELDS;
@@ -54,6 +56,10 @@ function cardsOf(d: Draft, items: Items): number[] {
   if (items.kind === "cell") return items.ids.map((c) => d.s.cells[c]!).filter((id) => id >= 0);
   return [];
 }
+
+/** Trigger kinds a damage cut undoes: damage to a card (`target`), damage to a player (`player`). */
+const CARD_DAMAGE: readonly TriggerKind[] = ["AttackDamaged", "EffectDamagedCard", "PoisonDamaged"];
+const PLAYER_DAMAGE: readonly TriggerKind[] = ["DirectDamaged", "EffectDamagedPlayerHp"];
 
 function playersOf(d: Draft, items: Items): Seat[] {
   if (items.kind === "player") return items.ids.filter(isSeat);
@@ -184,16 +190,25 @@ export const effectHandlers = {
   },
   ConsumeFeint: {
     run: (e, d, scope) => {
-      // Face-down feints of the targeted players, or on the targeted cells, go to the Grave unused.
+      // Face-down feints of the targeted players (card targets stand for their owners), or on the
+      // targeted cells, go to the Grave unused: all of them, or the first `amount` by cell.
       const items = evaluate(d, scope, e.target);
+      const seats = items.kind === "cell" ? [] : playersOf(d, items);
       const hit: number[] = [];
-      for (let c = 0; c < CELLS; c++) {
+      for (let c = 0; c < CELLS && (e.amount === undefined || hit.length < e.amount); c++) {
         const f = d.s.feints[c]!;
         if (f < 0) continue;
         const owner = d.s.cards[f]!.owner;
-        if ((items.kind === "player" && items.ids.includes(owner)) || (items.kind === "cell" && items.ids.includes(c))) hit.push(f);
+        if (seats.includes(owner) || (items.kind === "cell" && items.ids.includes(c))) hit.push(f);
       }
       for (const f of hit) toGrave(d, f, "Effect", scope.consumer);
+      // Damage cut: with a feint consumed, the damage of the trigger being answered is undone
+      // (units at 0 life leave the Field only after the whole chain, so a cut can save one).
+      const t = scope.trigger;
+      if (e.cut === true && hit.length > 0 && t !== null && t.amount > 0) {
+        if (CARD_DAMAGE.includes(t.kind) && t.target >= 0) d.card(t.target).life += t.amount;
+        else if (PLAYER_DAMAGE.includes(t.kind) && t.player !== -1) d.player(t.player).hp += t.amount;
+      }
     },
   },
 } satisfies { [K in EffectKind]: EffectHandler<K> };
