@@ -105,7 +105,7 @@ class Gen {
     const n = this.small(3);
     switch (this.rng.int(9)) {
       case 0:
-        return { value: 1.5 * n, effect: { kind: "PlayerDamage", amount: n, target: players(true) } };
+        return { value: 2.5 * n, effect: { kind: "PlayerDamage", amount: n, target: players(true) } };
       case 1:
         return { value: n, effect: { kind: "PlayerRecoverHp", amount: n, target: players(false) } };
       case 2:
@@ -159,7 +159,7 @@ class Gen {
         // At the start of its owner's turn; once a turn by FilterActivateCount.
         const e = this.effect();
         return {
-          value: e.value * 2,
+          value: e.value * 3.5,
           ability: trig(
             [
               [...when("TurnStarted"), { kind: "FilterTurnPlayer" }],
