@@ -138,9 +138,7 @@ async function interleaved(minMs: number, tasks: Record<string, () => Promise<nu
 
 async function benchOnnx(positions: DecisionRequest[], options: BenchOptions, policy: PolicyAdapter): Promise<BenchFigures["onnx"]> {
   const obsSize = policy.observation.size;
-  const bytes =
-    options.model?.bytes ??
-    writeMlp({ obsSize, hidden: options.hidden, actionSize: policy.actions.size, metadata: {}, seed: options.seed });
+  const bytes = options.model?.bytes ?? writeMlp({ obsSize, hidden: options.hidden, actionSize: policy.actions.size, metadata: {}, seed: options.seed });
   const label = options.model?.label ?? `MLP ${obsSize}-${options.hidden}-${policy.actions.size}`;
   const model = policyModelFromBytes("bench", bytes, 4096);
   const ort = await import("onnxruntime-node");

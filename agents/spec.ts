@@ -103,8 +103,10 @@ const factories: Record<string, { params: readonly string[]; make: Factory }> = 
       if (!path.ok) return path;
       const builtin = stringParam(spec, "builtin");
       if (!builtin.ok) return builtin;
-      if (builtin.value !== undefined && path.value !== undefined) return fail("invalid_config", 'agent "onnx" takes either path=<model.onnx> or builtin/<name>, not both');
-      if (builtin.value !== undefined && !BUILTIN_NAME.test(builtin.value)) return fail("invalid_config", `agent "onnx": "${builtin.value}" is not a built-in model name`);
+      if (builtin.value !== undefined && path.value !== undefined)
+        return fail("invalid_config", 'agent "onnx" takes either path=<model.onnx> or builtin/<name>, not both');
+      if (builtin.value !== undefined && !BUILTIN_NAME.test(builtin.value))
+        return fail("invalid_config", `agent "onnx": "${builtin.value}" is not a built-in model name`);
       if (path.value === undefined && builtin.value === undefined) return fail("invalid_config", 'agent "onnx" needs path=<model.onnx> (or builtin/<name>)');
       const file = builtin.value !== undefined ? `${builtin.value}.onnx` : path.value!;
       const root = builtin.value !== undefined ? BUILTIN_MODEL_DIR : ctx.modelRoot;
@@ -188,7 +190,10 @@ export function createAgent(text: string, ctx: AgentContext): Result<Facilitatee
   if (!entry) return fail("invalid_config", `unknown agent "${parsed.value.name}"; known agents: ${knownAgents().join(", ")}`);
   for (const key of Object.keys(parsed.value.params)) {
     if (!entry.params.includes(key)) {
-      return fail("invalid_config", `agent "${parsed.value.name}" has no parameter "${key}"${entry.params.length ? `; it takes ${entry.params.join(", ")}` : ""}`);
+      return fail(
+        "invalid_config",
+        `agent "${parsed.value.name}" has no parameter "${key}"${entry.params.length ? `; it takes ${entry.params.join(", ")}` : ""}`,
+      );
     }
   }
   return entry.make(parsed.value, ctx);

@@ -7,13 +7,7 @@
  *   request. The session may be half-way through a step, so the server quarantines it.
  */
 export type EnvRequestCode =
-  | "invalid_config"
-  | "invalid_seats"
-  | "wrong_action_count"
-  | "action_out_of_range"
-  | "illegal_action"
-  | "reset_required"
-  | "session_busy";
+  "invalid_config" | "invalid_seats" | "wrong_action_count" | "action_out_of_range" | "illegal_action" | "reset_required" | "session_busy";
 
 export class EnvRequestError extends Error {
   readonly code: EnvRequestCode;

@@ -297,7 +297,10 @@ export class LearningFacilitator {
     }
     const facilitator = new LearningFacilitator(options, config, seatNames);
     if (facilitator.mode === "multi" && facilitator.learnerSeatMode !== "fixed") {
-      throw new EnvRequestError("invalid_config", `learnerSeat "${facilitator.learnerSeatMode}" needs a single learner (one client seat); multi mode seats are fixed`);
+      throw new EnvRequestError(
+        "invalid_config",
+        `learnerSeat "${facilitator.learnerSeatMode}" needs a single learner (one client seat); multi mode seats are fixed`,
+      );
     }
     // Build one set of agents now so a bad agent spec is refused at creation, not at the first reset.
     facilitator.makeAgents(0, facilitator.learnerSeat);
@@ -714,7 +717,12 @@ export class LearningFacilitator {
     try {
       env.state = this.game.applyTrusted(env.state, decision);
     } catch (e) {
-      throw new EnvFault("game_fault", `${this.game.info.id} rules threw applying decision ${env.decisions} of episode ${env.episode}: ${describeThrown(e)}`, env.index, e);
+      throw new EnvFault(
+        "game_fault",
+        `${this.game.info.id} rules threw applying decision ${env.decisions} of episode ${env.episode}: ${describeThrown(e)}`,
+        env.index,
+        e,
+      );
     }
     env.decisions++;
   }
@@ -805,7 +813,8 @@ export class LearningFacilitator {
     } catch (e) {
       throw new EnvFault("game_fault", `${this.game.info.id}.returns threw: ${describeThrown(e)}`, env.index, e);
     }
-    if (r.length !== this.numSeats) throw new EnvFault("game_fault", `${this.game.info.id}.returns gave ${r.length} values for ${this.numSeats} seats`, env.index);
+    if (r.length !== this.numSeats)
+      throw new EnvFault("game_fault", `${this.game.info.id}.returns gave ${r.length} values for ${this.numSeats} seats`, env.index);
     return r as number[];
   }
 

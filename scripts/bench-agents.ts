@@ -56,13 +56,19 @@ main(async () => {
     if (!values.json) {
       console.log(`${id} (${figures.positions} positions)`);
       console.log(`  computer           ${figures.computerDecisionsPerSec.toFixed(1)} decisions/s`);
-      console.log(`  mcts               ${figures.mctsIterationsPerSec.toFixed(0)} iterations/s (${figures.mctsDecisionsPerSec.toFixed(2)} decisions/s at its budget)`);
+      console.log(
+        `  mcts               ${figures.mctsIterationsPerSec.toFixed(0)} iterations/s (${figures.mctsDecisionsPerSec.toFixed(2)} decisions/s at its budget)`,
+      );
       if (figures.onnx) {
         const o = figures.onnx;
         console.log(`  onnx model         ${o.model}`);
-        console.log(`  onnx bare ort      ${o.bareRunsPerSec.toFixed(0)} runs/s at batch 1, ${o.bareBatchedPerSec.toFixed(0)} observations/s at batch ${o.batchSize}  (session.run alone)`);
+        console.log(
+          `  onnx bare ort      ${o.bareRunsPerSec.toFixed(0)} runs/s at batch 1, ${o.bareBatchedPerSec.toFixed(0)} observations/s at batch ${o.batchSize}  (session.run alone)`,
+        );
         console.log(`  onnx encode+mask   ${o.encodePerSec.toFixed(0)} decisions/s  (the agent's own work, no model)`);
-        console.log(`  onnx agent         batch 1 ${o.batch1DecisionsPerSec.toFixed(0).padStart(7)} decisions/s   batched ${o.batchedDecisionsPerSec.toFixed(0).padStart(7)} decisions/s (mean batch ${o.meanBatch.toFixed(0)})`);
+        console.log(
+          `  onnx agent         batch 1 ${o.batch1DecisionsPerSec.toFixed(0).padStart(7)} decisions/s   batched ${o.batchedDecisionsPerSec.toFixed(0).padStart(7)} decisions/s (mean batch ${o.meanBatch.toFixed(0)})`,
+        );
       } else console.log("  onnx               (no adapter for this game)");
     }
   }

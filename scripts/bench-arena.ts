@@ -54,7 +54,13 @@ async function side(root: string, label: string): Promise<Side> {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 main(async () => {
-  const { values } = parseCli(USAGE, { old: { type: "string" }, games: { type: "string" }, rounds: { type: "string" }, game: { type: "string" }, concurrency: { type: "string" } });
+  const { values } = parseCli(USAGE, {
+    old: { type: "string" },
+    games: { type: "string" },
+    rounds: { type: "string" },
+    game: { type: "string" },
+    concurrency: { type: "string" },
+  });
   if (values.help) {
     console.log(USAGE);
     return 0;
@@ -106,7 +112,10 @@ main(async () => {
         rates[s.label]!.push(run.results.length / run.seconds);
       }
     }
-    const line = (l: string) => `best ${Math.max(...rates[l]!).toFixed(1).padStart(7)}  median ${median(rates[l]!).toFixed(1).padStart(7)} games/s`;
+    const line = (l: string) =>
+      `best ${Math.max(...rates[l]!)
+        .toFixed(1)
+        .padStart(7)}  median ${median(rates[l]!).toFixed(1).padStart(7)} games/s`;
     console.log(`${c.name}\n  old ${line("old")}\n  new ${line("new")}\n  new/old (median) ${(median(rates.new!) / median(rates.old!)).toFixed(2)}x`);
   }
   return 0;

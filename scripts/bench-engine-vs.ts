@@ -68,7 +68,8 @@ main(async () => {
     const order = r % 2 === 0 ? (["old", "new"] as const) : (["new", "old"] as const);
     for (const k of order) rates[k]!.push(measure(sides[k], (seconds * 1000) / rounds / 2, 1 + r * 1_000_000));
   }
-  const line = (k: string) => `best ${Math.round(Math.max(...rates[k]!)).toLocaleString("en-US")}  median ${Math.round(median(rates[k]!)).toLocaleString("en-US")} decisions/s`;
+  const line = (k: string) =>
+    `best ${Math.round(Math.max(...rates[k]!)).toLocaleString("en-US")}  median ${Math.round(median(rates[k]!)).toLocaleString("en-US")} decisions/s`;
   console.log(`${id} random playouts ${new Date().toISOString()}, ${rounds} alternating rounds, ${seconds}s in all, old = ${values.old}`);
   console.log(`  old ${line("old")}\n  new ${line("new")}\n  new/old (median) ${(median(rates.new!) / median(rates.old!)).toFixed(2)}x`);
   return 0;

@@ -37,7 +37,11 @@ async function idle(cwd: string, args: string[], settleMs: number): Promise<Reco
     for (let i = 0; i < 600 && !existsSync(sock); i++) await sleep(50);
     if (!existsSync(sock)) throw new Error(`${args.join(" ")} did not listen`);
     await sleep(settleMs);
-    await new Promise<void>((ok, fail) => request({ socketPath: sock, path: "/healthz" }, (r) => r.resume().on("end", ok)).on("error", fail).end());
+    await new Promise<void>((ok, fail) =>
+      request({ socketPath: sock, path: "/healthz" }, (r) => r.resume().on("end", ok))
+        .on("error", fail)
+        .end(),
+    );
     await sleep(500);
     return status(child.pid!);
   } finally {

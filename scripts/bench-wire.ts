@@ -83,16 +83,19 @@ function post(url: string, body: Buffer, via: Agent = agent): Promise<Buffer> {
   const bar = url.indexOf("|");
   const target = url.startsWith("unix:") ? { socketPath: url.slice(5, bar), path: url.slice(bar + 1) } : new URL(url);
   return new Promise((resolve, reject) => {
-    const req = request({ ...("socketPath" in target ? target : { host: target.hostname, port: target.port, path: target.pathname }), method: "POST", agent: via, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => {
-        const out = Buffer.concat(chunks);
-        if ((res.statusCode ?? 0) >= 300) reject(new Error(`${url} -> ${res.statusCode}: ${JSON.stringify(unpackr.unpack(out))}`));
-        else resolve(out);
-      });
-      res.on("error", reject);
-    });
+    const req = request(
+      { ...("socketPath" in target ? target : { host: target.hostname, port: target.port, path: target.pathname }), method: "POST", agent: via, headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          const out = Buffer.concat(chunks);
+          if ((res.statusCode ?? 0) >= 300) reject(new Error(`${url} -> ${res.statusCode}: ${JSON.stringify(unpackr.unpack(out))}`));
+          else resolve(out);
+        });
+        res.on("error", reject);
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -205,7 +208,11 @@ function inProcess(game: string, numEnvs: number, seconds: number): Promise<Timi
 }
 
 /** Starts a bench server process (bundled, or under tsx) and resolves with its URLs. */
-async function startServer(transport: Transport, tsx: boolean, workers: number | undefined): Promise<{ child: ChildProcess; urls: { app: string; echo: string } }> {
+async function startServer(
+  transport: Transport,
+  tsx: boolean,
+  workers: number | undefined,
+): Promise<{ child: ChildProcess; urls: { app: string; echo: string } }> {
   // The server side runs bundled, as npm start and the Python package run the server (--server tsx: under tsx).
   const self = fileURLToPath(import.meta.url);
   const how = tsx ? ["--import", "tsx", self] : [fileURLToPath(new URL("./run-bundled.mjs", import.meta.url)), self];
@@ -309,7 +316,9 @@ async function runtimeBench(game: string, k: number, n: number, seconds: number,
   const configs = [0, 1, 2];
   const servers = await Promise.all(configs.map((w) => startServer(transport, tsx, w)));
   try {
-    console.log(`cardgym runtime bench ${new Date().toISOString()}: ${game}, ${k} concurrent clients x ${n} envs/request, 1-env single client, servers with 0/1/2 session workers measured in alternating slices (${SLICES} x ${seconds} s each), over ${transport === "unix" ? "a Unix socket" : "loopback TCP"}`);
+    console.log(
+      `cardgym runtime bench ${new Date().toISOString()}: ${game}, ${k} concurrent clients x ${n} envs/request, 1-env single client, servers with 0/1/2 session workers measured in alternating slices (${SLICES} x ${seconds} s each), over ${transport === "unix" ? "a Unix socket" : "loopback TCP"}`,
+    );
     const many = configs.map(() => [] as number[]);
     const one = configs.map(() => [] as number[]);
     const slice = (seconds * 1000) / SLICES;
@@ -326,13 +335,23 @@ async function runtimeBench(game: string, k: number, n: number, seconds: number,
     const base = mean(many[1]!);
     const loop1 = mean(one[0]!);
     for (const [i, w] of configs.entries()) {
-      rows.push([w === 0 ? "sessions on the event loop (workers 0)" : `${w} worker${w === 1 ? "" : "s"}`, mean(many[i]!).toFixed(0), (mean(many[i]!) / base).toFixed(2), mean(one[i]!).toFixed(0), (mean(one[i]!) / loop1).toFixed(2)]);
+      rows.push([
+        w === 0 ? "sessions on the event loop (workers 0)" : `${w} worker${w === 1 ? "" : "s"}`,
+        mean(many[i]!).toFixed(0),
+        (mean(many[i]!) / base).toFixed(2),
+        mean(one[i]!).toFixed(0),
+        (mean(one[i]!) / loop1).toFixed(2),
+      ]);
     }
     rows.push(["pool without HTTP, 1 worker", mean(pool[0]!).toFixed(0), "-", "-", "-"]);
     rows.push(["pool without HTTP, 2 workers", mean(pool[1]!).toFixed(0), (mean(pool[1]!) / mean(pool[0]!)).toFixed(2) + " (vs pool, 1 worker)", "-", "-"]);
     const widths = rows[0]!.map((_, c) => Math.max(...rows.map((row) => row[c]!.length)));
     for (const row of rows) console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  "));
-    console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(" ")} (the clients share these cores with the servers)`);
+    console.log(
+      `machine: ${cpus().length} cores, load average ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(" ")} (the clients share these cores with the servers)`,
+    );
   } finally {
     for (const s of servers) s.child.kill("SIGTERM");
   }
@@ -340,17 +359,20 @@ async function runtimeBench(game: string, k: number, n: number, seconds: number,
 }
 
 main(async () => {
-  const { values } = parseCli("npm run bench:wire -- [--game sevens] [--seconds 3] [--envs 1,16,64,256] [--transport unix|tcp] [--obs-dtype float32|float16|uint8|bits] [--server bundled|tsx] [--clients K]", {
-    role: { type: "string" },
-    workers: { type: "string" },
-    clients: { type: "string" },
-    game: { type: "string" },
-    seconds: { type: "string" },
-    envs: { type: "string" },
-    transport: { type: "string" },
-    "obs-dtype": { type: "string" },
-    server: { type: "string" },
-  });
+  const { values } = parseCli(
+    "npm run bench:wire -- [--game sevens] [--seconds 3] [--envs 1,16,64,256] [--transport unix|tcp] [--obs-dtype float32|float16|uint8|bits] [--server bundled|tsx] [--clients K]",
+    {
+      role: { type: "string" },
+      workers: { type: "string" },
+      clients: { type: "string" },
+      game: { type: "string" },
+      seconds: { type: "string" },
+      envs: { type: "string" },
+      transport: { type: "string" },
+      "obs-dtype": { type: "string" },
+      server: { type: "string" },
+    },
+  );
   const obsDtype = values["obs-dtype"] ?? "float32";
   const transport = (values.transport ?? "unix") as Transport;
   if (transport !== "unix" && transport !== "tcp") throw new UsageError(`--transport must be unix or tcp, got "${values.transport}"`);
@@ -368,7 +390,9 @@ main(async () => {
   const { child, urls } = await startServer(transport, values.server === "tsx", undefined);
   serverPid = child.pid ?? 0;
   try {
-    console.log(`cardgym wire bench ${new Date().toISOString()}: ${game}, obsDtype ${obsDtype}, Node client (http keep-alive, 1 request in flight) over ${transport === "unix" ? "a Unix socket" : "loopback TCP"}, ${seconds} s per row, server in a child process (${values.server === "tsx" ? "under tsx" : "bundled"})`);
+    console.log(
+      `cardgym wire bench ${new Date().toISOString()}: ${game}, obsDtype ${obsDtype}, Node client (http keep-alive, 1 request in flight) over ${transport === "unix" ? "a Unix socket" : "loopback TCP"}, ${seconds} s per row, server in a child process (${values.server === "tsx" ? "under tsx" : "bundled"})`,
+    );
     const echoBody = packr.pack({ actions: [0] });
     const echoOnce = async () => {
       await post(`${urls.echo}/echo`, echoBody);
@@ -379,10 +403,23 @@ main(async () => {
     // time; 1e6 / (server + client µs) estimates the rate with a core each and nothing else running.
     const est = (t: Timing) => 1e6 / (t.serverUs + t.clientUs);
     const rows: string[][] = [
-      ["envs/request", "requests/s", "env-steps/s", "vs bare echo", "server CPU µs/req", "client CPU µs/req", "CPU-bound est. env-steps/s", "in-process env-steps/s", "game CPU µs/req", "non-game share"],
+      [
+        "envs/request",
+        "requests/s",
+        "env-steps/s",
+        "vs bare echo",
+        "server CPU µs/req",
+        "client CPU µs/req",
+        "CPU-bound est. env-steps/s",
+        "in-process env-steps/s",
+        "game CPU µs/req",
+        "non-game share",
+      ],
     ];
     for (const n of sizes) {
-      const created = unpackr.unpack(await post(`${urls.app}/v1/sessions`, packr.pack({ game, numEnvs: n, seed: 1, ...(obsDtype === "float32" ? {} : { obsDtype }) })));
+      const created = unpackr.unpack(
+        await post(`${urls.app}/v1/sessions`, packr.pack({ game, numEnvs: n, seed: 1, ...(obsDtype === "float32" ? {} : { obsDtype }) })),
+      );
       const base = `${urls.app}/v1/sessions/${created.session}`;
       let reply = unpackr.unpack(await post(`${base}/reset`, packr.pack({})));
       const pick = chooser(n);
@@ -410,11 +447,26 @@ main(async () => {
       ]);
     }
     const echo = merge(echoes);
-    rows.splice(1, 0, ["bare fastify msgpack echo", echo.perSecond.toFixed(0), "-", "1.00", echo.serverUs.toFixed(0), echo.clientUs.toFixed(0), `(${est(echo).toFixed(0)} req/s)`, "-", "-", "-"]);
+    rows.splice(1, 0, [
+      "bare fastify msgpack echo",
+      echo.perSecond.toFixed(0),
+      "-",
+      "1.00",
+      echo.serverUs.toFixed(0),
+      echo.clientUs.toFixed(0),
+      `(${est(echo).toFixed(0)} req/s)`,
+      "-",
+      "-",
+      "-",
+    ]);
     const widths = rows[0]!.map((_, c) => Math.max(...rows.map((row) => row[c]!.length)));
     for (const row of rows) console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  "));
     console.log("targets: >= 150k env-steps/s at 64 envs/request; at 1 env/request >= 0.80 of the bare echo");
-    console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(" ")} (other jobs skew wall-clock rates; CPU columns less so)`);
+    console.log(
+      `machine: ${cpus().length} cores, load average ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(" ")} (other jobs skew wall-clock rates; CPU columns less so)`,
+    );
   } finally {
     child.kill("SIGTERM");
     agent.destroy();

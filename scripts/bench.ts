@@ -37,7 +37,9 @@ main(() => {
   console.log("|---|---:|---:|---:|");
   for (const [id, t] of totals) {
     const s = t.ms / 1000;
-    console.log(`| ${id} | ${Math.round(t.decisions / s).toLocaleString("en-US")} | ${Math.round(t.games / s).toLocaleString("en-US")} | ${(t.decisions / t.games).toFixed(1)} |`);
+    console.log(
+      `| ${id} | ${Math.round(t.decisions / s).toLocaleString("en-US")} | ${Math.round(t.games / s).toLocaleString("en-US")} | ${(t.decisions / t.games).toFixed(1)} |`,
+    );
   }
 });
 

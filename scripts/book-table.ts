@@ -63,7 +63,8 @@ main(async () => {
         score[seat0]![seat1]! += r0 > r1 ? 1 : r0 === r1 ? 0.5 : 0;
         score[seat1]![seat0]! += r1 > r0 ? 1 : r0 === r1 ? 0.5 : 0;
       }
-      if (!values.quiet) console.error(`${books[i]} vs ${books[j]}: ${((100 * score[i]![j]!) / games).toFixed(1)}% (${((Date.now() - started) / 1000).toFixed(0)}s)`);
+      if (!values.quiet)
+        console.error(`${books[i]} vs ${books[j]}: ${((100 * score[i]![j]!) / games).toFixed(1)}% (${((Date.now() - started) / 1000).toFixed(0)}s)`);
     }
   }
   const rate = (i: number, j: number) => score[i]![j]! / games;
@@ -81,7 +82,10 @@ main(async () => {
     if (others.every((j) => rate(i, j) > BAR)) dominant.push(b);
   });
   const worst = Math.max(...books.flatMap((_, i) => books.map((_, j) => (i === j ? 0 : rate(i, j)))));
-  lines.push("", `Highest pairwise win rate: ${(100 * worst).toFixed(1)}%. ${dominant.length === 0 ? `No book wins more than ${BAR * 100}% against every other.` : `Dominant (over ${BAR * 100}% against every other): ${dominant.join(", ")}.`}`);
+  lines.push(
+    "",
+    `Highest pairwise win rate: ${(100 * worst).toFixed(1)}%. ${dominant.length === 0 ? `No book wins more than ${BAR * 100}% against every other.` : `Dominant (over ${BAR * 100}% against every other): ${dominant.join(", ")}.`}`,
+  );
   const table = lines.join("\n");
   console.log(table);
   if (values.write) {

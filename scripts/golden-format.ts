@@ -42,7 +42,13 @@ export interface GoldenFile {
  * (`{}`). A game missing here runs with `{}` only.
  */
 export const variantConfigs: Record<string, readonly Record<string, unknown>[]> = {
-  dcg: [{ books: ["venom", "tempo"] }, { books: ["tempo", "vanguard"] }, { books: ["bastion", "venom"] }, { books: ["vanguard", "venom"] }, { books: ["tempo", "bastion"] }],
+  dcg: [
+    { books: ["venom", "tempo"] },
+    { books: ["tempo", "vanguard"] },
+    { books: ["bastion", "venom"] },
+    { books: ["vanguard", "venom"] },
+    { books: ["tempo", "bastion"] },
+  ],
   sevens: [{ seats: 3 }, { seats: 6, passLimit: 3, voluntaryPass: true }, { seats: 4, startPlayer: "diamond7", passLimit: 3 }],
   shephy: [{ mode: "challenge" }],
   blackpoker: [{ chanceAfterRequest: "requester" }, { drawRule: "sixth", bothLivesZero: "draw" }],
@@ -151,11 +157,15 @@ export function unversionedChanges(old: GoldenFile, fresh: GoldenFile): string[]
     for (let i = 0; i < n; i++) {
       if (p.hashes[i] !== q.hashes[i]) break; // the rules changed from here on: nothing to compare
       if (sameObs && p.obs[i] !== q.obs[i]) {
-        problems.push(`${fresh.game} seed ${p.seed} step ${i}: the same state gives other observations, but the encoder is still "${fresh.encoder.observation}"`);
+        problems.push(
+          `${fresh.game} seed ${p.seed} step ${i}: the same state gives other observations, but the encoder is still "${fresh.encoder.observation}"`,
+        );
         break;
       }
       if (sameActions && (p.masks[i] !== q.masks[i] || p.ids[i] !== q.ids[i])) {
-        problems.push(`${fresh.game} seed ${p.seed} step ${i}: the same state gives other action ids, but the action spec is unchanged (${fresh.encoder.actionSpecHash})`);
+        problems.push(
+          `${fresh.game} seed ${p.seed} step ${i}: the same state gives other action ids, but the action spec is unchanged (${fresh.encoder.actionSpecHash})`,
+        );
         break;
       }
     }

@@ -118,7 +118,8 @@ export function playSeat(o: SeatClientOptions): Promise<SeatClientResult> {
       }
       if (m.type !== "frame" && m.type !== "spectate") return;
       last = { seq: m.seq, returns: m.returns };
-      for (const e of m.events) out(`#${String(e.seq + 1).padStart(4)}  seat ${e.seat}: ${e.label}${e.cause === "timeout" ? " (time ran out: default applied)" : ""}`);
+      for (const e of m.events)
+        out(`#${String(e.seq + 1).padStart(4)}  seat ${e.seat}: ${e.label}${e.cause === "timeout" ? " (time ran out: default applied)" : ""}`);
       if (m.events.length > 0 || m.status === "finished" || m.decisions?.length > 0) {
         if (game) out(boardText(game, m.view, seat));
       }

@@ -70,7 +70,20 @@ main(async () => {
   const dataDir = mkdtempSync(join(tmpdir(), "cardgym-load-tables-"));
   const child = spawn(
     process.execPath,
-    ["--expose-gc", "--import", "tsx", fileURLToPath(import.meta.url), "--role", "server", "--data-dir", dataDir, "--tables", String(tables), "--sample", String(sample)],
+    [
+      "--expose-gc",
+      "--import",
+      "tsx",
+      fileURLToPath(import.meta.url),
+      "--role",
+      "server",
+      "--data-dir",
+      dataDir,
+      "--tables",
+      String(tables),
+      "--sample",
+      String(sample),
+    ],
     { stdio: ["ignore", "pipe", "inherit"] },
   );
   const samples: { t: number; rss: number; heap: number; held: number }[] = [];
@@ -153,7 +166,8 @@ main(async () => {
     const warmEnd = performance.now() + warmup * 1000;
     const end = warmEnd + seconds * 1000;
     const appliedNow = async (): Promise<number> =>
-      ((await fetch(`${address}/metrics`, { headers: { accept: "application/json" } }).then((r) => r.json())) as { tables: { decisionsApplied: number } }).tables.decisionsApplied;
+      ((await fetch(`${address}/metrics`, { headers: { accept: "application/json" } }).then((r) => r.json())) as { tables: { decisionsApplied: number } })
+        .tables.decisionsApplied;
     let appliedAtStart = 0;
     let measuring = warmup === 0;
     if (measuring) {
@@ -199,7 +213,9 @@ main(async () => {
     console.log(
       `push latency (decision applied -> spectator frame received), ${latencies.length} events: p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${latencies.at(-1)} ms`,
     );
-    console.log(`errors: ${totalErrors}${totalErrors ? " " + JSON.stringify(Object.fromEntries(errors)) : ""}; server errors: ${JSON.stringify(metrics.errors)}`);
+    console.log(
+      `errors: ${totalErrors}${totalErrors ? " " + JSON.stringify(Object.fromEntries(errors)) : ""}; server errors: ${JSON.stringify(metrics.errors)}`,
+    );
     console.log("server memory after GC over time (s: RSS MiB / heap MiB / decisions held in memory):");
     console.log("  " + samples.map((s) => `${s.t.toFixed(0)}s: ${mib(s.rss)}/${mib(s.heap)}/${s.held}`).join(", "));
     if (samples.length >= 4) {
@@ -208,7 +224,9 @@ main(async () => {
       for (const key of ["rss", "heap"] as const) {
         const first = avg(samples.slice(1, half), key);
         const second = avg(samples.slice(half), key);
-        console.log(`${key} first half (after warm-up) ${mib(first)} MiB, second half ${mib(second)} MiB: ${(((second - first) / first) * 100).toFixed(1)}% change`);
+        console.log(
+          `${key} first half (after warm-up) ${mib(first)} MiB, second half ${mib(second)} MiB: ${(((second - first) / first) * 100).toFixed(1)}% change`,
+        );
       }
     }
     return totalErrors === 0 ? 0 : 1;

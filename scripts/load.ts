@@ -137,7 +137,9 @@ main(async () => {
     const elapsed = (performance.now() - start) / 1000;
     for (const id of ids) await call(agent, "DELETE", `${address}/v1/sessions/${id}`);
     const totalErrors = [...errors.values()].reduce((a, b) => a + b, 0);
-    console.log(`steps: ${steps} requests (${(steps / elapsed).toFixed(0)}/s), ${steps * envs} env-steps (${((steps * envs) / elapsed).toFixed(0)}/s), ${episodes} episodes ended`);
+    console.log(
+      `steps: ${steps} requests (${(steps / elapsed).toFixed(0)}/s), ${steps * envs} env-steps (${((steps * envs) / elapsed).toFixed(0)}/s), ${episodes} episodes ended`,
+    );
     console.log(`errors: ${totalErrors}${totalErrors ? " " + JSON.stringify(Object.fromEntries(errors)) : ""}`);
     console.log("server memory after GC over time (s: RSS MiB / heap MiB):");
     console.log("  " + samples.map((s) => `${s.t.toFixed(0)}s: ${mib(s.rss)}/${mib(s.heap)}`).join(", "));
@@ -147,7 +149,9 @@ main(async () => {
       for (const k of ["rss", "heap"] as const) {
         const first = avg(samples.slice(1, half), k);
         const second = avg(samples.slice(half), k);
-        console.log(`${k} first half (after warm-up) ${mib(first)} MiB, second half ${mib(second)} MiB: ${(((second - first) / first) * 100).toFixed(1)}% change`);
+        console.log(
+          `${k} first half (after warm-up) ${mib(first)} MiB, second half ${mib(second)} MiB: ${(((second - first) / first) * 100).toFixed(1)}% change`,
+        );
       }
     }
     return totalErrors === 0 ? 0 : 1;
@@ -156,4 +160,3 @@ main(async () => {
     agent.destroy();
   }
 });
-

@@ -57,7 +57,13 @@ main(async () => {
     process.stdout.write(
       JSON.stringify({
         logits: logits.map((l) => Array.from(l)),
-        spec: { game: spec.game, obsVersion: spec.observation.version, obsSize: spec.observation.size, actionSize: spec.action.size, actionSpecHash: spec.actionSpecHash },
+        spec: {
+          game: spec.game,
+          obsVersion: spec.observation.version,
+          obsSize: spec.observation.size,
+          actionSize: spec.action.size,
+          actionSpecHash: spec.actionSpecHash,
+        },
         runs: model.stats.runs,
       }) + "\n",
     );

@@ -80,7 +80,9 @@ main(async () => {
   if (!["turn", "every", "end"].includes(board)) throw new UsageError(`--board must be turn, every or end, got "${board}"`);
   const quiet = values.quiet ?? false;
 
-  console.log(`${game.info.title} (${game.info.id} v${game.info.version}), seed ${seed}, ${seats} seat${seats === 1 ? "" : "s"}: ${agents.map((a, i) => `${i}=${a.name}`).join(" ")}`);
+  console.log(
+    `${game.info.title} (${game.info.id} v${game.info.version}), seed ${seed}, ${seats} seat${seats === 1 ? "" : "s"}: ${agents.map((a, i) => `${i}=${a.name}`).join(" ")}`,
+  );
   if (!quiet) console.log(game.render(game.setup(parsed.value, seed)));
   const result = await runMatch({
     game,

@@ -105,8 +105,12 @@ main(async () => {
   if (socketPath !== null) {
     console.log(`  import cardgym; env = cardgym.make("${games[0] ?? "sevens"}", url="${address}")  # pip install -e python; see docs/protocol.md`);
   } else {
-    console.log(`  import msgpack, urllib.request as u; B="${address}"; H={"content-type":"application/msgpack"${token ? `,"authorization":"Bearer "+TOKEN` : ""}}`);
-    console.log(`  s=msgpack.unpackb(u.urlopen(u.Request(B+"/v1/sessions",msgpack.packb({"game":"${games[0] ?? "sevens"}","numEnvs":8,"seed":0}),H)).read())["session"]`);
+    console.log(
+      `  import msgpack, urllib.request as u; B="${address}"; H={"content-type":"application/msgpack"${token ? `,"authorization":"Bearer "+TOKEN` : ""}}`,
+    );
+    console.log(
+      `  s=msgpack.unpackb(u.urlopen(u.Request(B+"/v1/sessions",msgpack.packb({"game":"${games[0] ?? "sevens"}","numEnvs":8,"seed":0}),H)).read())["session"]`,
+    );
     console.log('  r=msgpack.unpackb(u.urlopen(u.Request(B+f"/v1/sessions/{s}/reset",msgpack.packb({}),H)).read())  # see docs/protocol.md');
   }
   await new Promise<void>((resolve) => {
@@ -159,7 +163,9 @@ const MAX_SOCKET_PATH = 103;
 function checkSocketPath(path: string): void {
   if (path.length === 0) throw new UsageError("--socket (or CARDGYM_SOCKET) must be a file path");
   if (Buffer.byteLength(resolve(path)) > MAX_SOCKET_PATH) {
-    throw new UsageError(`--socket path is too long for a Unix socket (${Buffer.byteLength(resolve(path))} bytes, at most ${MAX_SOCKET_PATH}): ${resolve(path)}`);
+    throw new UsageError(
+      `--socket path is too long for a Unix socket (${Buffer.byteLength(resolve(path))} bytes, at most ${MAX_SOCKET_PATH}): ${resolve(path)}`,
+    );
   }
   let folder: boolean;
   try {

@@ -21,9 +21,20 @@ if (path === undefined || !adapter) {
 const spec = specOf(adapter);
 const bytes = new Uint8Array(readFileSync(path));
 const metadata = Object.fromEntries(metadataEntries(bytes));
-const want = { game: spec.game, obsVersion: spec.observation.version, obsSize: spec.observation.size, actionSize: spec.action.size, actionSpecHash: spec.actionSpecHash };
+const want = {
+  game: spec.game,
+  obsVersion: spec.observation.version,
+  obsSize: spec.observation.size,
+  actionSize: spec.action.size,
+  actionSpecHash: spec.actionSpecHash,
+};
 // Only the version and hash may differ: anything else the contract finds stays a refusal.
-const stamped = { ...metadata, [META.game]: metadata[META.game] ?? "", [META.obsVersion]: spec.observation.version, [META.actionSpecHash]: spec.actionSpecHash };
+const stamped = {
+  ...metadata,
+  [META.game]: metadata[META.game] ?? "",
+  [META.obsVersion]: spec.observation.version,
+  [META.actionSpecHash]: spec.actionSpecHash,
+};
 const out = withMetadata(bytes, stamped);
 const problems = contractViolations(readModelInfo(out), want);
 if (problems.length > 0) {
@@ -31,4 +42,6 @@ if (problems.length > 0) {
   process.exit(1);
 }
 writeFileSync(path, out);
-console.log(`${path}: ${META.obsVersion}=${spec.observation.version} ${META.actionSpecHash}=${spec.actionSpecHash} (was ${metadata[META.obsVersion]} ${metadata[META.actionSpecHash]})`);
+console.log(
+  `${path}: ${META.obsVersion}=${spec.observation.version} ${META.actionSpecHash}=${spec.actionSpecHash} (was ${metadata[META.obsVersion]} ${metadata[META.actionSpecHash]})`,
+);

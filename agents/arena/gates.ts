@@ -98,7 +98,8 @@ function firstError(schema: TSchema, value: unknown, at: string): string {
 /** Validates a parsed gates document (an array of gates, or {"gates": [...]}). */
 export function parseAllGates(raw: unknown): AnyGate[] {
   const list = raw !== null && typeof raw === "object" && !Array.isArray(raw) && "gates" in raw ? (raw as { gates: unknown }).gates : raw;
-  if (!Array.isArray(list)) throw new GateFileError('the gate file must hold a JSON array of gates ({"agent", "baseline", "minWinRate"} or {"kind": "sprt", ...})');
+  if (!Array.isArray(list))
+    throw new GateFileError('the gate file must hold a JSON array of gates ({"agent", "baseline", "minWinRate"} or {"kind": "sprt", ...})');
   return list.map((g: unknown, i) => {
     const at = `gates[${i}]`;
     if (g === null || typeof g !== "object" || Array.isArray(g)) throw new GateFileError(`${at} must be an object`);
@@ -147,7 +148,10 @@ export function evaluateGates(gates: readonly Gate[], report: ArenaReport): Gate
     if (gate.game !== undefined && gate.game !== report.game) {
       return { gate, pass: true, skipped: true, winRate: 0, wilsonLow: 0, games: 0, line: `${gate.agent}: skipped (gate is for ${gate.game})` };
     }
-    const agent = resolveAgent(report.agents.map((a) => a.agent), gate.agent)!;
+    const agent = resolveAgent(
+      report.agents.map((a) => a.agent),
+      gate.agent,
+    )!;
     const need = `>= ${(gate.minWinRate * 100).toFixed(1)}%`;
     if (report.seats === 1) {
       const s = report.solo.find((x) => x.agent === agent)!;
@@ -162,7 +166,10 @@ export function evaluateGates(gates: readonly Gate[], report: ArenaReport): Gate
         line: `${agent} wins ${s.wins}/${s.games} (${(100 * s.winRate).toFixed(1)}%, Wilson low ${(100 * s.wilsonLow).toFixed(1)}%), needs ${need}`,
       };
     }
-    const baseline = resolveAgent(report.agents.map((a) => a.agent), gate.baseline!)!;
+    const baseline = resolveAgent(
+      report.agents.map((a) => a.agent),
+      gate.baseline!,
+    )!;
     const m = report.matrix.find((x) => x.agent === agent && x.opponent === baseline)!;
     const pass = m.wilsonLow >= gate.minWinRate;
     return {

@@ -85,7 +85,15 @@ export function summarise(input: ReportInput): ArenaReport {
     }
   }
   const anchor = agents.findIndex((a) => a === "random");
-  const ratings = input.seats === 1 ? null : ratingsWithIntervals(agents.length, pairs.filter((p) => p.outcomes.length > 0), anchor, input.seed);
+  const ratings =
+    input.seats === 1
+      ? null
+      : ratingsWithIntervals(
+          agents.length,
+          pairs.filter((p) => p.outcomes.length > 0),
+          anchor,
+          input.seed,
+        );
   return {
     game: input.game,
     gameVersion: input.gameVersion,
@@ -144,7 +152,9 @@ export function markdownReport(report: ArenaReport, gates?: readonly { readonly 
     lines.push("| agent | games | wins | win rate | 95% Wilson | mean return | decisions/s |");
     lines.push("|---|---:|---:|---:|---|---:|---:|");
     report.solo.forEach((s, i) => {
-      lines.push(`| ${s.agent} | ${s.games} | ${s.wins} | ${pct(s.winRate)} | ${pct(s.wilsonLow)}-${pct(s.wilsonHigh)} | ${s.meanReturn.toFixed(3)} | ${rate(report.agents[i]!.decisionsPerSec)} |`);
+      lines.push(
+        `| ${s.agent} | ${s.games} | ${s.wins} | ${pct(s.winRate)} | ${pct(s.wilsonLow)}-${pct(s.wilsonHigh)} | ${s.meanReturn.toFixed(3)} | ${rate(report.agents[i]!.decisionsPerSec)} |`,
+      );
     });
   } else {
     const names = report.agents.map((a) => a.agent);

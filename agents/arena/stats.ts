@@ -71,7 +71,13 @@ export interface PairOutcomes {
  * Elo ratings with 95% intervals: the point estimate from all games, the interval from a seeded
  * bootstrap that resamples each pairing's games with replacement.
  */
-export function ratingsWithIntervals(agents: number, pairs: readonly PairOutcomes[], anchor: number, seed: number, reps = 300): { elo: number; low: number; high: number }[] {
+export function ratingsWithIntervals(
+  agents: number,
+  pairs: readonly PairOutcomes[],
+  anchor: number,
+  seed: number,
+  reps = 300,
+): { elo: number; low: number; high: number }[] {
   const table = (pick: (p: PairOutcomes) => readonly number[]) => {
     const t: WinTable = Array.from({ length: agents }, () => new Array<number>(agents).fill(0));
     for (const p of pairs) {
@@ -82,7 +88,10 @@ export function ratingsWithIntervals(agents: number, pairs: readonly PairOutcome
     }
     return t;
   };
-  const point = bradleyTerry(table((p) => p.outcomes), anchor);
+  const point = bradleyTerry(
+    table((p) => p.outcomes),
+    anchor,
+  );
   const rng = Rng.seeded(seed);
   const samples: number[][] = Array.from({ length: agents }, () => []);
   for (let r = 0; r < reps; r++) {

@@ -182,7 +182,10 @@ export async function playFixture(options: ArenaOptions, f: Fixture, timing: Age
   try {
     result = await runMatch({ game, config, seed: dealSeed, agents: seated });
   } catch (e) {
-    throw new Error(`game ${f.index} (deal ${f.deal}, seats ${f.seats.map((i) => (i === FILLER ? "filler" : agents[i])).join(" / ")}): ${(e as Error).message}`, { cause: e });
+    throw new Error(
+      `game ${f.index} (deal ${f.deal}, seats ${f.seats.map((i) => (i === FILLER ? "filler" : agents[i])).join(" / ")}): ${(e as Error).message}`,
+      { cause: e },
+    );
   }
   const score = f.pair === null ? (result.returns[0]! >= 1 ? 1 : 0) : pairScore(f.seats, result.returns, f.pair[0]);
   return { seats: f.seats, pair: f.pair, deal: f.deal, seed: dealSeed, returns: result.returns, decisions: result.decisions, score };

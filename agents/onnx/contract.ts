@@ -55,5 +55,6 @@ function checkMatrix(t: TensorSignature, size: number, role: string, what: strin
   }
   const [batch, width] = t.dims;
   if (typeof width === "number" && width !== size) problems.push(`wrong ${what}: ${role} "${t.name}" has ${width} ${unit}, the game's spec has ${size}`);
-  if (typeof batch === "number" && batch !== 1 && batch !== 0) problems.push(`${role} "${t.name}" has a fixed batch of ${batch}; export it with a dynamic batch dimension`);
+  if (typeof batch === "number" && batch !== 1 && batch !== 0)
+    problems.push(`${role} "${t.name}" has a fixed batch of ${batch}; export it with a dynamic batch dimension`);
 }

@@ -53,7 +53,11 @@ export function applyBlackpoker(s: BlackpokerState, d: BlackpokerDecision): Blac
       if (p === null || p.kind !== "drawMore") return s;
       return resume(d.more ? draw(s, p.seat, 1) : s);
     case "chooseTrigger":
-      return chooseTrigger(s, s.flow.buffer.findIndex((r) => r.payload.rid === d.request), rulesFor(s));
+      return chooseTrigger(
+        s,
+        s.flow.buffer.findIndex((r) => r.payload.rid === d.request),
+        rulesFor(s),
+      );
     case "searchTake":
       if (p === null || p.kind !== "search") return s;
       return resume(discardResolvingKeys(searchTake(s, p.seat, d.card)));

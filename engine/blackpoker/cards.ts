@@ -30,8 +30,20 @@ export function cardLabel(c: Card): string {
 
 /** Entry16 frame: ♠A,2,3,K ♡4,7,J,Q ♢5,8,10,Q ♣A,6,9,K (no Joker). */
 export const ENTRY16: readonly Card[] = [
-  cardOf(0, 1), cardOf(0, 2), cardOf(0, 3), cardOf(0, 13),
-  cardOf(1, 4), cardOf(1, 7), cardOf(1, 11), cardOf(1, 12),
-  cardOf(2, 5), cardOf(2, 8), cardOf(2, 10), cardOf(2, 12),
-  cardOf(3, 1), cardOf(3, 6), cardOf(3, 9), cardOf(3, 13),
+  cardOf(0, 1),
+  cardOf(0, 2),
+  cardOf(0, 3),
+  cardOf(0, 13),
+  cardOf(1, 4),
+  cardOf(1, 7),
+  cardOf(1, 11),
+  cardOf(1, 12),
+  cardOf(2, 5),
+  cardOf(2, 8),
+  cardOf(2, 10),
+  cardOf(2, 12),
+  cardOf(3, 1),
+  cardOf(3, 6),
+  cardOf(3, 9),
+  cardOf(3, 13),
 ];

@@ -55,8 +55,7 @@ export function blackpokerLegal(s: BlackpokerState): BlackpokerDecision[] {
       return out;
     }
     case "endDiscard":
-      return s.players[p.seat]!.hand
-        .slice()
+      return s.players[p.seat]!.hand.slice()
         .sort((a, b) => a - b)
         .map((card) => ({ kind: "discard", card }));
     case "twist":
@@ -70,8 +69,7 @@ export function blackpokerLegal(s: BlackpokerState): BlackpokerDecision[] {
         { kind: "drawMore", more: true },
       ];
     case "search":
-      return s.players[p.seat]!.life
-        .slice()
+      return s.players[p.seat]!.life.slice()
         .sort((a, b) => a - b)
         .map((card) => ({ kind: "searchTake", card }));
   }

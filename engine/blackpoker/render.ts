@@ -53,8 +53,7 @@ export function renderBlackpoker(s: BlackpokerState): string {
   else if (f.choice !== undefined) {
     const options = f.choice.options.map((i) => requestLabel(s, f.buffer[i]!)).join(" | ");
     lines.push(`seat ${f.choice.seat} chooses which triggered request to take first: ${options}`);
-  }
-  else lines.push(`seat ${f.chancePlayer} holds the chance: pass or request`);
+  } else lines.push(`seat ${f.chancePlayer} holds the chance: pass or request`);
   return lines.join("\n");
 }
 

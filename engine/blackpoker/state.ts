@@ -103,6 +103,20 @@ export type BlackpokerDecision =
   | { readonly kind: "chooseTrigger"; readonly request: number };
 export type DecisionKind = BlackpokerDecision["kind"];
 export const DECISION_KINDS: readonly DecisionKind[] = [
-  "pass", "declare", "chooseCard", "targetUnit", "targetRequest", "payBulwark", "payDiscard", "selectAttacker",
-  "finishAttack", "assignBlocker", "finishBlock", "discard", "twist", "drawMore", "searchTake", "chooseTrigger",
+  "pass",
+  "declare",
+  "chooseCard",
+  "targetUnit",
+  "targetRequest",
+  "payBulwark",
+  "payDiscard",
+  "selectAttacker",
+  "finishAttack",
+  "assignBlocker",
+  "finishBlock",
+  "discard",
+  "twist",
+  "drawMore",
+  "searchTake",
+  "chooseTrigger",
 ];

@@ -75,16 +75,14 @@ function unitView(u: Unit, visible: boolean): UnitView {
 }
 
 export function blackpokerView(s: BlackpokerState, viewer: Viewer): BlackpokerView {
-  const players = s.players.map(
-    (z, p): PlayerView => ({
-      life: z.life.length,
-      hand: p === viewer ? z.hand.slice() : null,
-      handSize: z.hand.length,
-      grave: z.grave.slice(),
-      fog: z.fog.slice(),
-      field: z.field.map((u) => unitView(u, p === viewer)),
-    }),
-  );
+  const players = s.players.map((z, p): PlayerView => ({
+    life: z.life.length,
+    hand: p === viewer ? z.hand.slice() : null,
+    handSize: z.hand.length,
+    grave: z.grave.slice(),
+    fog: z.fog.slice(),
+    field: z.field.map((u) => unitView(u, p === viewer)),
+  }));
   let pending = s.pending;
   if (pending !== null && pending.kind === "compose" && pending.action === "SetBulwark" && pending.seat !== viewer) pending = { ...pending, keys: [] };
   const searching = s.pending !== null && s.pending.kind === "search" && s.pending.seat === viewer;
@@ -135,7 +133,8 @@ export function determinizeBlackpoker(view: BlackpokerView, _seat: Seat, rng: Rn
     const pool = rng.shuffle(ENTRY16.filter((c) => !used.has(c)));
     const field: Unit[] = pv.field.map((u) => ({ ...u, cards: u.cards.length ? u.cards.slice() : [pool.pop()!] }));
     // A SetBulwark request whose face-down card the view hid (only at a game decided by its L cost).
-    for (const r of requests) if (r.controller === p && r.payload.action === "SetBulwark" && r.payload.keys.length === 0) hiddenKeys.set(r.payload.rid, pool.pop()!);
+    for (const r of requests)
+      if (r.controller === p && r.payload.action === "SetBulwark" && r.payload.keys.length === 0) hiddenKeys.set(r.payload.rid, pool.pop()!);
     const hand = pv.hand ? pv.hand.slice() : known.concat(pool.splice(0, pv.handSize - known.length));
     if (pool.length !== pv.life) throw new Error(`determinize: player ${p} has ${pool.length} unseen cards for a Life of ${pv.life}`);
     return { life: pool, hand, grave: pv.grave.slice(), fog: pv.fog.slice(), field };
@@ -155,7 +154,6 @@ export function determinizeBlackpoker(view: BlackpokerView, _seat: Seat, rng: Rn
     rng: Rng.seeded(rng.nextU32()).save(),
   };
 }
-
 
 function refillFlow(f: FlowState<BpPayload>, keys: Map<number, Card>): FlowState<BpPayload> {
   const fill = (r: CoreRequest<BpPayload>): CoreRequest<BpPayload> => {

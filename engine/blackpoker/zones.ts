@@ -107,5 +107,4 @@ export function nextGenerationTriggers(s: BlackpokerState, owner: number, count:
 }
 
 /** A soldier whose base card is not a Joker, of the given suit: a Mount target. */
-export const isMountTarget = (u: Unit, suit: number): boolean =>
-  !u.bulwark && !isJoker(u.cards[0]!) && Math.floor(u.cards[0]! / 13) === suit;
+export const isMountTarget = (u: Unit, suit: number): boolean => !u.bulwark && !isJoker(u.cards[0]!) && Math.floor(u.cards[0]! / 13) === suit;

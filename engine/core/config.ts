@@ -17,14 +17,18 @@ export type ConfigOf<P extends TProperties> = Readonly<Static<TObject<P>>>;
 /** An integer field in min..max with a default. */
 export const intOption = (def: number, minimum: number, maximum: number) => Type.Integer({ minimum, maximum, default: def });
 /** `null` or an integer in min..max, with a default. */
-export const nullableIntOption = (def: number | null, minimum: number, maximum: number) => Type.Union([Type.Null(), Type.Integer({ minimum, maximum })], { default: def });
+export const nullableIntOption = (def: number | null, minimum: number, maximum: number) =>
+  Type.Union([Type.Null(), Type.Integer({ minimum, maximum })], { default: def });
 export const boolOption = (def: boolean) => Type.Boolean({ default: def });
 /** One string out of a fixed list, with a default. */
-export const oneOfOption = <const T extends readonly string[]>(values: T, def: T[number]) => Type.Unsafe<T[number]>({ type: "string", enum: [...values], default: def });
+export const oneOfOption = <const T extends readonly string[]>(values: T, def: T[number]) =>
+  Type.Unsafe<T[number]>({ type: "string", enum: [...values], default: def });
 
 /** The JSON Schema of a config object with these fields (unknown fields refused). */
 export function configSchema(fields: TProperties): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(Type.Object(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, Type.Optional(v)])), { additionalProperties: false }))) as Record<string, unknown>;
+  return JSON.parse(
+    JSON.stringify(Type.Object(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, Type.Optional(v)])), { additionalProperties: false })),
+  ) as Record<string, unknown>;
 }
 
 export function asObject(raw: unknown, allowed: readonly string[]): Result<Raw> {

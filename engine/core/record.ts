@@ -60,11 +60,7 @@ export function replay(registry: GameRegistry, record: GameRecord): Result<Repla
   if (!found.ok) return found;
   const game: AnyGame = found.value;
   if (record.version !== game.info.version) {
-    return fail(
-      "invalid_record",
-      `record is for ${record.game} version ${record.version}, this engine has version ${game.info.version}`,
-      "version",
-    );
+    return fail("invalid_record", `record is for ${record.game} version ${record.version}, this engine has version ${game.info.version}`, "version");
   }
   const config = game.parseConfig(record.config);
   if (!config.ok) return fail("invalid_record", `record.config: ${config.error.message}`, config.error.path ? `config.${config.error.path}` : "config");

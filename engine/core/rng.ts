@@ -37,7 +37,7 @@ export class Rng {
     if (!Number.isSafeInteger(seed)) throw new RangeError(`seed must be a safe integer, got ${seed}`);
     // Split the safe integer into two 32-bit halves and run both through splitmix32, so that
     // seeds differing in either half (or in sign) start unrelated streams.
-    const lo = ((seed % 0x100000000) + 0x100000000) % 0x100000000 | 0;
+    const lo = (((seed % 0x100000000) + 0x100000000) % 0x100000000) | 0;
     const hi = Math.floor(seed / 0x100000000) | 0;
     let [s, v] = splitmix32(hi);
     [s, v] = splitmix32(s ^ v ^ lo);

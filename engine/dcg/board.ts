@@ -56,10 +56,7 @@ function cellsWhere(pred: (c: number) => boolean): readonly number[] {
 }
 
 export const HOME: readonly [readonly number[], readonly number[]] = [cellsWhere((c) => inHome(c, 0)), cellsWhere((c) => inHome(c, 1))];
-export const PLACEMENT: readonly [readonly number[], readonly number[]] = [
-  cellsWhere((c) => inPlacement(c, 0)),
-  cellsWhere((c) => inPlacement(c, 1)),
-];
+export const PLACEMENT: readonly [readonly number[], readonly number[]] = [cellsWhere((c) => inPlacement(c, 0)), cellsWhere((c) => inPlacement(c, 1))];
 
 /**
  * A cell seen from a seat: seat 0 sees the board as it is, seat 1 sees it mirrored top to bottom

@@ -20,5 +20,4 @@ export function calculate(calc: Calculator, value: number): number {
   return handlers[calc.mode](value, calc.amount);
 }
 
-export const isCalculatorMode = (v: unknown): v is CalculatorMode =>
-  typeof v === "string" && (CALCULATOR_MODES as readonly string[]).includes(v);
+export const isCalculatorMode = (v: unknown): v is CalculatorMode => typeof v === "string" && (CALCULATOR_MODES as readonly string[]).includes(v);

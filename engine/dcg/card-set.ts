@@ -41,11 +41,13 @@ export function extendCardSet(base: CardSet, raw: unknown, bookSize: number): Re
   if (unsafe) return fail("invalid_config", unsafe, "cardSet");
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return fail("invalid_config", "cardSet must be an object {cards?, books?}", "cardSet");
   const set = raw as Record<string, unknown>;
-  for (const k of Object.keys(set)) if (k !== "cards" && k !== "books") return fail("invalid_config", `cardSet.${k}: unknown field (allowed: cards, books)`, `cardSet.${k}`);
+  for (const k of Object.keys(set))
+    if (k !== "cards" && k !== "books") return fail("invalid_config", `cardSet.${k}: unknown field (allowed: cards, books)`, `cardSet.${k}`);
   const cards = set.cards ?? [];
   if (!Array.isArray(cards)) return fail("invalid_config", "cardSet.cards must be an array of cards", "cardSet.cards");
   const n = base.pool.source.length;
-  if (cards.length > MAX_CARDS - n) return fail("invalid_config", `cardSet.cards: at most ${MAX_CARDS - n} cards (${MAX_CARDS} with the ${n} shipped ones)`, "cardSet.cards");
+  if (cards.length > MAX_CARDS - n)
+    return fail("invalid_config", `cardSet.cards: at most ${MAX_CARDS - n} cards (${MAX_CARDS} with the ${n} shipped ones)`, "cardSet.cards");
   // A shipped card repeated unchanged is the shipped card (a set may copy one to show it); any
   // other use of a shipped id is a duplicate id.
   const shipped = new Map<string, string>();

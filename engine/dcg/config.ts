@@ -41,10 +41,7 @@ export const DCG_CONFIG_FIELDS = {
     minItems: 2,
     maxItems: 2,
     items: {
-      anyOf: [
-        { type: "string" },
-        INLINE_BOOK,
-      ],
+      anyOf: [{ type: "string" }, INLINE_BOOK],
     },
   }),
   hp: intOption(15, 1, 100),

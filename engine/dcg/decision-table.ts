@@ -40,7 +40,9 @@ export function directOf(card: number): Extract<Decision, { kind: "direct" }> {
 }
 
 /** moveRetry by cell; index 0 is the cancel (cell -1). */
-const RETRY: readonly Extract<Decision, { kind: "moveRetry" }>[] = Array.from({ length: CELLS + 1 }, (_, i) => Object.freeze({ kind: "moveRetry" as const, cell: i - 1 }));
+const RETRY: readonly Extract<Decision, { kind: "moveRetry" }>[] = Array.from({ length: CELLS + 1 }, (_, i) =>
+  Object.freeze({ kind: "moveRetry" as const, cell: i - 1 }),
+);
 
 export function moveRetryOf(cell: number): Extract<Decision, { kind: "moveRetry" }> {
   return RETRY[cell + 1]!;

@@ -49,7 +49,9 @@ export function determinizeView(view: DcgView, seat: Seat, rng: Rng, pool: Pool,
     let feint = -1;
     if (pv.feintCell >= 0) {
       if (who === seat) {
-        feint = view.cards.findIndex((c) => c !== null && c.owner === who && c.layer === "Field" && c.cell === pv.feintCell && pool.cards[c.def]!.kind === "feint");
+        feint = view.cards.findIndex(
+          (c) => c !== null && c.owner === who && c.layer === "Field" && c.cell === pv.feintCell && pool.cards[c.def]!.kind === "feint",
+        );
       } else {
         const k = pool2.findIndex((id) => pool.cards[cards[id]!.def]!.kind === "feint");
         feint = pool2.splice(k, 1)[0]!;

@@ -176,7 +176,10 @@ export const effectHandlers = {
     compile: (raw, c, path) => {
       const ability = c.ability(raw.ability, `${path}.ability`);
       const type = c.typeOf(ability);
-      if (type !== "TriggerAbility" && type !== "ParameterAbility") throw new CardDataError(`${path}.ability: AttachAbility attaches a TriggerAbility or a ParameterAbility, not ${type === "AreaAbility" ? "an" : "a"} ${type}`);
+      if (type !== "TriggerAbility" && type !== "ParameterAbility")
+        throw new CardDataError(
+          `${path}.ability: AttachAbility attaches a TriggerAbility or a ParameterAbility, not ${type === "AreaAbility" ? "an" : "a"} ${type}`,
+        );
       return { kind: "AttachAbility", ability, target: raw.target as Targeting };
     },
     run: (e, d, scope) => {
@@ -232,4 +235,3 @@ export function compileEffect(raw: unknown, path: string, c: AbilityCompiler): E
 export function runEffect(d: Draft, e: Effect, scope: Scope): void {
   (effectHandlers[e.kind].run as (e: Effect, d: Draft, s: Scope) => void)(e, d, scope);
 }
-

@@ -63,8 +63,7 @@ function reason(s: BattleData, pool: Pool, seat: Seat, d: Decision): string | nu
     const def = c === undefined ? undefined : pool.cards[c.def];
     return def === undefined ? `card #${id}` : def.name;
   };
-  const inHand = (id: unknown): string | null =>
-    isInt(id) && s.hands[seat].includes(id) ? null : `card #${String(id)} is not in your hand`;
+  const inHand = (id: unknown): string | null => (isInt(id) && s.hands[seat].includes(id) ? null : `card #${String(id)} is not in your hand`);
   const cellCheck = (cell: unknown, where: readonly number[], what: string): string | null => {
     if (!isInt(cell) || cell < 0 || cell >= s.cells.length) return `cell ${String(cell)} is not on the board`;
     if (!where.includes(cell)) return `${what}; ${cellName(cell)} is not one of them`;
@@ -72,8 +71,7 @@ function reason(s: BattleData, pool: Pool, seat: Seat, d: Decision): string | nu
     if (s.feints[cell]! >= 0) return `${cellName(cell)} holds a face-down feint`;
     return null;
   };
-  const opsLeft = (): string | null =>
-    p.ops >= s.cfg.opsPerTurn ? `you have used all ${s.cfg.opsPerTurn} operations of this turn` : null;
+  const opsLeft = (): string | null => (p.ops >= s.cfg.opsPerTurn ? `you have used all ${s.cfg.opsPerTurn} operations of this turn` : null);
   const ownRubricOnField = (id: unknown): string | null => {
     if (!isInt(id) || s.cards[id] === undefined) return `card #${String(id)} does not exist`;
     const c = s.cards[id]!;
@@ -100,11 +98,23 @@ function reason(s: BattleData, pool: Pool, seat: Seat, d: Decision): string | nu
       if (def.kind === "feint") return `${def.name} is a feint: it is set face down (a feint decision), not summoned`;
       if (d.kind === "reactSummon" && def.kind !== "object") return `only objects can be summoned in reaction to a move; ${def.name} is a rubric`;
       if (def.cost > p.mp) return `${def.name} costs ${def.cost} MP and you have ${p.mp}`;
-      if (def.kind === "rubric" && def.cost === 3 && s.cells.some((id) => id >= 0 && s.cards[id]!.owner === seat && pool.cards[s.cards[id]!.def]!.kind === "rubric" && pool.cards[s.cards[id]!.def]!.cost === 3)) {
+      if (
+        def.kind === "rubric" &&
+        def.cost === 3 &&
+        s.cells.some(
+          (id) => id >= 0 && s.cards[id]!.owner === seat && pool.cards[s.cards[id]!.def]!.kind === "rubric" && pool.cards[s.cards[id]!.def]!.cost === 3,
+        )
+      ) {
         return "you already have a cost-3 rubric on the field (at most one at a time)";
       }
       const rubric = def.kind === "rubric";
-      return cellCheck(d.cell, rubric ? HOME[seat] : PLACEMENT[seat], rubric ? "a rubric is summoned onto an empty cell of your home rows (your first three rows)" : "an object is placed onto an empty cell of your first four rows");
+      return cellCheck(
+        d.cell,
+        rubric ? HOME[seat] : PLACEMENT[seat],
+        rubric
+          ? "a rubric is summoned onto an empty cell of your home rows (your first three rows)"
+          : "an object is placed onto an empty cell of your first four rows",
+      );
     }
     case "feint":
     case "reactFeint": {
@@ -167,7 +177,8 @@ function reason(s: BattleData, pool: Pool, seat: Seat, d: Decision): string | nu
       const st = s.state;
       if (st.kind !== "FeintDeclare") return null;
       const def = pool.cards[s.cards[st.feint]!.def]!;
-      if (def.feint?.on !== st.on) return `${def.name} answers ${def.feint?.on === "enter" ? "a summon" : "an attack"}, and this window opened on ${st.on === "enter" ? "a summon" : "an attack"}`;
+      if (def.feint?.on !== st.on)
+        return `${def.name} answers ${def.feint?.on === "enter" ? "a summon" : "an attack"}, and this window opened on ${st.on === "enter" ? "a summon" : "an attack"}`;
       if (p.mp < def.cost) return `revealing ${def.name} costs ${def.cost} MP and you have ${p.mp}`;
       return null;
     }

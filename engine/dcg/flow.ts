@@ -75,7 +75,8 @@ export function applyDecision(d: Draft, dec: Decision): void {
       if (declared) runCommand(d, { kind: "FeintDeclareCommand", feint: f.feint, card: f.card, target: f.target });
       runCommand(d, { kind: "FeintFinishCommand", feint: f.feint, declared, on: f.on });
       // A declared onAttack feint negates the attack.
-      if (declared && f.on === "attack") next = f.resume === "AttackDamage" ? { kind: "AttackFinish", card: f.card, target: f.target } : { kind: "DirectFinish", card: f.card };
+      if (declared && f.on === "attack")
+        next = f.resume === "AttackDamage" ? { kind: "AttackFinish", card: f.card, target: f.target } : { kind: "DirectFinish", card: f.card };
       else if (f.resume === "MoveFinish") next = { kind: "MoveFinish", card: f.card };
       else if (f.resume === "AttackDamage") next = { kind: "AttackDamage", card: f.card, target: f.target };
       else next = { kind: "DirectDamage", card: f.card };
@@ -187,7 +188,16 @@ export function advance(d: Draft, start: State): void {
         const defender = (1 - d.s.turnPlayer) as Seat;
         const f = onField(d, st.target) ? feintNear(d, defender, d.s.cards[st.target]!.cell) : -1;
         if (f >= 0 && onField(d, st.card)) {
-          st = { kind: "FeintDeclare", seat: defender, on: "attack", feint: f, cell: d.s.cards[f]!.cell, card: st.card, target: st.target, resume: "AttackDamage" };
+          st = {
+            kind: "FeintDeclare",
+            seat: defender,
+            on: "attack",
+            feint: f,
+            cell: d.s.cards[f]!.cell,
+            card: st.card,
+            target: st.target,
+            resume: "AttackDamage",
+          };
         } else st = { kind: "AttackDamage", card: st.card, target: st.target };
         break;
       }
@@ -209,7 +219,8 @@ export function advance(d: Draft, start: State): void {
         runCommand(d, { kind: "DirectDeclareCommand", card: st.card });
         const defender = (1 - d.s.turnPlayer) as Seat;
         const f = onField(d, st.card) ? feintNear(d, defender, d.s.cards[st.card]!.cell) : -1;
-        if (f >= 0) st = { kind: "FeintDeclare", seat: defender, on: "attack", feint: f, cell: d.s.cards[f]!.cell, card: st.card, target: -1, resume: "DirectDamage" };
+        if (f >= 0)
+          st = { kind: "FeintDeclare", seat: defender, on: "attack", feint: f, cell: d.s.cards[f]!.cell, card: st.card, target: -1, resume: "DirectDamage" };
         else st = { kind: "DirectDamage", card: st.card };
         break;
       }

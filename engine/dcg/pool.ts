@@ -126,7 +126,8 @@ function compilePool(raw: unknown, label: (index: number) => string): Pool {
         const ref = (rawAb as Record<string, unknown> | null)?.ref;
         if (ref !== undefined) {
           for (const k of Object.keys(rawAb as object)) if (k !== "ref") throw new CardDataError(`${path}.${k}: unknown field (a reference is {"ref": n})`);
-          if (!Number.isInteger(ref) || (ref as number) < 0 || (ref as number) >= own.length) throw new CardDataError(`${path}.ref: must name an earlier ability of this card`);
+          if (!Number.isInteger(ref) || (ref as number) < 0 || (ref as number) >= own.length)
+            throw new CardDataError(`${path}.ref: must name an earlier ability of this card`);
           return own[ref as number]!;
         }
         const compiled = compileAbility(rawAb, compiler, path);

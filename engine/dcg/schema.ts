@@ -20,14 +20,22 @@ type Schema = Record<string, unknown>;
 
 const ref = (name: string): Schema => ({ $ref: `#/$defs/${name}` });
 /** An object with a constant tag and the given fields, nothing else. */
-const tagged = (tag: "kind" | "type", value: string, fields: TProperties): TSchema => Type.Object({ [tag]: Type.Literal(value), ...fields }, { additionalProperties: false });
+const tagged = (tag: "kind" | "type", value: string, fields: TProperties): TSchema =>
+  Type.Object({ [tag]: Type.Literal(value), ...fields }, { additionalProperties: false });
 /** A tagged union, in the form Ajv's `discriminator` keyword reports precisely on. */
-const byTag = (tag: "kind" | "type", branches: readonly unknown[]): Schema => ({ type: "object", required: [tag], discriminator: { propertyName: tag }, oneOf: branches });
+const byTag = (tag: "kind" | "type", branches: readonly unknown[]): Schema => ({
+  type: "object",
+  required: [tag],
+  discriminator: { propertyName: tag },
+  oneOf: branches,
+});
 
 export function buildCardSchema(): Schema {
   const phrases = Object.entries(PHRASE_FIELDS).map(([kind, fields]) => tagged("kind", kind, fields));
   const heads = phrases.filter((_, i) => (HEADS as readonly string[]).includes(Object.keys(PHRASE_FIELDS)[i]!));
-  const abilities = Object.fromEntries(Object.entries(ABILITY_FIELDS).map(([type, fields]) => [type.charAt(0).toLowerCase() + type.slice(1), tagged("type", type, fields)]));
+  const abilities = Object.fromEntries(
+    Object.entries(ABILITY_FIELDS).map(([type, fields]) => [type.charAt(0).toLowerCase() + type.slice(1), tagged("type", type, fields)]),
+  );
   const schema = {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     $id: "https://cardgym.dev/schemas/dcg-card-set.json",
@@ -48,7 +56,10 @@ export function buildCardSchema(): Schema {
       ability: byTag("type", Object.keys(abilities).map(ref)),
       ...abilities,
       abilityRef: Type.Object({ ref: Type.Integer({ minimum: 0, maximum: 7 }) }, { additionalProperties: false }),
-      effect: byTag("kind", Object.entries(EFFECT_FIELDS).map(([kind, fields]) => tagged("kind", kind, fields))),
+      effect: byTag(
+        "kind",
+        Object.entries(EFFECT_FIELDS).map(([kind, fields]) => tagged("kind", kind, fields)),
+      ),
       targeting: { type: "array", minItems: 1, maxItems: MAX_PHRASES, prefixItems: [ref("head")], items: ref("phrase") },
       head: byTag("kind", heads),
       phrase: byTag("kind", phrases),

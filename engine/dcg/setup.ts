@@ -8,7 +8,20 @@ import { advance } from "./flow.ts";
 import type { Pool } from "./pool.ts";
 
 export function freshCard(pool: Pool, def: number, owner: Seat, layer: Card["layer"]): Card {
-  return { def, owner, layer, cell: -1, life: pool.cards[def]!.life, ailment: "none", summoned: -1, attacked: -1, attached: [], sealed: false, acts: [], actsTurn: -1 };
+  return {
+    def,
+    owner,
+    layer,
+    cell: -1,
+    life: pool.cards[def]!.life,
+    ailment: "none",
+    summoned: -1,
+    attacked: -1,
+    attached: [],
+    sealed: false,
+    acts: [],
+    actsTurn: -1,
+  };
 }
 
 export function freshPlayer(): Player {

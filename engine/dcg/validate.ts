@@ -25,7 +25,8 @@ export type Direction = (typeof DIRECTIONS)[number];
 /** A string out of a fixed list. */
 export const oneOf = <const T extends readonly string[]>(values: T) => Type.Unsafe<T[number]>({ type: "string", enum: [...values] });
 /** A non-empty list of strings out of a fixed list. */
-export const listOf = <const T extends readonly string[]>(values: T) => Type.Unsafe<readonly T[number][]>({ type: "array", minItems: 1, items: { type: "string", enum: [...values] } });
+export const listOf = <const T extends readonly string[]>(values: T) =>
+  Type.Unsafe<readonly T[number][]>({ type: "array", minItems: 1, items: { type: "string", enum: [...values] } });
 export const int = (minimum: number, maximum: number) => Type.Integer({ minimum, maximum });
 
 /** A field whose contents a nested compiler checks: a reference, or a list of references. */
@@ -106,7 +107,8 @@ export function describeSchema(s: TSchema): string {
     if (items && Array.isArray(items.enum)) return `a non-empty list of ${(items.enum as string[]).join(", ")}`;
     if (items && Array.isArray(items.prefixItems)) return "a list of [x, y] cells (x 0..4, y 0..6)";
     const n = `${(o.minItems as number | undefined) ?? 0}..${o.maxItems as number}`;
-    const what = items?.$ref === "#/$defs/targeting" ? "targetings" : items?.$ref === "#/$defs/ability" ? "abilities" : items?.type === "string" ? "card ids" : "items";
+    const what =
+      items?.$ref === "#/$defs/targeting" ? "targetings" : items?.$ref === "#/$defs/ability" ? "abilities" : items?.type === "string" ? "card ids" : "items";
     return `a list of ${n} ${what}`;
   }
   if (o.type === "object" && o.properties) {

@@ -19,7 +19,8 @@ export function explainSevens(s: SevensState, raw: unknown): string | null {
   }
   if (d?.kind !== "play") return `a sevens decision is {kind: "play", card} or {kind: "pass"}, got ${key.slice(0, 80)}`;
   const card = d.card;
-  if (typeof card !== "number" || !Number.isInteger(card) || card < 0 || card >= CARD_COUNT) return `card ${String(card)} is not a card id (0..${CARD_COUNT - 1})`;
+  if (typeof card !== "number" || !Number.isInteger(card) || card < 0 || card >= CARD_COUNT)
+    return `card ${String(card)} is not a card id (0..${CARD_COUNT - 1})`;
   const where = s.cells[card]!;
   if (isFilledCell(where)) return `${cardLabel(card)} is already on the table`;
   if (where !== seat) return `${cardLabel(card)} is not in your hand`;

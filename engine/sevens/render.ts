@@ -59,7 +59,12 @@ export function renderSevens(s: SevensState): string {
         (status.length > 0 ? `  [${status.join(", ")}]` : ""),
     );
   }
-  if (s.current < 0) lines.push(`game over; standings: ${standings(s).map((t) => `seat ${t}`).join(" > ")}`);
+  if (s.current < 0)
+    lines.push(
+      `game over; standings: ${standings(s)
+        .map((t) => `seat ${t}`)
+        .join(" > ")}`,
+    );
   return lines.join("\n");
 }
 

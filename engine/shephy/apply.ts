@@ -70,4 +70,3 @@ export function applyDecision(s: ShephyState, d: ShephyDecision): ShephyState {
 export const MAX_DECISIONS_PER_PLAY = 1 + 1 + 8;
 /** Each round plays each of the 22 cards at most once (a card re-enters the deck only at a round end). */
 export const MAX_PLAYS = 3 * 22;
-

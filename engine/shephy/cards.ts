@@ -61,9 +61,7 @@ export const CARD_NAMES: readonly string[] = [
 ];
 
 /** Copies of each type in the 22-card event deck. */
-export const CARD_COPIES: readonly number[] = CARD_NAMES.map((_, id) =>
-  id === Card.BeFruitful ? 3 : id === Card.Dominion ? 2 : 1,
-);
+export const CARD_COPIES: readonly number[] = CARD_NAMES.map((_, id) => (id === Card.BeFruitful ? 3 : id === Card.Dominion ? 2 : 1));
 export const DECK_SIZE = 22;
 
 /** The full event deck in type order (setup shuffles it). */

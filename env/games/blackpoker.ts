@@ -121,7 +121,17 @@ const actions: ActionCodec<BlackpokerDecision, BlackpokerView> = {
   },
 };
 
-const PENDING_KINDS: readonly (PendingKind | "chance" | "triggerOrder")[] = ["chance", "compose", "attackers", "blockers", "endDiscard", "twist", "drawMore", "search", "triggerOrder"];
+const PENDING_KINDS: readonly (PendingKind | "chance" | "triggerOrder")[] = [
+  "chance",
+  "compose",
+  "attackers",
+  "blockers",
+  "endDiscard",
+  "twist",
+  "drawMore",
+  "search",
+  "triggerOrder",
+];
 const UNIT_FEATURES = 11;
 const STAGE_VIEW = 8;
 const STAGE_FEATURES = ACTIONS.length + 5;
@@ -137,12 +147,28 @@ const fields: [string, number, string][] = [
   ["oppFog", CARD_CODES, "opponent's Fog"],
   ["oppFieldCards", CARD_CODES, "face-up cards in the opponent's soldiers"],
   ["oppUnseen", CARD_CODES, "opponent's deck cards the viewer cannot see (hand, Life, face-down bulwarks)"],
-  ["myUnits", SLOTS * UNIT_FEATURES, "per field slot: present, bulwark, charged, size/20, mod/10, enteredThisTurn, haste, cards/4, attacking, blocking, markedByPendingChoice"],
+  [
+    "myUnits",
+    SLOTS * UNIT_FEATURES,
+    "per field slot: present, bulwark, charged, size/20, mod/10, enteredThisTurn, haste, cards/4, attacking, blocking, markedByPendingChoice",
+  ],
   ["oppUnits", SLOTS * UNIT_FEATURES, "same for the opponent's field (a face-down bulwark's size is 0)"],
-  ["stage", STAGE_VIEW * STAGE_FEATURES, "top 8 stage requests, top first: action one-hot (19), mine, keys/2, key value sum/26, targets my unit or request, targets a request"],
+  [
+    "stage",
+    STAGE_VIEW * STAGE_FEATURES,
+    "top 8 stage requests, top first: action one-hot (19), mine, keys/2, key value sum/26, targets my unit or request, targets a request",
+  ],
   ["stageSize", 1, "stage depth / 16"],
-  ["scalars", 13, "myLife/16, oppLife/16, myHand/16, oppHand/16, myTurn, myChance, iPassed, oppPassed, iDecide, turn/maxTurns, attackUsed, setBulwarkUsed, gameOver"],
-  ["pendingKind", PENDING_KINDS.length, "one-hot: chance, compose, attackers, blockers, endDiscard, twist, drawMore, search, triggerOrder (what the actor decides now)"],
+  [
+    "scalars",
+    13,
+    "myLife/16, oppLife/16, myHand/16, oppHand/16, myTurn, myChance, iPassed, oppPassed, iDecide, turn/maxTurns, attackUsed, setBulwarkUsed, gameOver",
+  ],
+  [
+    "pendingKind",
+    PENDING_KINDS.length,
+    "one-hot: chance, compose, attackers, blockers, endDiscard, twist, drawMore, search, triggerOrder (what the actor decides now)",
+  ],
   ["resolving", ACTIONS.length, "one-hot action of the request being resolved (in-resolution choices)"],
   ["composing", ACTIONS.length, "one-hot action being composed"],
   ["composeProgress", 4, "keys chosen/2, target chosen, bulwarks paid/2, discards paid"],
@@ -161,7 +187,27 @@ for (const [name, length, description] of fields) {
   obsSize += length;
 }
 checkLayout(obsSize, obsLayout);
-const at = fieldOffsets(obsLayout, ["composeProgress", "composing", "configFlags", "myFieldCards", "myFog", "myGrave", "myHand", "myUnits", "myUnseen", "oppFieldCards", "oppFog", "oppGrave", "oppUnits", "oppUnseen", "pendingKind", "resolving", "scalars", "stage", "stageSize"]);
+const at = fieldOffsets(obsLayout, [
+  "composeProgress",
+  "composing",
+  "configFlags",
+  "myFieldCards",
+  "myFog",
+  "myGrave",
+  "myHand",
+  "myUnits",
+  "myUnseen",
+  "oppFieldCards",
+  "oppFog",
+  "oppGrave",
+  "oppUnits",
+  "oppUnseen",
+  "pendingKind",
+  "resolving",
+  "scalars",
+  "stage",
+  "stageSize",
+]);
 
 function markUnits(view: BlackpokerView): Set<number> {
   const p = view.pending;
@@ -223,10 +269,11 @@ const observation: ObservationEncoder<BlackpokerView> = {
       out[at.myFog + c] = 1;
       seenMine.add(c);
     }
-    for (const u of mine.field) for (const c of u.cards) {
-      out[at.myFieldCards + c] = 1;
-      seenMine.add(c);
-    }
+    for (const u of mine.field)
+      for (const c of u.cards) {
+        out[at.myFieldCards + c] = 1;
+        seenMine.add(c);
+      }
     for (const c of theirs.grave) {
       out[at.oppGrave + c] = 1;
       seenTheirs.add(c);
@@ -235,10 +282,11 @@ const observation: ObservationEncoder<BlackpokerView> = {
       out[at.oppFog + c] = 1;
       seenTheirs.add(c);
     }
-    for (const u of theirs.field) for (const c of u.cards) {
-      out[at.oppFieldCards + c] = 1;
-      seenTheirs.add(c);
-    }
+    for (const u of theirs.field)
+      for (const c of u.cards) {
+        out[at.oppFieldCards + c] = 1;
+        seenTheirs.add(c);
+      }
     const f = view.flow;
     const requests = f.stage.concat(f.buffer, f.resolving ? [f.resolving] : [], f.requested ? [f.requested] : []);
     for (const r of requests) for (const c of r.payload.keys) (r.controller === me ? seenMine : seenTheirs).add(c);

@@ -198,7 +198,11 @@ const SCALARS = [
   "own StrategyMoves / 10",
 ];
 const fields: [string, number, string][] = [
-  ["cells", CELLS * PER_CELL, `per relative cell (35, the viewer's back row first): ${CELL_FEATURES.join("; ")}; then the unit's card one-hot (${K}), then the own feint's card one-hot (${K}). Own placed strategy rubrics count as own units.`],
+  [
+    "cells",
+    CELLS * PER_CELL,
+    `per relative cell (35, the viewer's back row first): ${CELL_FEATURES.join("; ")}; then the unit's card one-hot (${K}), then the own feint's card one-hot (${K}). Own placed strategy rubrics count as own units.`,
+  ],
   ["hand", HAND_SLOTS * (K + 2), `per hand slot (7): present, card one-hot (${K}), affordable now (cost <= MP)`],
   ["strategy", 5 * (K + 1), `per own strategy slot (5): unplaced (still to place), card one-hot (${K})`],
   ["scalars", SCALARS.length, SCALARS.join("; ")],
@@ -215,7 +219,11 @@ let obsSize = 0;
 // Scalars: fractions clipped to -1..1 (HP goes below 0 on overkill; -1 means -hp or less).
 // Graves count copies / 3, and a book may hold 5 copies of a rubric.
 const CELL_HIGH = PARAM_MAX / 2;
-const RANGES: Record<string, { low: number; high: number }> = { cells: { low: 0, high: CELL_HIGH }, scalars: { low: -1, high: 1 }, graves: { low: 0, high: 5 / 3 } };
+const RANGES: Record<string, { low: number; high: number }> = {
+  cells: { low: 0, high: CELL_HIGH },
+  scalars: { low: -1, high: 1 },
+  graves: { low: 0, high: 5 / 3 },
+};
 const clip = (v: number, low: number, high: number) => (v < low ? low : v > high ? high : v);
 for (const [name, length, description] of fields) {
   layout.push({ name, offset: obsSize, length, description, ...(RANGES[name] ?? { low: 0, high: 1 }) });
@@ -275,7 +283,9 @@ const observation: ObservationEncoder<DcgView> = {
     if (view.viewer !== "spectator") {
       const myFeint = view.players[me]!.feintCell;
       if (myFeint >= 0) {
-        const id = view.cards.findIndex((c) => c !== null && c.owner === me && c.layer === "Field" && c.cell === myFeint && pool.cards[c.def]!.kind === "feint");
+        const id = view.cards.findIndex(
+          (c) => c !== null && c.owner === me && c.layer === "Field" && c.cell === myFeint && pool.cards[c.def]!.kind === "feint",
+        );
         if (id >= 0) hot(at.cells + relCell(myFeint, me) * PER_CELL + CELL_FEATURES.length + K, view.cards[id]!.def);
       }
       view.hand.forEach((id, slot) => {
@@ -325,7 +335,10 @@ const observation: ObservationEncoder<DcgView> = {
       if (c) focus("focusA", c.cell);
       focus("focusB", st.cell);
     }
-    for (const [k, seat] of [[0, me], [1, foe]] as const) {
+    for (const [k, seat] of [
+      [0, me],
+      [1, foe],
+    ] as const) {
       for (const id of view.graves[seat]!) {
         const c = view.cards[id];
         if (c && c.def < K) out[at.graves + k * K + c.def]! += 1 / 3;
@@ -333,6 +346,5 @@ const observation: ObservationEncoder<DcgView> = {
     }
   },
 };
-
 
 export const dcgAdapter: GameAdapter<Decision, DcgView> = { game: dcg, actions, observation };

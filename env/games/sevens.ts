@@ -52,16 +52,62 @@ for (const [name, length, description] of fields) {
   size += length;
 }
 checkLayout(size, layout);
-const at = fieldOffsets(layout, ["canPass", "cellDead", "cellDeadMine", "cellInHand", "cellMine", "cellPlaced", "cellPlacedByMe", "cellPlayable", "diamond7", "eliminated", "finishPosition", "finished", "gameOver", "handSize", "killed", "kills", "myTurn", "passLimit", "passLimitSet", "passes", "seatCount", "seatPresent", "turn", "voluntaryPass"]);
+const at = fieldOffsets(layout, [
+  "canPass",
+  "cellDead",
+  "cellDeadMine",
+  "cellInHand",
+  "cellMine",
+  "cellPlaced",
+  "cellPlacedByMe",
+  "cellPlayable",
+  "diamond7",
+  "eliminated",
+  "finishPosition",
+  "finished",
+  "gameOver",
+  "handSize",
+  "killed",
+  "kills",
+  "myTurn",
+  "passLimit",
+  "passLimitSet",
+  "passes",
+  "seatCount",
+  "seatPresent",
+  "turn",
+  "voluntaryPass",
+]);
 // Offsets as plain constants: the encoder runs once per env-step and record lookups showed up.
 const [IN_HAND, MINE, PLAYABLE, PLACED_AT, PLACED_BY_ME, DEAD_AT, DEAD_MINE] = [
-  at.cellInHand, at.cellMine, at.cellPlayable, at.cellPlaced, at.cellPlacedByMe, at.cellDead, at.cellDeadMine,
+  at.cellInHand,
+  at.cellMine,
+  at.cellPlayable,
+  at.cellPlaced,
+  at.cellPlacedByMe,
+  at.cellDead,
+  at.cellDeadMine,
 ];
 const [SEAT_PRESENT, HAND_SIZE, KILLED, KILLS, PASSES, FINISHED, FINISH_POSITION, ELIMINATED, TURN] = [
-  at.seatPresent, at.handSize, at.killed, at.kills, at.passes, at.finished, at.finishPosition, at.eliminated, at.turn,
+  at.seatPresent,
+  at.handSize,
+  at.killed,
+  at.kills,
+  at.passes,
+  at.finished,
+  at.finishPosition,
+  at.eliminated,
+  at.turn,
 ];
 const [MY_TURN, CAN_PASS, GAME_OVER, PASS_LIMIT_SET, PASS_LIMIT, VOLUNTARY_PASS, DIAMOND7, SEAT_COUNT] = [
-  at.myTurn, at.canPass, at.gameOver, at.passLimitSet, at.passLimit, at.voluntaryPass, at.diamond7, at.seatCount,
+  at.myTurn,
+  at.canPass,
+  at.gameOver,
+  at.passLimitSet,
+  at.passLimit,
+  at.voluntaryPass,
+  at.diamond7,
+  at.seatCount,
 ];
 
 // Denominators of the fractional fields (the rest are 0/1): see ObservationEncoder.steps.

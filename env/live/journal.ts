@@ -91,7 +91,9 @@ export function readJournals(dataDir: string): { id: string; lines: unknown[]; t
   const dir = tablesDir(dataDir);
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith(".jsonl")).sort();
+    names = readdirSync(dir)
+      .filter((n) => n.endsWith(".jsonl"))
+      .sort();
   } catch {
     return [];
   }

@@ -144,7 +144,10 @@ export const TableSummary = Type.Object({
 export type TableSummary = Static<typeof TableSummary>;
 
 /** GET /v1/tables?status=playing|finished */
-export const ListQuery = Type.Object({ status: Type.Optional(Type.Union([Type.Literal("playing"), Type.Literal("finished")])) }, { additionalProperties: false });
+export const ListQuery = Type.Object(
+  { status: Type.Optional(Type.Union([Type.Literal("playing"), Type.Literal("finished")])) },
+  { additionalProperties: false },
+);
 
 export const ListTablesReply = Type.Object({ tables: Type.Array(TableSummary) });
 
@@ -293,7 +296,6 @@ export type FrameQuery = Static<typeof FrameQuery>;
 
 /** replay facilitator: move the cursor (decisions applied) of a replay table. */
 export const CursorBody = Type.Object({ seq: Seq }, { additionalProperties: false });
-
 
 // ---------------------------------------------------------------- signed records
 

@@ -102,10 +102,8 @@ export function registerTableRoutes(app: FastifyInstance, store: TableStore): vo
       }
     });
 
-    api.get<{ Querystring: { status?: "playing" | "finished" } }>(
-      "/v1/tables",
-      { schema: { querystring: ListQuery } },
-      (request, reply) => json(reply, 200, { tables: store.list(request.query.status).map((t) => t.summary()) }),
+    api.get<{ Querystring: { status?: "playing" | "finished" } }>("/v1/tables", { schema: { querystring: ListQuery } }, (request, reply) =>
+      json(reply, 200, { tables: store.list(request.query.status).map((t) => t.summary()) }),
     );
 
     api.get<{ Params: { id: string } }>("/v1/tables/:id", { schema: { params: TableParams } }, (request, reply) =>
@@ -153,7 +151,8 @@ export function registerTableRoutes(app: FastifyInstance, store: TableStore): vo
           return refuse("unknown_table", `no table ${JSON.stringify(request.params.id)}`, 4004);
         }
         const seat = Number(request.params.seat);
-        if (!/^[0-9]{1,2}$/.test(request.params.seat) || !table.hasSeat(seat)) return refuse("unknown_seat", `table ${table.id} has no seat ${request.params.seat}`, 4004);
+        if (!/^[0-9]{1,2}$/.test(request.params.seat) || !table.hasSeat(seat))
+          return refuse("unknown_seat", `table ${table.id} has no seat ${request.params.seat}`, 4004);
         if (!table.authorize(seat, tokenOf(request))) return refuse("unauthorized", `missing or wrong seat token for seat ${seat}`, 4001);
         for (const old of table.channelsOf(seat)) old.close(4000, "replaced by a newer connection");
         const channel: Channel = {
@@ -176,7 +175,9 @@ export function registerTableRoutes(app: FastifyInstance, store: TableStore): vo
             msg = undefined;
           }
           if (!clientMessage.Check(msg)) {
-            return channel.send(errorText("bad_message", 'expected {"type": "answer", "seq", "decisionId"}, {"type": "sync"} or {"type": "leave"} as JSON text', table.seq));
+            return channel.send(
+              errorText("bad_message", 'expected {"type": "answer", "seq", "decisionId"}, {"type": "sync"} or {"type": "leave"} as JSON text', table.seq),
+            );
           }
           try {
             if (msg.type === "answer") {
@@ -266,15 +267,19 @@ export function registerTableRoutes(app: FastifyInstance, store: TableStore): vo
       },
     });
 
-    api.post<{ Params: { id: string }; Body: { seq: number } }>("/v1/tables/:id/cursor", { schema: { params: TableParams, body: CursorBody } }, (request, reply) => {
-      try {
-        const r = store.replay(request.params.id);
-        r.moveTo(request.body.seq);
-        return json(reply, 200, r.summary());
-      } catch (e) {
-        throw toApi(e);
-      }
-    });
+    api.post<{ Params: { id: string }; Body: { seq: number } }>(
+      "/v1/tables/:id/cursor",
+      { schema: { params: TableParams, body: CursorBody } },
+      (request, reply) => {
+        try {
+          const r = store.replay(request.params.id);
+          r.moveTo(request.body.seq);
+          return json(reply, 200, r.summary());
+        } catch (e) {
+          throw toApi(e);
+        }
+      },
+    );
 
     // ---------------------------------------------------------- HTTP fallback for seats
     api.get<{ Params: { id: string; seat: string }; Querystring: FrameQuery }>(

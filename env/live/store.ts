@@ -77,7 +77,15 @@ export class TableStore {
   private adapterOf(game: string): GameAdapter {
     const found = this.o.registry.get(game);
     const adapter = this.o.adapters.get(game);
-    if (!found.ok || !adapter) throw new TableError(404, "unknown_game", `no game ${JSON.stringify(game)}; served games: ${this.o.registry.ids().filter((id) => this.o.adapters.has(id)).join(", ")}`);
+    if (!found.ok || !adapter)
+      throw new TableError(
+        404,
+        "unknown_game",
+        `no game ${JSON.stringify(game)}; served games: ${this.o.registry
+          .ids()
+          .filter((id) => this.o.adapters.has(id))
+          .join(", ")}`,
+      );
     return adapter;
   }
 
@@ -104,10 +112,14 @@ export class TableStore {
         if (j.torn) truncateJournal(this.o.dataDir, j.id, j.goodBytes);
         const first = j.lines[0] as { header?: LogHeader } | undefined;
         const game = first?.header?.game ?? "";
-        const table = Table.recover(j.lines, (h) => {
-          const adapter = this.adapterOf(h.game);
-          return { game: adapter.game, adapter };
-        }, this.depsFor(game));
+        const table = Table.recover(
+          j.lines,
+          (h) => {
+            const adapter = this.adapterOf(h.game);
+            return { game: adapter.game, adapter };
+          },
+          this.depsFor(game),
+        );
         this.tables.set(table.id, table);
         recovered++;
       } catch (e) {
@@ -146,7 +158,8 @@ export class TableStore {
   }
 
   private createReplay(body: CreateTableBody): CreateTableReply {
-    if (body.record === undefined) throw new TableError(400, "invalid_record", "facilitator replay needs `record` (a GameRecord, e.g. from GET /v1/tables/:id/record)");
+    if (body.record === undefined)
+      throw new TableError(400, "invalid_record", "facilitator replay needs `record` (a GameRecord, e.g. from GET /v1/tables/:id/record)");
     const id = `r-${randomBytes(9).toString("base64url")}`;
     const r = new ReplayTable(id, this.o.registry, body.record, this.clock);
     this.replays.set(id, r);
@@ -217,7 +230,15 @@ export class TableStore {
       this.depsFor(game.info.id),
     );
     this.tables.set(id, table);
-    return { table: id, game: game.info.id, gameVersion: game.info.version, facilitator: table.facilitator, config: table.config, seats: table.seatInfo(), tokens };
+    return {
+      table: id,
+      game: game.info.id,
+      gameVersion: game.info.version,
+      facilitator: table.facilitator,
+      config: table.config,
+      seats: table.seatInfo(),
+      tokens,
+    };
   }
 
   get(id: string): Table {

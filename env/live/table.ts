@@ -187,7 +187,17 @@ export class Table {
     this.state = setup.game.setup(setup.config, setup.seed);
     this.seatStates = setup.seats.map((spec, index) => {
       const k = seatKindOf(spec);
-      return { index, kind: k.kind, agentSpec: k.agent, tokenHash: null, sockets: 0, presentUntil: createdAt + setup.deadlines.graceMs, polling: false, left: false, cancelPresence: null };
+      return {
+        index,
+        kind: k.kind,
+        agentSpec: k.agent,
+        tokenHash: null,
+        sockets: 0,
+        presentUntil: createdAt + setup.deadlines.graceMs,
+        polling: false,
+        left: false,
+        cancelPresence: null,
+      };
     });
     this.pendingSince = createdAt;
     this.journal = journal;
@@ -228,7 +238,16 @@ export class Table {
    */
   static recover(lines: readonly unknown[], resolve: (header: LogHeader) => { game: AnyGame; adapter: GameAdapter }, deps: TableDeps): Table {
     const first = lines[0] as
-      | { t: string; header: LogHeader; headerHash: string; headerMac: string; facilitator: FacilitatorName; deadlines: ResolvedDeadlines; spectators: boolean; tokens: Record<string, string> }
+      | {
+          t: string;
+          header: LogHeader;
+          headerHash: string;
+          headerMac: string;
+          facilitator: FacilitatorName;
+          deadlines: ResolvedDeadlines;
+          spectators: boolean;
+          tokens: Record<string, string>;
+        }
       | undefined;
     if (!first || first.t !== "header") throw new Error("the journal does not start with a header");
     const { game, adapter } = resolve(first.header);
@@ -241,8 +260,7 @@ export class Table {
         const { label, ...entry } = l.entry as SignedEntry & { label?: string };
         entries.push({ entry, decision: l.decision });
         labels.push(typeof label === "string" ? label : "");
-      }
-      else if (l.t === "join" && typeof l.seat === "number" && typeof l.tokenHash === "string") joins.push({ seat: l.seat, tokenHash: l.tokenHash });
+      } else if (l.t === "join" && typeof l.seat === "number" && typeof l.tokenHash === "string") joins.push({ seat: l.seat, tokenHash: l.tokenHash });
     }
     const bad = verifyChain(deps.key, first.header, first.headerHash, first.headerMac, entries);
     if (bad) throw new Error(bad);
@@ -614,7 +632,11 @@ export class Table {
   answer(seat: Seat, seq: number, decisionId: number): Promise<{ seq: number }> {
     if (this.finished) throw new TableError(409, "game_over", "the game is over; no decision can be applied");
     if (seq !== this.seq || this.committing) {
-      throw new TableError(409, "stale_answer", `this answers seq ${seq}, the table is at seq ${this.committing ? this.seq + 1 : this.seq}; answer the latest frame`);
+      throw new TableError(
+        409,
+        "stale_answer",
+        `this answers seq ${seq}, the table is at seq ${this.committing ? this.seq + 1 : this.seq}; answer the latest frame`,
+      );
     }
     const actor = this.actorSeat();
     if (actor !== seat) throw new TableError(409, "not_your_turn", `seat ${actor === "terminal" ? "none" : actor} decides now, not seat ${seat}`);
@@ -742,31 +764,30 @@ export class Table {
               return agent.decide({ game: this.game, seat, view: this.game.view(state, seat), legal, step: seq });
             }),
           );
-    chosen
-      .then(
-        (index) => {
-          if (this.closed || this.seq !== seq) return;
-          const decision = Number.isInteger(index) && index >= 0 && index < legal.length ? legal[index] : undefined;
-          if (decision === undefined) {
-            this.deps.log(`table ${this.id}: agent ${spec} at seat ${seat} chose index ${index} of ${legal.length}; default applied`);
-            return void fallback();
-          }
-          const wait = this.deadlines.botDelayMs - (this.deps.clock.now() - started);
-          if (wait > 0) this.deps.clock.setTimer(wait, () => void this.applyAt(seq, seat, decision, "agent"));
-          else this.applyAt(seq, seat, decision, "agent");
-        },
-        (e: unknown) => {
-          if (this.closed || this.seq !== seq) return;
-          this.deps.log(`table ${this.id}: agent ${spec} at seat ${seat} failed (${(e as Error).message}); default applied`);
-          // Retry later rather than spin when the runner is full.
-          if ((e as Error).name === "AgentBusy") {
-            this.agentSeq = -1;
-            this.deps.clock.setTimer(100, () => this.drive());
-            return;
-          }
-          fallback();
-        },
-      );
+    chosen.then(
+      (index) => {
+        if (this.closed || this.seq !== seq) return;
+        const decision = Number.isInteger(index) && index >= 0 && index < legal.length ? legal[index] : undefined;
+        if (decision === undefined) {
+          this.deps.log(`table ${this.id}: agent ${spec} at seat ${seat} chose index ${index} of ${legal.length}; default applied`);
+          return void fallback();
+        }
+        const wait = this.deadlines.botDelayMs - (this.deps.clock.now() - started);
+        if (wait > 0) this.deps.clock.setTimer(wait, () => void this.applyAt(seq, seat, decision, "agent"));
+        else this.applyAt(seq, seat, decision, "agent");
+      },
+      (e: unknown) => {
+        if (this.closed || this.seq !== seq) return;
+        this.deps.log(`table ${this.id}: agent ${spec} at seat ${seat} failed (${(e as Error).message}); default applied`);
+        // Retry later rather than spin when the runner is full.
+        if ((e as Error).name === "AgentBusy") {
+          this.agentSeq = -1;
+          this.deps.clock.setTimer(100, () => this.drive());
+          return;
+        }
+        fallback();
+      },
+    );
   }
 
   /**

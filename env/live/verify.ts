@@ -18,7 +18,13 @@ export function verifySignedRecord(registry: GameRegistry, key: Buffer, doc: unk
     return "the record's game, version, seed or config differ from its signed header";
   }
   if (entries.length !== doc.decisions.length) return `the record has ${doc.decisions.length} decisions but ${entries.length} signed entries`;
-  const bad = verifyChain(key, header, headerHash, headerMac, entries.map((entry, i) => ({ entry, decision: doc.decisions[i] })));
+  const bad = verifyChain(
+    key,
+    header,
+    headerHash,
+    headerMac,
+    entries.map((entry, i) => ({ entry, decision: doc.decisions[i] })),
+  );
   if (bad) return bad;
   const replayed = replay(registry, {
     game: doc.game,

@@ -147,9 +147,14 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
     let api = toApiError(err);
     if (api.code === "unsupported_media_type") {
       const given = request.headers["content-type"];
-      api = new ApiError(415, api.code, `unsupported content type ${given ? JSON.stringify(given) : "(none)"}; send application/msgpack (or application/json for debugging)`);
+      api = new ApiError(
+        415,
+        api.code,
+        `unsupported content type ${given ? JSON.stringify(given) : "(none)"}; send application/msgpack (or application/json for debugging)`,
+      );
     }
-    if (api.code === "body_too_large") api = new ApiError(413, api.code, `the request body is larger than the server's limit of ${o.bodyLimit} bytes (--body-limit)`);
+    if (api.code === "body_too_large")
+      api = new ApiError(413, api.code, `the request body is larger than the server's limit of ${o.bodyLimit} bytes (--body-limit)`);
     metrics.recordError(api.code);
     if (api.status >= 500) o.log(`${request.method} ${request.url} -> ${api.status} ${api.code}: ${api.message}`);
     const body: Record<string, unknown> = { code: api.code, message: api.message };
@@ -312,9 +317,7 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
     return send(request, reply, 200, { games });
   });
 
-  typed.get("/v1/games/:game/spec", { schema: { params: gameParams } }, (request, reply) =>
-    send(request, reply, 200, specOf(findGame(request.params.game))),
-  );
+  typed.get("/v1/games/:game/spec", { schema: { params: gameParams } }, (request, reply) => send(request, reply, 200, specOf(findGame(request.params.game))));
 
   typed.post("/v1/sessions", { schema: { body: createSessionBody(o.maxEnvsPerSession) } }, async (request, reply) => {
     const body = request.body;
@@ -335,7 +338,21 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
       const config = inlineCardSet(body.config, o.cardSetDir);
       const create: Record<string, unknown> = { ...body, ...(config === undefined ? {} : { config }) };
       slot = runtime.place(numEnvs);
-      const pending: SessionEntry = { id, slot, meta: { game: body.game, mode: "single", seats: [], numEnvs }, create, log: [], loggedActions: 0, digest: null, step: 0, envSteps: 0, isReset: false, lastUsed: o.now(), inFlight: 0, quarantine: null };
+      const pending: SessionEntry = {
+        id,
+        slot,
+        meta: { game: body.game, mode: "single", seats: [], numEnvs },
+        create,
+        log: [],
+        loggedActions: 0,
+        digest: null,
+        step: 0,
+        envSteps: 0,
+        isReset: false,
+        lastUsed: o.now(),
+        inFlight: 0,
+        quarantine: null,
+      };
       const r = await forward(pending, { op: "create", session: id, body: create, format: formatOf(request) });
       const entry = sessions.add({ id, slot, meta: r.meta!, create });
       if (closing) sessions.delete(entry.id, "the server shut down");
@@ -388,39 +405,27 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
     },
   );
 
-  typed.post(
-    "/v1/sessions/:id/step",
-    { schema: { params: sessionParams, body: stepBody(o.maxEnvsPerSession) } },
-    async (request, reply) => {
-      const entry = sessions.usable(request.params.id);
-      const body = { actions: request.body.actions };
-      const r = await forward(entry, { op: "step", session: entry.id, body, format: formatOf(request) });
-      record(entry, { op: "step", body }, r);
-      metrics.recordStep(entry.meta.numEnvs);
-      return sendRaw(request, reply, 200, payloadOf(r));
-    },
-  );
+  typed.post("/v1/sessions/:id/step", { schema: { params: sessionParams, body: stepBody(o.maxEnvsPerSession) } }, async (request, reply) => {
+    const entry = sessions.usable(request.params.id);
+    const body = { actions: request.body.actions };
+    const r = await forward(entry, { op: "step", session: entry.id, body, format: formatOf(request) });
+    record(entry, { op: "step", body }, r);
+    metrics.recordStep(entry.meta.numEnvs);
+    return sendRaw(request, reply, 200, payloadOf(r));
+  });
 
-  typed.get(
-    "/v1/sessions/:id/mask",
-    { schema: { params: sessionParams, querystring: maskQuery } },
-    async (request, reply) => {
-      const entry = sessions.usable(request.params.id);
-      const labels = request.query.labels === "true" || request.query.labels === "1";
-      const r = await forward(entry, { op: "mask", session: entry.id, body: { labels }, format: formatOf(request) });
-      return sendRaw(request, reply, 200, payloadOf(r));
-    },
-  );
+  typed.get("/v1/sessions/:id/mask", { schema: { params: sessionParams, querystring: maskQuery } }, async (request, reply) => {
+    const entry = sessions.usable(request.params.id);
+    const labels = request.query.labels === "true" || request.query.labels === "1";
+    const r = await forward(entry, { op: "mask", session: entry.id, body: { labels }, format: formatOf(request) });
+    return sendRaw(request, reply, 200, payloadOf(r));
+  });
 
-  typed.get(
-    "/v1/sessions/:id/render",
-    { schema: { params: sessionParams, querystring: renderQuery } },
-    async (request, reply) => {
-      const entry = sessions.usable(request.params.id);
-      const r = await forward(entry, { op: "render", session: entry.id, body: { env: Number(request.query.env ?? "0") }, format: formatOf(request) });
-      return sendRaw(request, reply, 200, payloadOf(r));
-    },
-  );
+  typed.get("/v1/sessions/:id/render", { schema: { params: sessionParams, querystring: renderQuery } }, async (request, reply) => {
+    const entry = sessions.usable(request.params.id);
+    const r = await forward(entry, { op: "render", session: entry.id, body: { env: Number(request.query.env ?? "0") }, format: formatOf(request) });
+    return sendRaw(request, reply, 200, payloadOf(r));
+  });
 
   typed.delete("/v1/sessions/:id", { schema: { params: sessionParams } }, (request, reply) => {
     const entry = sessions.get(request.params.id);
@@ -460,7 +465,9 @@ function clientError(err: Error & { code?: string }, socket: Duplex, requestTime
     return;
   }
   // end() sends the reply before closing; a peer that never reads is cut off shortly after.
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
   setTimeout(() => socket.destroy(), 1000).unref();
 }
 

@@ -18,7 +18,8 @@ const fail = (message: string): never => {
 
 /** Reads and parses a card-set file inside `dir`; errors are EnvRequestErrors naming config.cardSetFile. */
 export function readCardSetFile(dir: string, name: unknown): unknown {
-  if (typeof name !== "string" || name.length === 0 || name.length > 255) return fail("config.cardSetFile must be a file name (a .json file in the server's card-set directory)");
+  if (typeof name !== "string" || name.length === 0 || name.length > 255)
+    return fail("config.cardSetFile must be a file name (a .json file in the server's card-set directory)");
   if (!name.endsWith(".json")) return fail(`config.cardSetFile: ${JSON.stringify(name)} is not a .json file`);
   if (isAbsolute(name) || name.includes("\0")) return fail(`config.cardSetFile: ${JSON.stringify(name)} must be relative to the card-set directory`);
   const root = resolve(dir);

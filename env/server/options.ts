@@ -74,7 +74,9 @@ export interface ServerOptions {
   readonly workerHeapMb?: number;
 }
 
-export type ResolvedOptions = Required<Omit<ServerOptions, "token" | "sweepIntervalMs" | "modelDir" | "cardSetDir" | "dataDir" | "liveClock" | "webDir" | "sessionModule">> & {
+export type ResolvedOptions = Required<
+  Omit<ServerOptions, "token" | "sweepIntervalMs" | "modelDir" | "cardSetDir" | "dataDir" | "liveClock" | "webDir" | "sessionModule">
+> & {
   readonly webDir: string | null;
   readonly sessionModule: string | null;
   readonly dataDir: string | null;

@@ -70,11 +70,7 @@ export class SessionStore {
       throw new ApiError(429, "too_many_sessions", `the server holds its maximum of ${this.limits.maxSessions} sessions; delete one first`);
     }
     if (this.envs + numEnvs > this.limits.maxTotalEnvs) {
-      throw new ApiError(
-        429,
-        "too_many_envs",
-        `${numEnvs} more envs would exceed the server's limit of ${this.limits.maxTotalEnvs} (in use: ${this.envs})`,
-      );
+      throw new ApiError(429, "too_many_envs", `${numEnvs} more envs would exceed the server's limit of ${this.limits.maxTotalEnvs} (in use: ${this.envs})`);
     }
   }
 
@@ -101,7 +97,18 @@ export class SessionStore {
     if (n === undefined) throw new Error(`session ${s.id} was not reserved`);
     this.reserved.delete(s.id);
     this.envs += s.meta.numEnvs - n;
-    const entry: SessionEntry = { ...s, log: [], loggedActions: 0, digest: null, step: 0, envSteps: 0, isReset: false, lastUsed: this.now(), inFlight: 0, quarantine: null };
+    const entry: SessionEntry = {
+      ...s,
+      log: [],
+      loggedActions: 0,
+      digest: null,
+      step: 0,
+      envSteps: 0,
+      isReset: false,
+      lastUsed: this.now(),
+      inFlight: 0,
+      quarantine: null,
+    };
     this.sessions.set(s.id, entry);
     return entry;
   }
@@ -132,7 +139,11 @@ export class SessionStore {
   usable(id: string): SessionEntry {
     const entry = this.get(id);
     if (entry.quarantine) {
-      throw new ApiError(409, "session_quarantined", `session ${id} is quarantined after ${entry.quarantine.code}: ${entry.quarantine.message}; delete it and create a new one`);
+      throw new ApiError(
+        409,
+        "session_quarantined",
+        `session ${id} is quarantined after ${entry.quarantine.code}: ${entry.quarantine.message}; delete it and create a new one`,
+      );
     }
     return entry;
   }

@@ -201,7 +201,8 @@ function toWire(value: unknown, format: WireFormat): unknown {
     return {
       dtype: value.dtype,
       shape: value.shape,
-      data: format === "msgpack" ? new Uint8Array(t.buffer, t.byteOffset, t.byteLength) : value.dtype === "float16" ? Array.from(t, float16Value) : Array.from(t),
+      data:
+        format === "msgpack" ? new Uint8Array(t.buffer, t.byteOffset, t.byteLength) : value.dtype === "float16" ? Array.from(t, float16Value) : Array.from(t),
     };
   }
   if (value === null || typeof value !== "object") return value;

@@ -71,7 +71,10 @@ function shapeOf(data: unknown): Shape {
 
 /** "/cards/3/abilities/0/effect/kind" -> "cards[3] (pitfall).abilities[0].effect.kind". */
 function jsonPath(pointer: string, data: unknown, shape: Shape): string {
-  const parts = pointer.split("/").slice(1).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const parts = pointer
+    .split("/")
+    .slice(1)
+    .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
   let out = shape === "cardList" ? "cards" : shape === "bookList" ? "books" : "";
   let node: unknown = shape === "cardSet" ? data : { [out]: data };
   if (shape !== "cardSet") node = (node as Record<string, unknown>)[out];
@@ -156,7 +159,12 @@ export function checkCardFiles(args: readonly string[], options: { bookSize?: nu
         if (e.keyword === "if") continue;
         // Inside a `contains` search every item's mismatch is reported; only the verdict matters.
         if (e.schemaPath.includes("/contains/")) continue;
-        const tagged = e.keyword === "discriminator" ? `/${e.params.tag as string}` : e.keyword === "additionalProperties" ? `/${e.params.additionalProperty as string}` : "";
+        const tagged =
+          e.keyword === "discriminator"
+            ? `/${e.params.tag as string}`
+            : e.keyword === "additionalProperties"
+              ? `/${e.params.additionalProperty as string}`
+              : "";
         problems.push({ file: name, path: jsonPath(e.instancePath + tagged, data, shape), message: describe(e) });
         const m = /^(?:\/(cards|books))?\/(\d+)/.exec(e.instancePath);
         broken.add(m ? `${m[1] ?? (shape === "bookList" ? "books" : "cards")}/${m[2]}` : "*");
@@ -202,7 +210,8 @@ export function checkCardFiles(args: readonly string[], options: { bookSize?: nu
   for (const { file, path, book } of books) {
     const prior = seenBooks.get(book.id);
     if (prior) problems.push({ file, path: `${path}.id`, message: `duplicate book id ${book.id} (also ${prior})` });
-    else if (shippedBooks.has(book.id) && shippedBooks.get(book.id) !== canonicalJson(book)) problems.push({ file, path: `${path}.id`, message: `${book.id} is a preset book id; choose another id` });
+    else if (shippedBooks.has(book.id) && shippedBooks.get(book.id) !== canonicalJson(book))
+      problems.push({ file, path: `${path}.id`, message: `${book.id} is a preset book id; choose another id` });
     seenBooks.set(book.id, `${file}: ${path}`);
     if (!compiled.ok) continue; // the card problems are already reported
     const err = checkBook(book, compiled.value, options.bookSize ?? 20);
@@ -210,7 +219,11 @@ export function checkCardFiles(args: readonly string[], options: { bookSize?: nu
   }
   // The session's own path, with its limits, over everything the files hold.
   if (problems.length === 0) {
-    const set = extendCardSet({ pool: dcg.pool, presets: dcg.presets }, { cards: cards.map((c) => c.card), books: books.map((b) => b.book) }, options.bookSize ?? 20);
+    const set = extendCardSet(
+      { pool: dcg.pool, presets: dcg.presets },
+      { cards: cards.map((c) => c.card), books: books.map((b) => b.book) },
+      options.bookSize ?? 20,
+    );
     if (!set.ok) {
       const m = /^cardSet\.(cards|books)\[(\d+)\]( \([^)]*\))?(.*?): (.*)$/s.exec(set.error.message);
       const item = m ? (m[1] === "cards" ? cards : books)[Number(m[2])] : undefined;

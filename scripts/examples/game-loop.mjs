@@ -39,5 +39,7 @@ for (;;) {
 }
 prompt?.close();
 const returns = game.returns(state);
-console.log(`game over after ${step} decisions; returns ${returns.join(", ")}; winner: ${returns[1] > returns[0] ? "the bot" : returns[0] > returns[1] ? "seat 0" : "nobody"}`);
+console.log(
+  `game over after ${step} decisions; returns ${returns.join(", ")}; winner: ${returns[1] > returns[0] ? "the bot" : returns[0] > returns[1] ? "seat 0" : "nobody"}`,
+);
 console.log(`final state hash ${stateHash(state)}`);

@@ -53,8 +53,7 @@ const layers = {
       if (!spec.startsWith(".") && !spec.startsWith("/")) {
         if (from === "engine") {
           if (!enginePackageAllowed(spec)) context.report({ node: source, messageId: "enginePackage", data: { spec } });
-        }
-        else if (spec.startsWith("node:") || builtins.has(spec)) return;
+        } else if (spec.startsWith("node:") || builtins.has(spec)) return;
         return;
       }
       const to = topFolder(root, resolve(dirname(file), spec));

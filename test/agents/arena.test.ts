@@ -16,10 +16,13 @@ describe("arena statistics", () => {
   });
 
   it("Bradley-Terry recovers the order and a 75% edge as about +191 Elo", () => {
-    const elo = bradleyTerry([
-      [0, 25],
-      [75, 0],
-    ], 0);
+    const elo = bradleyTerry(
+      [
+        [0, 25],
+        [75, 0],
+      ],
+      0,
+    );
     expect(elo[0]).toBe(0);
     // With one virtual draw of prior: (75.5 / 25.5) -> 400 log10 = 188.6.
     expect(elo[1]).toBeCloseTo(400 * Math.log10(75.5 / 25.5), 1);
@@ -45,7 +48,12 @@ describe("arena statistics", () => {
 describe("arena schedule", () => {
   it("2 seats: seats swap on the same deal", () => {
     const f = schedule(2, 2, 4);
-    expect(f.map((x) => x.seats)).toEqual([[0, 1], [1, 0], [0, 1], [1, 0]]);
+    expect(f.map((x) => x.seats)).toEqual([
+      [0, 1],
+      [1, 0],
+      [0, 1],
+      [1, 0],
+    ]);
     expect(f.map((x) => x.deal)).toEqual([0, 0, 1, 1]);
   });
 
@@ -56,12 +64,22 @@ describe("arena schedule", () => {
     expect(f[2]!.seats).toEqual([FILLER, 0, 1, FILLER]);
     expect(f[7]!.seats).toEqual([0, FILLER, FILLER, 1]);
     const teams = schedule(2, 3, 2, false);
-    expect(teams.map((x) => x.seats)).toEqual([[0, 1, 0], [1, 0, 1]]);
+    expect(teams.map((x) => x.seats)).toEqual([
+      [0, 1, 0],
+      [1, 0, 1],
+    ]);
   });
 
   it("solitaire: every agent plays the same deals", () => {
     const f = schedule(3, 1, 2);
-    expect(f.map((x) => [x.seats[0], x.deal])).toEqual([[0, 0], [0, 1], [1, 0], [1, 1], [2, 0], [2, 1]]);
+    expect(f.map((x) => [x.seats[0], x.deal])).toEqual([
+      [0, 0],
+      [0, 1],
+      [1, 0],
+      [1, 1],
+      [2, 0],
+      [2, 1],
+    ]);
   });
 
   it("scores a game by the pair's own returns, ignoring fillers", () => {
@@ -120,7 +138,19 @@ describe("arena runs and gates", () => {
         game: "sevens",
         seats: 2,
         agents: [{ agent: "random" }, { agent: "computer:dets=8" }],
-        matrix: [{ agent: "computer:dets=8", opponent: "random", games: wins + losses, wins, draws: 0, losses, winRate: wins / (wins + losses), wilsonLow: wilson(wins, wins + losses).low, wilsonHigh: 1 }],
+        matrix: [
+          {
+            agent: "computer:dets=8",
+            opponent: "random",
+            games: wins + losses,
+            wins,
+            draws: 0,
+            losses,
+            winRate: wins / (wins + losses),
+            wilsonLow: wilson(wins, wins + losses).low,
+            wilsonHigh: 1,
+          },
+        ],
         solo: [],
       }) as never;
     // 16/20 = 80% but the Wilson lower bound is 58.4%: fails a 0.6 gate; 80/100 passes it.

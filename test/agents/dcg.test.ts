@@ -32,7 +32,11 @@ describe("agents in dcg", () => {
   });
 
   it("sandbag, tutorial and a small mcts play legal whole games that replay without them", async () => {
-    for (const specs of [["sandbag", "random"], ["tutorial", "sandbag"], ["mcts:iters=20", "random"]] as const) {
+    for (const specs of [
+      ["sandbag", "random"],
+      ["tutorial", "sandbag"],
+      ["mcts:iters=20", "random"],
+    ] as const) {
       const result = await play(specs, 3);
       const again = replay(createRegistry([dcg]), JSON.parse(JSON.stringify(result.record)));
       expect(again.ok && again.value.finalHash, specs.join(" vs ")).toBe(result.finalHash);

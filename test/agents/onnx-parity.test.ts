@@ -89,7 +89,10 @@ describe("onnxruntime-node parity", () => {
       expect(positions.length).toBeGreaterThan(20);
       const real = new Float32Array(positions.length * size);
       positions.forEach((p, i) => adapter.observation.encode(p.view, real.subarray(i * size, (i + 1) * size)));
-      for (const [input, rows] of [[real, positions.length], [sparseObservations(Rng.seeded(12), 24, size), 24]] as const) {
+      for (const [input, rows] of [
+        [real, positions.length],
+        [sparseObservations(Rng.seeded(12), 24, size), 24],
+      ] as const) {
         const want = referenceLogits(input, rows, size, actions, 5);
         const batched = await batchLogits(bytes, input, rows, size);
         expect(maxDiff(batched, want)).toBeLessThan(1e-4);

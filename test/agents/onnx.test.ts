@@ -78,7 +78,10 @@ describe("ONNX policy agent", () => {
       };
       const n = obs.length;
       const A = sevensAdapter.actions.size;
-      const w1 = w(n, HIDDEN), b1 = w(1, HIDDEN), w2 = w(HIDDEN, A), b2 = w(1, A);
+      const w1 = w(n, HIDDEN),
+        b1 = w(1, HIDDEN),
+        w2 = w(HIDDEN, A),
+        b2 = w(1, A);
       const h = Array.from({ length: HIDDEN }, (_, j) => Math.max(0, b1[j]! + Array.from(obs).reduce((s, x, i) => s + x * w1[i * HIDDEN + j]!, 0)));
       const want = Array.from({ length: A }, (_, k) => b2[k]! + h.reduce((s, x, j) => s + x * w2[j * A + k]!, 0));
       expect(logits.length).toBe(A);
@@ -183,7 +186,9 @@ describe("ONNX policy agent", () => {
       return made.ok ? "" : made.error.message;
     };
     const wrongInput = modelFile("wrong-input.onnx", sevensAdapter, { obsSize: 10 });
-    expect(refuse(`onnx:path=${wrongInput}`)).toMatch(new RegExp(`wrong input size: input "obs" has 10 observation floats, the game's spec has ${sevensAdapter.observation.size}`));
+    expect(refuse(`onnx:path=${wrongInput}`)).toMatch(
+      new RegExp(`wrong input size: input "obs" has 10 observation floats, the game's spec has ${sevensAdapter.observation.size}`),
+    );
     const wrongActions = modelFile("wrong-actions.onnx", sevensAdapter, { actionSize: 50 });
     expect(refuse(`onnx:path=${wrongActions}`)).toMatch(/wrong action count: output "logits" has 50 actions, the game's spec has 53/);
     const wrongHash = modelFile("wrong-hash.onnx", sevensAdapter, { metadata: { ...metadataFor(sevensAdapter), action_spec_hash: "0123456789abcdef" } });
@@ -209,7 +214,9 @@ describe("ONNX policy agent", () => {
     expect(refuse("onnx:path=../sevens.onnx", confined)).toBe('agent "onnx": no model file "../sevens.onnx" in the model directory (paths are relative to it)');
     expect(refuse(`onnx:path=${sevensModel}`, confined)).toMatch(/no model file .* in the model directory/);
     // No oracle: an existing file outside, a missing one, a missing one inside, and a folder read the same; no server path is shown.
-    const texts = ["/etc/passwd", "/etc/nonexistent", "missing.onnx", "../../etc/passwd", "."].map((p) => refuse(`onnx:path=${p}`, confined).replace(JSON.stringify(p), "P"));
+    const texts = ["/etc/passwd", "/etc/nonexistent", "missing.onnx", "../../etc/passwd", "."].map((p) =>
+      refuse(`onnx:path=${p}`, confined).replace(JSON.stringify(p), "P"),
+    );
     expect(new Set(texts).size).toBe(1);
     for (const t of texts) expect(t).not.toContain(root);
     rmSync(root, { recursive: true });

@@ -36,7 +36,10 @@ function position(seed: number) {
 
 describe("computer and mcts agents", () => {
   it("play whole games of every game legally (runMatch applies checked) and deterministically", async () => {
-    for (const [id, config] of [["sevens", { seats: 3 }], ["shephy", {}]] as const) {
+    for (const [id, config] of [
+      ["sevens", { seats: 3 }],
+      ["shephy", {}],
+    ] as const) {
       for (const spec of ["computer:dets=2", "mcts:iters=30", "sandbag", "tutorial"]) {
         const a = await play(games[id]!, [spec, "random"], 5, config);
         const b = await play(games[id]!, [spec, "random"], 5, config);

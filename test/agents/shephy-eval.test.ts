@@ -10,7 +10,17 @@ function state(parts: { field: number[]; hand: number[]; discard?: number[]; exi
   const base = shephy.setup({ seats: 1, mode: "basic" }, 1);
   const stock = [7, 7, 7, 7, 7, 7, 7];
   for (const r of parts.field) stock[r]!--;
-  return { ...base, field: parts.field, stock, hand: parts.hand, discard: parts.discard ?? [], exile: parts.exile ?? [], deck: parts.deck ?? [], pending: null, result: null };
+  return {
+    ...base,
+    field: parts.field,
+    stock,
+    hand: parts.hand,
+    discard: parts.discard ?? [],
+    exile: parts.exile ?? [],
+    deck: parts.deck ?? [],
+    pending: null,
+    result: null,
+  };
 }
 
 function choose(s: ShephyState, seed = 1) {
@@ -66,7 +76,7 @@ describe("fastDecisionKey", () => {
       { index: 3, kind: "play" },
       { kind: "summon", card: 12, cell: -0, charge: false },
       { kind: "x", label: 'a "quoted" name', n: null },
-      { kind: "weird key", "a\"b": 1, undef: undefined },
+      { kind: "weird key", 'a"b': 1, undef: undefined },
       { kind: "nested", at: [1, 2, { b: 1, a: 2 }] },
       { kind: "pass" },
       [1, 2],

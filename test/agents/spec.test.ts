@@ -10,7 +10,16 @@ const error = (spec: string) => {
 describe("agent spec strings", () => {
   it("builds every agent from its spec, named by its spec", () => {
     expect(knownAgents()).toEqual(expect.arrayContaining(["random", "sandbag", "tutorial", "computer", "mcts", "onnx"]));
-    for (const spec of ["random", "sandbag", "tutorial", "computer", "computer:dets=2,rollouts=3,depth=10,eval=rollout", "mcts", "mcts:iters=50,c=1.2", "mcts:ms=20"]) {
+    for (const spec of [
+      "random",
+      "sandbag",
+      "tutorial",
+      "computer",
+      "computer:dets=2,rollouts=3,depth=10,eval=rollout",
+      "mcts",
+      "mcts:iters=50,c=1.2",
+      "mcts:ms=20",
+    ]) {
       const made = createAgent(spec, ctx);
       expect(made.ok, spec).toBe(true);
       if (made.ok && spec.includes(":")) expect(made.value.name).toBe(spec);

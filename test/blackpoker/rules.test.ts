@@ -23,8 +23,22 @@ import {
 // A common board: seat 0 has the turn; each side a charged bulwark and a soldier from setup.
 const base = (extra: Partial<ScenarioSpec> = {}): BlackpokerState =>
   scenario({
-    p0: { hand: ["H7", "SA", "HK", "S2", "C6"], field: [{ uid: 0, cards: ["D10"], bulwark: true }, { uid: 1, cards: ["C9"] }], ...extra.p0 },
-    p1: { hand: ["C3", "H4", "S3", "D5"], field: [{ uid: 2, cards: ["SQ"], bulwark: true }, { uid: 3, cards: ["D8"] }], ...extra.p1 },
+    p0: {
+      hand: ["H7", "SA", "HK", "S2", "C6"],
+      field: [
+        { uid: 0, cards: ["D10"], bulwark: true },
+        { uid: 1, cards: ["C9"] },
+      ],
+      ...extra.p0,
+    },
+    p1: {
+      hand: ["C3", "H4", "S3", "D5"],
+      field: [
+        { uid: 2, cards: ["SQ"], bulwark: true },
+        { uid: 3, cards: ["D8"] },
+      ],
+      ...extra.p1,
+    },
     config: extra.config,
     turn: extra.turn,
   });
@@ -95,7 +109,15 @@ describe("timing: main vs quick, chance and passing", () => {
   });
 
   it("a counter on the stage: LIFO, the counter resolves first and negates a 1-key request of lower or equal value", () => {
-    let s = base({ p1: { hand: ["C9", "H4"], field: [{ uid: 2, cards: ["SQ"], bulwark: true }, { uid: 3, cards: ["D8"] }] } });
+    let s = base({
+      p1: {
+        hand: ["C9", "H4"],
+        field: [
+          { uid: 2, cards: ["SQ"], bulwark: true },
+          { uid: 3, cards: ["D8"] },
+        ],
+      },
+    });
     s = play(s, declare("SummonSoldier"), key("H7"), payB(0));
     expect(declarable(s)).toContain("Counter");
     s = play(s, declare("Counter"), key("C9"), { kind: "targetRequest", request: s.flow.stage[0]!.payload.rid }, payD("H4"));
@@ -153,11 +175,26 @@ describe("costs B / L / D and the summons", () => {
   });
 
   it("B needs a charged bulwark of your own; SummonHero needs two", () => {
-    const noBulwark = base({ p0: { hand: ["H7", "HK"], field: [{ uid: 0, cards: ["D10"], bulwark: true, charged: false }, { uid: 1, cards: ["C9"] }] } });
+    const noBulwark = base({
+      p0: {
+        hand: ["H7", "HK"],
+        field: [
+          { uid: 0, cards: ["D10"], bulwark: true, charged: false },
+          { uid: 1, cards: ["C9"] },
+        ],
+      },
+    });
     expect(declarable(noBulwark)).not.toContain("SummonSoldier");
     expect(declarable(base())).not.toContain("SummonHero"); // one bulwark only
     let s = base({
-      p0: { hand: ["HK"], field: [{ uid: 0, cards: ["D10"], bulwark: true }, { uid: 1, cards: ["C9"] }, { uid: 5, cards: ["S3"], bulwark: true }] },
+      p0: {
+        hand: ["HK"],
+        field: [
+          { uid: 0, cards: ["D10"], bulwark: true },
+          { uid: 1, cards: ["C9"] },
+          { uid: 5, cards: ["S3"], bulwark: true },
+        ],
+      },
     });
     s = play(s, declare("SummonHero"), key("HK"));
     expect(blackpoker.legal(s)).toEqual([payB(0)]); // ascending: the pair is paid one way only
@@ -247,7 +284,16 @@ describe("key cards: Mount, Up, Down, Twist, DestroyBulwark, Throwing, Search", 
 
   it("a vanished target means no effect: the key still goes to the Grave", () => {
     // seat 1 Ups seat 0's soldier, seat 0 answers by Downing it to death first
-    let s = base({ p0: { hand: ["S3", "C6"], field: [{ uid: 0, cards: ["D10"], bulwark: true }, { uid: 1, cards: ["S2"] }] }, p1: { hand: ["H4", "D5"] } });
+    let s = base({
+      p0: {
+        hand: ["S3", "C6"],
+        field: [
+          { uid: 0, cards: ["D10"], bulwark: true },
+          { uid: 1, cards: ["S2"] },
+        ],
+      },
+      p1: { hand: ["H4", "D5"] },
+    });
     s = play(s, declare("End"));
     s = play(s, declare("Up"), key("H4"), target(1), payD("D5"));
     s = play(s, declare("Down"), key("S3"), target(1), payD("C6"));
@@ -317,7 +363,13 @@ describe("combat: Attack, Block, DamageJudge", () => {
   it("block assignment: two soldiers on one attacker; the smaller side goes to the Grave", () => {
     let s = fight(
       { field: [{ uid: 1, cards: ["C9"] }] },
-      { field: [{ uid: 3, cards: ["D5"] }, { uid: 4, cards: ["H7"] }, { uid: 5, cards: ["SQ"], bulwark: true }] },
+      {
+        field: [
+          { uid: 3, cards: ["D5"] },
+          { uid: 4, cards: ["H7"] },
+          { uid: 5, cards: ["SQ"], bulwark: true },
+        ],
+      },
     );
     s = play(s, declare("Attack"), PASS, { kind: "selectAttacker", unit: 1 }, { kind: "finishAttack" }, PASS, PASS);
     expect(blackpoker.legal(s)).toEqual([
@@ -344,7 +396,16 @@ describe("combat: Attack, Block, DamageJudge", () => {
     s = play(s, { kind: "assignBlocker", unit: 3, attacker: 1 }, { kind: "finishBlock" }, PASS, PASS);
     expect(s.players[0]!.field).toEqual([]);
     expect(s.players[1]!.field).toEqual([]);
-    let t = fight({ field: [{ uid: 1, cards: ["HK"] }] }, { life: ["S2", "S3", "D5", "D8", "C6", "C9", "SK"], field: [{ uid: 3, cards: ["D5"] }, { uid: 4, cards: ["H7"] }] });
+    let t = fight(
+      { field: [{ uid: 1, cards: ["HK"] }] },
+      {
+        life: ["S2", "S3", "D5", "D8", "C6", "C9", "SK"],
+        field: [
+          { uid: 3, cards: ["D5"] },
+          { uid: 4, cards: ["H7"] },
+        ],
+      },
+    );
     t = play(t, declare("Attack"), PASS, { kind: "selectAttacker", unit: 1 }, { kind: "finishAttack" }, PASS, PASS);
     t = play(t, { kind: "assignBlocker", unit: 3, attacker: 1 }, { kind: "assignBlocker", unit: 4, attacker: 1 }, { kind: "finishBlock" }, PASS, PASS);
     expect(t.players[1]!.field).toEqual([]); // 13 > 12
@@ -374,7 +435,12 @@ describe("combat: Attack, Block, DamageJudge", () => {
   it("NextGeneration: a K leaving the field digs Life to the next Joker/A/J/Q/K, which goes to the hand", () => {
     let s = fight(
       { field: [{ uid: 1, cards: ["CK"] }], life: ["S2", "D5", "HJ", "C6", "C9"] },
-      { field: [{ uid: 3, cards: ["DQ"] }, { uid: 4, cards: ["H4"] }] },
+      {
+        field: [
+          { uid: 3, cards: ["DQ"] },
+          { uid: 4, cards: ["H4"] },
+        ],
+      },
     );
     s = play(s, declare("Attack"), PASS, { kind: "selectAttacker", unit: 1 }, { kind: "finishAttack" }, PASS, PASS);
     s = play(s, { kind: "assignBlocker", unit: 3, attacker: 1 }, { kind: "assignBlocker", unit: 4, attacker: 1 }, { kind: "finishBlock" }, PASS, PASS);
@@ -390,7 +456,12 @@ describe("turn cycle, win check, version flags", () => {
   it("End: discard down to 7, the turn passes, Charge charges, Draw goes on the stage and draws 2", () => {
     let s = base({
       p0: { hand: ["H7", "SA", "HK", "S2", "C6", "D5", "D8", "C9", "CK"] },
-      p1: { field: [{ uid: 2, cards: ["SQ"], bulwark: true, charged: false }, { uid: 3, cards: ["D8"], charged: false }] },
+      p1: {
+        field: [
+          { uid: 2, cards: ["SQ"], bulwark: true, charged: false },
+          { uid: 3, cards: ["D8"], charged: false },
+        ],
+      },
     });
     s = play(s, declare("End"), PASS);
     expect(s.pending).toEqual({ kind: "endDiscard", seat: 0 });

@@ -107,7 +107,10 @@ export function play(s: BlackpokerState, ...decisions: BlackpokerDecision[]): Bl
   for (const d of decisions) {
     const out = blackpoker.apply(state, d);
     if (!out.ok) {
-      const legal = blackpoker.legal(state).map((x) => JSON.stringify(x)).join(" ");
+      const legal = blackpoker
+        .legal(state)
+        .map((x) => JSON.stringify(x))
+        .join(" ");
       throw new Error(`${JSON.stringify(d)} refused: ${out.error.message}\nlegal: ${legal}\n${blackpoker.render(state)}`);
     }
     state = out.state;
@@ -115,10 +118,8 @@ export function play(s: BlackpokerState, ...decisions: BlackpokerDecision[]): Bl
   return state;
 }
 
-export const isLegal = (s: BlackpokerState, d: BlackpokerDecision): boolean =>
-  blackpoker.legal(s).some((x) => JSON.stringify(x) === JSON.stringify(d));
-export const declarable = (s: BlackpokerState): string[] =>
-  blackpoker.legal(s).flatMap((d) => (d.kind === "declare" ? [d.action] : []));
+export const isLegal = (s: BlackpokerState, d: BlackpokerDecision): boolean => blackpoker.legal(s).some((x) => JSON.stringify(x) === JSON.stringify(d));
+export const declarable = (s: BlackpokerState): string[] => blackpoker.legal(s).flatMap((d) => (d.kind === "declare" ? [d.action] : []));
 
 export const PASS: BlackpokerDecision = { kind: "pass" };
 export const declare = (action: ActionName): BlackpokerDecision => ({ kind: "declare", action });

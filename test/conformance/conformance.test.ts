@@ -59,9 +59,7 @@ for (const game of games) {
         const config = configs[seed % configs.length]!;
         const run = playthrough(game, undefined, config, seed);
         const hashes = run.steps.map((s) => s.hash);
-        const record = JSON.parse(
-          JSON.stringify({ game: game.info.id, version: game.info.version, config: run.config, seed, decisions: run.decisions }),
-        );
+        const record = JSON.parse(JSON.stringify({ game: game.info.id, version: game.info.version, config: run.config, seed, decisions: run.decisions }));
         const out = replay(registry, { ...record, hashes, finalHash: hashes[hashes.length - 1] });
         if (!out.ok) expect.fail(`seed ${seed}: ${out.error.message}`);
         expect(out.value.hashes).toEqual(hashes);

@@ -63,7 +63,13 @@ describe("goldens pin the observation encoder, not only the rules", () => {
     });
     const info = readModelInfo(model);
     const now = specOf(mutant("sevens-obs-v2"));
-    const want = { game: "sevens", obsVersion: now.observation.version, obsSize: now.observation.size, actionSize: now.action.size, actionSpecHash: now.actionSpecHash };
+    const want = {
+      game: "sevens",
+      obsVersion: now.observation.version,
+      obsSize: now.observation.size,
+      actionSize: now.action.size,
+      actionSpecHash: now.actionSpecHash,
+    };
     const problems = contractViolations(info, want);
     expect(problems.join("\n")).toMatch(/wrong observation encoder version: the model says obs_version="sevens-obs-v1", expected "sevens-obs-v2"/);
     expect(problems.join("\n")).toMatch(/wrong action-spec hash/);

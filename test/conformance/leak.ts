@@ -33,7 +33,10 @@ const sevens: Redeals = {
     const held = cells.flatMap((v, card) => (v < HIDDEN && v !== seat ? [card] : []));
     const a = pick(rng, held);
     if (a === undefined) return null;
-    const b = pick(rng, held.filter((c) => cells[c] !== cells[a]));
+    const b = pick(
+      rng,
+      held.filter((c) => cells[c] !== cells[a]),
+    );
     if (b === undefined) return null;
     const t = clone(s);
     [t.cells[a], t.cells[b]] = [cells[b], cells[a]];
@@ -41,8 +44,14 @@ const sevens: Redeals = {
   },
   own(s, seat, rng) {
     const cells = s.cells as number[];
-    const a = pick(rng, cells.flatMap((v, card) => (v === seat ? [card] : [])));
-    const b = pick(rng, cells.flatMap((v, card) => (v < HIDDEN && v !== seat ? [card] : [])));
+    const a = pick(
+      rng,
+      cells.flatMap((v, card) => (v === seat ? [card] : [])),
+    );
+    const b = pick(
+      rng,
+      cells.flatMap((v, card) => (v < HIDDEN && v !== seat ? [card] : [])),
+    );
     if (a === undefined || b === undefined) return null;
     const t = clone(s);
     [t.cells[a], t.cells[b]] = [cells[b], cells[a]];
@@ -92,8 +101,14 @@ const blackpoker: Redeals = {
     const foe = 1 - seat;
     const z = s.players[foe];
     const open = exposedKeys(s);
-    const a = pick(rng, (z.hand as number[]).flatMap((c, i) => (open.has(c) ? [] : [i])));
-    const b = pick(rng, (z.life as number[]).map((_, i) => i));
+    const a = pick(
+      rng,
+      (z.hand as number[]).flatMap((c, i) => (open.has(c) ? [] : [i])),
+    );
+    const b = pick(
+      rng,
+      (z.life as number[]).map((_, i) => i),
+    );
     if (a === undefined || b === undefined || z.hand[a] === z.life[b]) return null;
     const t = clone(s);
     t.players[foe].hand = swapIn(z.hand, a, z.life[b]);
@@ -103,8 +118,14 @@ const blackpoker: Redeals = {
   own(s, seat, rng) {
     const z = s.players[seat];
     const open = exposedKeys(s);
-    const a = pick(rng, (z.hand as number[]).flatMap((c, i) => (open.has(c) ? [] : [i])));
-    const b = pick(rng, (z.life as number[]).map((_, i) => i));
+    const a = pick(
+      rng,
+      (z.hand as number[]).flatMap((c, i) => (open.has(c) ? [] : [i])),
+    );
+    const b = pick(
+      rng,
+      (z.life as number[]).map((_, i) => i),
+    );
     if (a === undefined || b === undefined || z.hand[a] === z.life[b]) return null;
     const t = clone(s);
     t.players[seat].hand = swapIn(z.hand, a, z.life[b]);
@@ -125,7 +146,10 @@ const shephy: Redeals = {
     const deck = s.deck as number[];
     // A deck search reveals the deck, sorted (the rules sort it for that): nothing hidden then.
     if (s.pending !== null && deck.every((c, i) => i === 0 || deck[i - 1]! <= c)) return null;
-    const a = pick(rng, deck.map((_, i) => i));
+    const a = pick(
+      rng,
+      deck.map((_, i) => i),
+    );
     const b = pick(rng, a === undefined ? [] : deck.flatMap((c, i) => (c !== deck[a] ? [i] : [])));
     if (a === undefined || b === undefined) return null;
     const t = clone(s);
@@ -135,7 +159,10 @@ const shephy: Redeals = {
   own(s, _seat, rng) {
     const hand = s.hand as number[];
     const deck = s.deck as number[];
-    const a = pick(rng, hand.map((_, i) => i));
+    const a = pick(
+      rng,
+      hand.map((_, i) => i),
+    );
     const b = pick(rng, a === undefined ? [] : deck.flatMap((c, i) => (c !== hand[a] ? [i] : [])));
     if (a === undefined || b === undefined || s.pending !== null) return null;
     const t = clone(s);

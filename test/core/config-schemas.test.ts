@@ -21,8 +21,14 @@ describe("docs/config-schemas.json", () => {
   });
 
   const cases: Record<string, { good: unknown[]; bad: unknown[] }> = {
-    dcg: { good: [{}, { hp: 30, books: ["tempo", "venom"], timeoutMs: null }], bad: [{ hp: 0 }, { hp: 1.5 }, { colour: 1 }, { timeoutMs: 0 }, { books: ["a"] }] },
-    sevens: { good: [{}, { seats: 6, passLimit: 3, voluntaryPass: true, startPlayer: "diamond7" }], bad: [{ seats: 9 }, { startPlayer: "north" }, { passLimit: -1 }, { shaping: "yes" }] },
+    dcg: {
+      good: [{}, { hp: 30, books: ["tempo", "venom"], timeoutMs: null }],
+      bad: [{ hp: 0 }, { hp: 1.5 }, { colour: 1 }, { timeoutMs: 0 }, { books: ["a"] }],
+    },
+    sevens: {
+      good: [{}, { seats: 6, passLimit: 3, voluntaryPass: true, startPlayer: "diamond7" }],
+      bad: [{ seats: 9 }, { startPlayer: "north" }, { passLimit: -1 }, { shaping: "yes" }],
+    },
     shephy: { good: [{}, { mode: "challenge" }], bad: [{ mode: "hard" }, { seats: 2 }] },
     blackpoker: { good: [{}, { drawRule: "sixth", maxTurns: 5 }], bad: [{ maxTurns: 0 }, { bothLivesZero: "maybe" }, { seats: 3 }] },
   };

@@ -26,7 +26,11 @@ describe("GameRecord", () => {
   });
 
   it("replays to the same hashes and refuses an unknown game, a wrong version and an illegal step", () => {
-    const decisions = [{ kind: "add", n: 2 }, { kind: "add", n: 1 }, { kind: "add", n: 2 }];
+    const decisions = [
+      { kind: "add", n: 2 },
+      { kind: "add", n: 1 },
+      { kind: "add", n: 2 },
+    ];
     const first = replay(registry, { game: "tiny", version: "1", config: {}, seed: 9, decisions });
     expect(first.ok).toBe(true);
     if (!first.ok) return;

@@ -16,7 +16,12 @@ export interface TinyState {
 export type TinyDecision = { kind: "add"; n: 1 | 2 } | { kind: "stall" };
 
 const legal = (s: TinyState): TinyDecision[] =>
-  s.total >= s.config.target ? [] : [{ kind: "add", n: 1 }, { kind: "add", n: 2 }];
+  s.total >= s.config.target
+    ? []
+    : [
+        { kind: "add", n: 1 },
+        { kind: "add", n: 2 },
+      ];
 const actor = (s: TinyState) => (s.total >= s.config.target ? ("terminal" as const) : s.turn % s.config.seats);
 const expectation = (s: TinyState) =>
   s.config.timeoutMs === null || actor(s) === "terminal"

@@ -14,10 +14,22 @@ import { at, scenario } from "./scenario.ts";
 type Json = Record<string, unknown>;
 const onSummoned = (effect: Json) => ({
   type: "TriggerAbility",
-  conditions: [[{ kind: "MapActorCard" }, { kind: "FilterAbilityConsumer" }], [{ kind: "Any" }, { kind: "FilterTriggerKind", triggers: ["Summoned"] }]],
+  conditions: [
+    [{ kind: "MapActorCard" }, { kind: "FilterAbilityConsumer" }],
+    [{ kind: "Any" }, { kind: "FilterTriggerKind", triggers: ["Summoned"] }],
+  ],
   effect,
 });
-const rubric = (id: string, abilities: unknown[] = [], patch: Json = {}) => ({ id, name: id, kind: "rubric", cost: 1, attack: 1, life: 3, abilities, ...patch });
+const rubric = (id: string, abilities: unknown[] = [], patch: Json = {}) => ({
+  id,
+  name: id,
+  kind: "rubric",
+  cost: 1,
+  attack: 1,
+  life: 3,
+  abilities,
+  ...patch,
+});
 const enemies = [{ kind: "MapCard" }, { kind: "FilterCardOwner", opponent: true }];
 const foe = [{ kind: "MapPlayer" }, { kind: "FilterCardOwner", opponent: true }];
 const me = [{ kind: "MapPlayer" }, { kind: "FilterCardOwner", opponent: false }];
@@ -70,8 +82,13 @@ describe("negative amounts run the twin effect", () => {
     expect(hand(-1)).toMatch(/amount: expected an integer in 0\.\.7, got -1/);
     expect(hand(8)).toMatch(/amount: expected an integer in 0\.\.7, got 8/);
     expect(hand(7)).toBeNull();
-    expect(refused([rubric("x", [onSummoned({ kind: "CardMove", direction: "forward", distance: -2, target: enemies })])])).toMatch(/distance: expected an integer in 0\.\.6, got -2/);
-    for (const count of [0, -3]) expect(refused([rubric("x", [onSummoned({ kind: "CardDamage", amount: 1, target: [...enemies, { kind: "Take", count, mode: "first" }] })])])).toMatch(/count: expected an integer in 1\.\.1000/);
+    expect(refused([rubric("x", [onSummoned({ kind: "CardMove", direction: "forward", distance: -2, target: enemies })])])).toMatch(
+      /distance: expected an integer in 0\.\.6, got -2/,
+    );
+    for (const count of [0, -3])
+      expect(refused([rubric("x", [onSummoned({ kind: "CardDamage", amount: 1, target: [...enemies, { kind: "Take", count, mode: "first" }] })])])).toMatch(
+        /count: expected an integer in 1\.\.1000/,
+      );
   });
 });
 
@@ -81,21 +98,35 @@ describe("stat bounds", () => {
     reach: [{ kind: "MapCard" }],
     ability: { type: "ParameterAbility", parameter, calc: { mode, amount } },
   });
-  const tower = rubric("tower", Array.from({ length: 8 }, () => aura("Multiply", 1000)), { attack: 20 });
-  const slug = rubric("slug", Array.from({ length: 8 }, () => aura("Multiply", 1000, "MoveCost")), { move: 8 });
+  const tower = rubric(
+    "tower",
+    Array.from({ length: 8 }, () => aura("Multiply", 1000)),
+    { attack: 20 },
+  );
+  const slug = rubric(
+    "slug",
+    Array.from({ length: 8 }, () => aura("Multiply", 1000, "MoveCost")),
+    { move: 8 },
+  );
 
   it("stacked Multiply saturates: attack and move cost stay at PARAM_MAX; the state hashes; observations are finite and in bounds", () => {
     const cfg = configWith([tower, slug]);
     const game = gameWith([tower, slug]);
     // The config carries the card set, so the env encoder finds the same pool (dcg.poolFor).
-    const sc = scenario(game).with({ cfg }).withUnit(0, "tower", "C2").withUnit(0, "tower", "B1").withUnit(0, "slug", "D1").withUnit(1, "Agnis", "C3").withUnit(1, "Stone Wall", "A4");
+    const sc = scenario(game)
+      .with({ cfg })
+      .withUnit(0, "tower", "C2")
+      .withUnit(0, "tower", "B1")
+      .withUnit(0, "slug", "D1")
+      .withUnit(1, "Agnis", "C3")
+      .withUnit(1, "Stone Wall", "A4");
     expect(sc.attack("C2")).toBe(PARAM_MAX);
     expect(sc.attack("C3")).toBe(PARAM_MAX);
     expect(moveCost(sc.state, game.pool, sc.unitAt("D1"))).toBe(PARAM_MAX);
     sc.act({ kind: "attack", card: sc.unitAt("C2"), cell: at("C3") });
     expect(sc.unitAt("C3")).toBe(-1);
     expect(() => stateHash(sc.state)).not.toThrow();
-    expect(JSON.stringify(sc.state)).not.toContain("null,\"ailment");
+    expect(JSON.stringify(sc.state)).not.toContain('null,"ailment');
     const { low, high } = observationBounds(dcgAdapter.observation);
     const obs = new Float32Array(dcgAdapter.observation.size);
     for (const seat of [0, 1] as const) {
@@ -111,8 +142,23 @@ describe("stat bounds", () => {
 describe("feints are not units", () => {
   // A unit swapping with whatever damaged a card: Pitfall's damage names the face-down feint as
   // its actor. Before, the swap put the feint on the board and left its owner's feint pointer stale.
-  const swapper = rubric("swapper", [{ type: "TriggerAbility", conditions: [[{ kind: "Any" }, { kind: "FilterTriggerKind", triggers: ["EffectDamagedCard"] }]], effect: { kind: "CardSwap", target: [{ kind: "MapActorCard" }] } }], { life: 9 });
-  const book = { id: "swappy", name: "S", strategy: ["swapper", "swapper", "swapper", "est", "est"], cards: ["pitfall", "pitfall", "pitfall", "swapper", "swapper", "agnis", "agnis", "agnis", "blitz", "blitz", "blitz", "blitz", "blitz", "bubble", "est"] };
+  const swapper = rubric(
+    "swapper",
+    [
+      {
+        type: "TriggerAbility",
+        conditions: [[{ kind: "Any" }, { kind: "FilterTriggerKind", triggers: ["EffectDamagedCard"] }]],
+        effect: { kind: "CardSwap", target: [{ kind: "MapActorCard" }] },
+      },
+    ],
+    { life: 9 },
+  );
+  const book = {
+    id: "swappy",
+    name: "S",
+    strategy: ["swapper", "swapper", "swapper", "est", "est"],
+    cards: ["pitfall", "pitfall", "pitfall", "swapper", "swapper", "agnis", "agnis", "agnis", "blitz", "blitz", "blitz", "blitz", "blitz", "bubble", "est"],
+  };
 
   it("CardSwap (and every card effect) never reaches a face-down feint: no stale feint pointer, no feint on the board", () => {
     const c = dcg.parseConfig({ cardSet: { cards: [swapper], books: [book] }, books: ["swappy", "swappy"] });
@@ -139,7 +185,11 @@ describe("feints are not units", () => {
 
 describe("ability positions", () => {
   const attach = (ability: unknown, extra: unknown[] = []) => [rubric("giver", [...extra, onSummoned({ kind: "AttachAbility", ability, target: enemies })])];
-  const areaAb = { type: "AreaAbility", reach: [{ kind: "MapCard" }], ability: { type: "ParameterAbility", parameter: "Attack", calc: { mode: "Add", amount: 1 } } };
+  const areaAb = {
+    type: "AreaAbility",
+    reach: [{ kind: "MapCard" }],
+    ability: { type: "ParameterAbility", parameter: "Attack", calc: { mode: "Add", amount: 1 } },
+  };
   const nightmare = { type: "NightmareAbility", conditions: [[{ kind: "MapPlayer" }, { kind: "FilterPlayerHp", cmp: "LessThan", value: 5 }]] };
 
   it("AttachAbility of an AreaAbility or a NightmareAbility is refused, inline or by reference", () => {
@@ -155,7 +205,22 @@ describe("ability positions", () => {
     expect(sc.attack("C3")).toBe(2 + 4);
     // An attached TriggerAbility answers for the card it is attached to.
     const thorns = onSummoned({ kind: "PlayerDamage", amount: 2, target: foe });
-    const sc2 = summon([rubric("giver", [onSummoned({ kind: "AttachAbility", ability: { type: "TriggerAbility", conditions: [[{ kind: "Any" }, { kind: "FilterTriggerKind", triggers: ["TurnFinish"] }]], effect: { kind: "PlayerDamage", amount: 2, target: me } }, target: enemies })])], "giver");
+    const sc2 = summon(
+      [
+        rubric("giver", [
+          onSummoned({
+            kind: "AttachAbility",
+            ability: {
+              type: "TriggerAbility",
+              conditions: [[{ kind: "Any" }, { kind: "FilterTriggerKind", triggers: ["TurnFinish"] }]],
+              effect: { kind: "PlayerDamage", amount: 2, target: me },
+            },
+            target: enemies,
+          }),
+        ]),
+      ],
+      "giver",
+    );
     expect(sc2.card(sc2.unitAt("C3")).attached).toHaveLength(1);
     sc2.withBook(1, "Est").act({ kind: "turnFinish" });
     expect(sc2.state.players[1].hp).toBe(8); // the Agnis' owner (Guest) takes 2 at the turn's end
@@ -163,13 +228,15 @@ describe("ability positions", () => {
   });
 
   it("a TriggerAbility must name the trigger kinds it answers; condition and lifetime lists are bounded", () => {
-    const bare = (conditions: unknown[]) => refused([rubric("x", [{ type: "TriggerAbility", conditions, effect: { kind: "PlayerHand", amount: 1, target: me } }])]);
+    const bare = (conditions: unknown[]) =>
+      refused([rubric("x", [{ type: "TriggerAbility", conditions, effect: { kind: "PlayerHand", amount: 1, target: me } }])]);
     expect(bare([])).toMatch(/conditions: expected a list of 1\.\.8 targetings/);
     expect(bare([[{ kind: "Any" }]])).toMatch(/needs a FilterTriggerKind/);
     const kinds = [{ kind: "Any" }, { kind: "FilterTriggerKind", triggers: ["Summoned"] }];
     expect(bare(Array(8).fill(kinds))).toBeNull();
     expect(bare(Array(9).fill(kinds))).toMatch(/conditions: expected a list of 1\.\.8 targetings/);
-    const lifetime = (n: number) => refused([rubric("x", [{ type: "ParameterAbility", parameter: "Attack", calc: { mode: "Add", amount: 1 }, lifetime: Array(n).fill(kinds) }])]);
+    const lifetime = (n: number) =>
+      refused([rubric("x", [{ type: "ParameterAbility", parameter: "Attack", calc: { mode: "Add", amount: 1 }, lifetime: Array(n).fill(kinds) }])]);
     expect(lifetime(8)).toBeNull();
     expect(lifetime(9)).toMatch(/lifetime: expected a list of 0\.\.8 targetings/);
   });

@@ -96,7 +96,10 @@ export class CardGen {
     if (contains && out.length > 0 && this.chance(0.95)) {
       const inner = (contains.contains as S | undefined)?.properties as Record<string, { const?: string }> | undefined;
       const kind = inner?.kind?.const;
-      const phrase = kind === undefined ? undefined : (resolve(DEFS.phrase!).oneOf as S[]).find((b) => ((b.properties as Record<string, { const?: string }>).kind?.const ?? "") === kind);
+      const phrase =
+        kind === undefined
+          ? undefined
+          : (resolve(DEFS.phrase!).oneOf as S[]).find((b) => ((b.properties as Record<string, { const?: string }>).kind?.const ?? "") === kind);
       if (phrase) (out[this.rng.int(out.length)] as unknown[]).push(this.value(phrase, depth + 1));
     }
     return out;
@@ -146,7 +149,11 @@ export class CardGen {
     let ability: S;
     if (this.chance(0.4)) {
       const parameter = this.value(DEFS.parameterAbility!) as S;
-      ability = { type: "AreaAbility", reach: every, ability: { ...parameter, calc: { mode: "Multiply", amount: this.pick([1000, -1000, 999]) }, lifetime: [] } };
+      ability = {
+        type: "AreaAbility",
+        reach: every,
+        ability: { ...parameter, calc: { mode: "Multiply", amount: this.pick([1000, -1000, 999]) }, lifetime: [] },
+      };
     } else {
       const branch = this.pick((resolve(DEFS.effect!).oneOf as S[]).filter((b) => "amount" in (b.properties as S)));
       const effect = this.value(branch) as S;
@@ -156,7 +163,15 @@ export class CardGen {
       const when = [{ kind: "Any" }, { kind: "FilterTriggerKind", triggers: [this.pick(["TurnStarted", "Summoned", "AttackDamaged"])] }];
       ability = { type: "TriggerAbility", conditions: [when], effect };
     }
-    return { id, name: id, kind: "rubric", cost: this.int(0, 2), attack: this.int(0, 20), life: this.int(1, 30), abilities: Array.from({ length: 8 }, () => ability) };
+    return {
+      id,
+      name: id,
+      kind: "rubric",
+      cost: this.int(0, 2),
+      attack: this.int(0, 20),
+      life: this.int(1, 30),
+      abilities: Array.from({ length: 8 }, () => ability),
+    };
   }
 
   private withBook(prefix: string, cards: S[]): { cards: S[]; books: S[] } {
@@ -177,7 +192,23 @@ export class CardGen {
         }
       }
     }
-    for (const filler of ["bubble", "bubble", "bubble", "stone-wall", "stone-wall", "stone-wall", "pitfall", "mirage", "venom-mist", "est", "est", "farhalla", "farhalla", "agnis", "agnis"]) {
+    for (const filler of [
+      "bubble",
+      "bubble",
+      "bubble",
+      "stone-wall",
+      "stone-wall",
+      "stone-wall",
+      "pitfall",
+      "mirage",
+      "venom-mist",
+      "est",
+      "est",
+      "farhalla",
+      "farhalla",
+      "agnis",
+      "agnis",
+    ]) {
       if (rest.length < 15 && (counts.get(filler) ?? 0) < (["est", "agnis", "farhalla"].includes(filler) ? 5 : 3)) {
         rest.push(filler);
         counts.set(filler, (counts.get(filler) ?? 0) + 1);

@@ -13,7 +13,8 @@ import { at, scenario } from "./scenario.ts";
  * bad data is refused with the card and JSON path (item 13); an ability loop ends by the chain
  * budget with a defined, replayable result.
  */
-const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../fixtures/cards/${name}`, import.meta.url), "utf8")) as { cards: unknown[]; books: unknown[] };
+const fixture = (name: string) =>
+  JSON.parse(readFileSync(new URL(`../fixtures/cards/${name}`, import.meta.url), "utf8")) as { cards: unknown[]; books: unknown[] };
 const STORM = fixture("storm-set.json");
 const LOOP = fixture("loop-set.json");
 
@@ -61,7 +62,13 @@ describe("a card set carried in the config", () => {
 
   it("Storm Caller (JSON only) does what its data says: 1 damage to enemies within D2 at its owner's turn start", () => {
     const game = gameFor(cfg({ cardSet: STORM }));
-    const sc = scenario(game).withTurn(4, 1).withUnit(0, "Storm Caller", "C2").withUnit(1, "Agnis", "C4").withUnit(1, "Agnis", "D3").withUnit(1, "Est", "C5").withBook(0, "Est");
+    const sc = scenario(game)
+      .withTurn(4, 1)
+      .withUnit(0, "Storm Caller", "C2")
+      .withUnit(1, "Agnis", "C4")
+      .withUnit(1, "Agnis", "D3")
+      .withUnit(1, "Est", "C5")
+      .withBook(0, "Est");
     sc.act({ kind: "turnFinish" });
     expect([sc.life("C4"), sc.life("D3"), sc.life("C5")]).toEqual([2, 2, 2]); // C5 is 3 steps away
     expect(sc.triggers("EffectDamagedCard")).toHaveLength(2);
@@ -107,17 +114,27 @@ describe("a card set carried in the config", () => {
 
 describe("bad card data is refused with the card and JSON path (docs/quality-bar.md item 13)", () => {
   const card = (patch: Record<string, unknown>) => ({ id: "bad-card", name: "Bad", kind: "rubric", cost: 1, attack: 1, life: 1, ...patch });
-  const trigger = (effect: unknown) => ({ type: "TriggerAbility", conditions: [[{ kind: "Any" }, { kind: "FilterTriggerKind", triggers: ["Summoned"] }]], effect });
+  const trigger = (effect: unknown) => ({
+    type: "TriggerAbility",
+    conditions: [[{ kind: "Any" }, { kind: "FilterTriggerKind", triggers: ["Summoned"] }]],
+    effect,
+  });
 
   it("unknown kinds, types and fields", () => {
     expect(configError({ cardSet: { cards: [card({ abilities: [trigger({ kind: "Teleport", target: [{ kind: "Any" }] })] })] } }).message).toBe(
       'cardSet.cards[0] (bad-card).abilities[0].effect.kind: unknown effect "Teleport" (PlayerDamage, PlayerRecoverHp, CardDamage, CardRecover, CardMove, CardSwap, CardAilment, AttachAbility, PlayerHand, ConsumeFeint)',
     );
-    expect(configError({ cardSet: { cards: [card({ abilities: [trigger({ kind: "CardDamage", amount: 1, target: [{ kind: "MapCard" }, { kind: "FilterColour" }] })] })] } }).message).toBe(
-      'cardSet.cards[0] (bad-card).abilities[0].effect.target[1].kind: unknown phrase "FilterColour"',
+    expect(
+      configError({
+        cardSet: { cards: [card({ abilities: [trigger({ kind: "CardDamage", amount: 1, target: [{ kind: "MapCard" }, { kind: "FilterColour" }] })] })] },
+      }).message,
+    ).toBe('cardSet.cards[0] (bad-card).abilities[0].effect.target[1].kind: unknown phrase "FilterColour"');
+    expect(configError({ cardSet: { cards: [card({ abilities: [{ type: "MagicAbility" }] })] } }).message).toMatch(
+      /^cardSet\.cards\[0\] \(bad-card\)\.abilities\[0\]\.type: unknown ability type "MagicAbility"/,
     );
-    expect(configError({ cardSet: { cards: [card({ abilities: [{ type: "MagicAbility" }] })] } }).message).toMatch(/^cardSet\.cards\[0\] \(bad-card\)\.abilities\[0\]\.type: unknown ability type "MagicAbility"/);
-    expect(configError({ cardSet: { cards: [card({ colour: "red" })] } }).message).toBe("cardSet.cards[0] (bad-card).colour: unknown field (allowed: id, no, name, move, kind, cost, attack, life, abilities)");
+    expect(configError({ cardSet: { cards: [card({ colour: "red" })] } }).message).toBe(
+      "cardSet.cards[0] (bad-card).colour: unknown field (allowed: id, no, name, move, kind, cost, attack, life, abilities)",
+    );
     expect(configError({ cardSet: { cards: [], decks: [] } }).message).toBe("cardSet.decks: unknown field (allowed: cards, books)");
     expect(configError({ cardSet: [] }).message).toBe("cardSet must be an object {cards?, books?}");
   });
@@ -132,7 +149,9 @@ describe("bad card data is refused with the card and JSON path (docs/quality-bar
 
   it("prototype-poisoning keys anywhere, with their path", () => {
     for (const key of ["__proto__", "constructor", "prototype"]) {
-      const raw = JSON.parse(`{"cards": [{"id": "p", "name": "P", "kind": "rubric", "cost": 1, "attack": 1, "life": 1, "abilities": [{"type": "TriggerAbility", "conditions": [[{"kind": "Any", "${key}": {"polluted": true}}]], "effect": {"kind": "PlayerHand", "amount": 1, "target": [{"kind": "MapPlayer"}]}}]}]}`);
+      const raw = JSON.parse(
+        `{"cards": [{"id": "p", "name": "P", "kind": "rubric", "cost": 1, "attack": 1, "life": 1, "abilities": [{"type": "TriggerAbility", "conditions": [[{"kind": "Any", "${key}": {"polluted": true}}]], "effect": {"kind": "PlayerHand", "amount": 1, "target": [{"kind": "MapPlayer"}]}}]}]}`,
+      );
       expect(configError({ cardSet: raw }).message).toBe(`cardSet.cards[0].abilities[0].conditions[0][0].${key}: forbidden key "${key}" (prototype poisoning)`);
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
       // The engine's own loader refuses them too, naming the card.
@@ -143,12 +162,19 @@ describe("bad card data is refused with the card and JSON path (docs/quality-bar
 
   it("absurd nesting and size end quickly with a clear error, never a stack overflow", () => {
     let deep: unknown = { type: "ParameterAbility", parameter: "Attack", calc: { mode: "Add", amount: 1 }, lifetime: [] };
-    for (let i = 0; i < 5000; i++) deep = { kind: "AttachAbility", ability: { type: "TriggerAbility", conditions: [], effect: deep }, target: [{ kind: "Any" }] };
-    expect(configError({ cardSet: { cards: [card({ abilities: [{ type: "TriggerAbility", conditions: [], effect: deep }] })] } }).message).toMatch(/nested deeper than 32 levels$/);
-    const wide = Array.from({ length: 5000 }, () => [{ kind: "Any" }]);
-    expect(configError({ cardSet: { cards: [card({ abilities: [{ type: "TriggerAbility", conditions: wide, effect: { kind: "PlayerHand", amount: 1, target: [{ kind: "Any" }] } }] })] } }).message).toMatch(
-      /^cardSet\.cards\[0\]\.abilities\[0\]\.conditions: array longer than 1000 items$/,
+    for (let i = 0; i < 5000; i++)
+      deep = { kind: "AttachAbility", ability: { type: "TriggerAbility", conditions: [], effect: deep }, target: [{ kind: "Any" }] };
+    expect(configError({ cardSet: { cards: [card({ abilities: [{ type: "TriggerAbility", conditions: [], effect: deep }] })] } }).message).toMatch(
+      /nested deeper than 32 levels$/,
     );
+    const wide = Array.from({ length: 5000 }, () => [{ kind: "Any" }]);
+    expect(
+      configError({
+        cardSet: {
+          cards: [card({ abilities: [{ type: "TriggerAbility", conditions: wide, effect: { kind: "PlayerHand", amount: 1, target: [{ kind: "Any" }] } }] })],
+        },
+      }).message,
+    ).toMatch(/^cardSet\.cards\[0\]\.abilities\[0\]\.conditions: array longer than 1000 items$/);
     const many = Array.from({ length: 1200 }, (_, i) => card({ id: `c-${i}` }));
     expect(configError({ cardSet: { cards: many } }).message).toBe("cardSet.cards: array longer than 1000 items");
     expect(configError({ cardSet: { cards: [card({ name: "x".repeat(5000) })] } }).message).toMatch(/name: string longer than 1000 characters$/);
@@ -160,7 +186,11 @@ describe("an ability loop (Echo A triggers Echo B triggers Echo A) ends by the c
   const game = gameFor(config);
 
   it("one unit a side: a strict A-B-A chain, cut at depth 16: exactly 15 resolutions, the same every time", () => {
-    const run = () => scenario(game).withUnit(0, "Echo A", "C2").withUnit(1, "Echo B", "C3").act({ kind: "attack", card: 0, cell: at("C3") });
+    const run = () =>
+      scenario(game)
+        .withUnit(0, "Echo A", "C2")
+        .withUnit(1, "Echo B", "C3")
+        .act({ kind: "attack", card: 0, cell: at("C3") });
     const a = run();
     const declared = a.trace.commands.filter((c) => c.kind === "EffectDeclareCommand").map((c) => (c as { card: number }).card);
     expect(declared).toEqual([1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1]);

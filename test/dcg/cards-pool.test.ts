@@ -54,7 +54,9 @@ const cases: Record<string, () => void> = {
   },
   pitfall: () => {
     const sc = scenario().withUnit(0, "Agnis", "C2").withFeint(1, "Pitfall", "C3");
-    sc.act({ kind: "moveDeclare", card: 0, cell: at("C3") }).act({ kind: "reactNone" }).act({ kind: "feintDeclare" });
+    sc.act({ kind: "moveDeclare", card: 0, cell: at("C3") })
+      .act({ kind: "reactNone" })
+      .act({ kind: "feintDeclare" });
     expect(sc.life("C3")).toBe(1);
   },
   mirage: () => {
@@ -64,7 +66,9 @@ const cases: Record<string, () => void> = {
   },
   "venom-mist": () => {
     const sc = scenario().withUnit(0, "Agnis", "C2").withFeint(1, "Venom Mist", "C3");
-    sc.act({ kind: "moveDeclare", card: 0, cell: at("C3") }).act({ kind: "reactNone" }).act({ kind: "feintDeclare" });
+    sc.act({ kind: "moveDeclare", card: 0, cell: at("C3") })
+      .act({ kind: "reactNone" })
+      .act({ kind: "feintDeclare" });
     expect(sc.card(0).ailment).toBe("poison");
   },
 
@@ -101,7 +105,12 @@ const cases: Record<string, () => void> = {
     expect(sc.card(1).life).toBe(3);
   },
   headhunter: () => {
-    const sc = scenario().withUnit(0, "Headhunter", "C2").withUnit(0, "Headhunter", "A2").withUnit(1, "Agnis", "C3", { life: 2 }).withUnit(1, "Est", "A3").withBook(0, "Est", "Est");
+    const sc = scenario()
+      .withUnit(0, "Headhunter", "C2")
+      .withUnit(0, "Headhunter", "A2")
+      .withUnit(1, "Agnis", "C3", { life: 2 })
+      .withUnit(1, "Est", "A3")
+      .withBook(0, "Est", "Est");
     sc.act({ kind: "attack", card: 0, cell: at("C3") });
     expect(sc.state.hands[0]).toHaveLength(1); // killed a cost-1 rubric: draw
     sc.act({ kind: "attack", card: 1, cell: at("A3") });
@@ -129,7 +138,12 @@ const cases: Record<string, () => void> = {
     expect(sc.attack("C2")).toBe(2); // only its next attack
   },
   "banner-knight": () => {
-    const sc = scenario().withUnit(0, "Banner Knight", "C1").withUnit(0, "Est", "D2").withUnit(0, "Agnis", "B1").withUnit(0, "Est", "A1").withUnit(1, "Est", "C2");
+    const sc = scenario()
+      .withUnit(0, "Banner Knight", "C1")
+      .withUnit(0, "Est", "D2")
+      .withUnit(0, "Agnis", "B1")
+      .withUnit(0, "Est", "A1")
+      .withUnit(1, "Est", "C2");
     // S1: attack at least 2 for own rubrics around it; others unchanged.
     expect([sc.attack("D2"), sc.attack("B1"), sc.attack("A1"), sc.attack("C2")]).toEqual([2, 2, 1, 1]);
   },
@@ -158,8 +172,15 @@ const cases: Record<string, () => void> = {
     expect(sc.life("B2")).toBe(3); // once per turn
   },
   plaguebearer: () => {
-    const sc = scenario().withTurn(4, 1).withUnit(0, "Plaguebearer", "A0").withFeint(0, "Venom Mist", "C3").withUnit(1, "Agnis", "C4").withUnit(1, "Est", "A5", { ailment: "poison" });
-    sc.act({ kind: "moveDeclare", card: 2, cell: at("C3") }).act({ kind: "reactNone" }).act({ kind: "feintDeclare" });
+    const sc = scenario()
+      .withTurn(4, 1)
+      .withUnit(0, "Plaguebearer", "A0")
+      .withFeint(0, "Venom Mist", "C3")
+      .withUnit(1, "Agnis", "C4")
+      .withUnit(1, "Est", "A5", { ailment: "poison" });
+    sc.act({ kind: "moveDeclare", card: 2, cell: at("C3") })
+      .act({ kind: "reactNone" })
+      .act({ kind: "feintDeclare" });
     expect(sc.card(2).ailment).toBe("poison");
     expect([sc.life("C3"), sc.life("A5")]).toEqual([3, 1]); // every other poisoned enemy takes 1
   },
@@ -168,7 +189,9 @@ const cases: Record<string, () => void> = {
     sc.act({ kind: "summon", card: 0, cell: at("A0") });
     expect(sc.attack("C1")).toBe(3);
     expect(sc.attack("A0")).toBe(1); // not itself
-    sc.withTurn(4, 1).act({ kind: "attack", card: 2, cell: at("A0") }).act({ kind: "attack", card: 3, cell: at("A0") });
+    sc.withTurn(4, 1)
+      .act({ kind: "attack", card: 2, cell: at("A0") })
+      .act({ kind: "attack", card: 3, cell: at("A0") });
     expect(sc.card(0).layer).toBe("Grave");
     expect(sc.attack("C1")).toBe(2); // the bond ends with its producer
   },
@@ -208,7 +231,9 @@ const cases: Record<string, () => void> = {
   "frost-snare": () => {
     const sc = scenario().withTurn(4, 1).withPlayer(1, { hp: 10 }).withFeint(0, "Frost Snare", "C3").withUnit(1, "Vogaros", "C4");
     expect(sc.attack("C4")).toBe(5);
-    sc.act({ kind: "moveDeclare", card: 1, cell: at("C3") }).act({ kind: "reactNone" }).act({ kind: "feintDeclare" });
+    sc.act({ kind: "moveDeclare", card: 1, cell: at("C3") })
+      .act({ kind: "reactNone" })
+      .act({ kind: "feintDeclare" });
     expect(sc.attack("C3")).toBe(1);
     expect(sc.card(0).layer).toBe("Grave");
   },
@@ -225,4 +250,3 @@ describe("every shipped card has a scenario", () => {
   });
   for (const [id, run] of Object.entries(cases)) it(id, run);
 });
-

@@ -28,7 +28,14 @@ describe("the dcg design's worked example 1: Abilma Esthasha (attack damage -> p
       "EffectRecoveredCard",
       "AttackFinished",
     ]); // no CostDamaged: Est costs 0
-    expect(sc.commands()).toEqual(["AttackDeclareCommand", "AttackDamageCommand", "EffectDeclareCommand", "AttackDestroyCommand", "EffectDeclareCommand", "AttackFinishCommand"]);
+    expect(sc.commands()).toEqual([
+      "AttackDeclareCommand",
+      "AttackDamageCommand",
+      "EffectDeclareCommand",
+      "AttackDestroyCommand",
+      "EffectDeclareCommand",
+      "AttackFinishCommand",
+    ]);
   });
 
   it("poisons 2 of 3 enemies at random (seeded); recovers only when the dead target was ailing", () => {
@@ -132,7 +139,9 @@ describe("starter cards", () => {
     expect(sc.card(0).sealed).toBe(true);
     expect(sc.attack("A1")).toBe(3);
     // Agnis walks into a Pitfall and dies: Host loses 1 HP (Agnis's cost) and Vogaros awakens.
-    sc.act({ kind: "moveDeclare", card: 1, cell: at("C3") }).act({ kind: "reactNone" }).act({ kind: "feintDeclare" });
+    sc.act({ kind: "moveDeclare", card: 1, cell: at("C3") })
+      .act({ kind: "reactNone" })
+      .act({ kind: "feintDeclare" });
     expect(sc.card(1).layer).toBe("Grave");
     expect(sc.state.players[0].hp).toBe(10);
     expect(sc.triggers("NightmareUnsealed")).toHaveLength(1);
@@ -146,7 +155,9 @@ describe("starter cards", () => {
     sc.act({ kind: "summon", card: 0, cell: at("C3") }).act({ kind: "summon", card: 1, cell: at("B3") });
     expect(sc.state.players[0].mp).toBe(5);
     expect(sc.legal().some((d) => (d.kind === "moveDeclare" || d.kind === "attack") && (d.card === 0 || d.card === 1))).toBe(false);
-    sc.act({ kind: "turnFinish" }).act({ kind: "drawOrCharge", charge: true }).act({ kind: "attack", card: 2, cell: at("C3") });
+    sc.act({ kind: "turnFinish" })
+      .act({ kind: "drawOrCharge", charge: true })
+      .act({ kind: "attack", card: 2, cell: at("C3") });
     expect(sc.card(0).layer).toBe("Grave");
     expect(sc.state.players[0].hp).toBe(15);
     expect(sc.life("B3")).toBe(5);
@@ -163,7 +174,10 @@ describe("starter cards", () => {
     expect(sc.state.players[1].feint).toBe(-1);
 
     const pass = scenario().withUnit(0, "Agnis", "C2").withFeint(1, "Pitfall", "C3");
-    pass.act({ kind: "moveDeclare", card: 0, cell: at("C3") }).act({ kind: "reactNone" }).act({ kind: "feintPass" });
+    pass
+      .act({ kind: "moveDeclare", card: 0, cell: at("C3") })
+      .act({ kind: "reactNone" })
+      .act({ kind: "feintPass" });
     expect(pass.life("C3")).toBe(3);
     expect(pass.card(1).layer).toBe("Grave");
   });
@@ -186,7 +200,9 @@ describe("starter cards", () => {
 
   it("Venom Mist: the entering rubric is poisoned and takes 1 damage at the end of its owner's turn", () => {
     const sc = scenario().withUnit(0, "Agnis", "C2").withFeint(1, "Venom Mist", "C3");
-    sc.act({ kind: "moveDeclare", card: 0, cell: at("C3") }).act({ kind: "reactNone" }).act({ kind: "feintDeclare" });
+    sc.act({ kind: "moveDeclare", card: 0, cell: at("C3") })
+      .act({ kind: "reactNone" })
+      .act({ kind: "feintDeclare" });
     expect(sc.card(0).ailment).toBe("poison");
     sc.act({ kind: "turnFinish" });
     expect(sc.life("C3")).toBe(2);

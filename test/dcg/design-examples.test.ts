@@ -16,7 +16,11 @@ const when = (trigger: string, target: unknown[]) => [[{ kind: "Any" }, { kind: 
 
 // Card A: "when summoned, 1 damage to every enemy unit".
 const A = rubric("chain-a", 3, [
-  { type: "TriggerAbility", conditions: [[{ kind: "Any" }, { kind: "FilterTriggerKind", triggers: ["Summoned"] }], SELF], effect: { kind: "CardDamage", amount: 1, target: [{ kind: "MapCard" }, { kind: "FilterCardOwner", opponent: true }] } },
+  {
+    type: "TriggerAbility",
+    conditions: [[{ kind: "Any" }, { kind: "FilterTriggerKind", triggers: ["Summoned"] }], SELF],
+    effect: { kind: "CardDamage", amount: 1, target: [{ kind: "MapCard" }, { kind: "FilterCardOwner", opponent: true }] },
+  },
 ]);
 // Card B: "when damaged by an ability, 2 damage to the opposing player" (life 1: the damage kills it).
 const B = rubric("chain-b", 1, [
@@ -117,7 +121,12 @@ describe("the design document's Abilma example with B and C poisoned", () => {
           conditions: [
             second!.conditions![0],
             second!.conditions![1],
-            [{ kind: "MapCard" }, { kind: "FilterCardOwner", opponent: true }, { kind: "FilterCardKind", cardKind: "rubric" }, { kind: "FilterCardAilment", ailment: "any" }],
+            [
+              { kind: "MapCard" },
+              { kind: "FilterCardOwner", opponent: true },
+              { kind: "FilterCardKind", cardKind: "rubric" },
+              { kind: "FilterCardAilment", ailment: "any" },
+            ],
           ],
         },
       ],

@@ -70,7 +70,31 @@ describe("config", () => {
     expect(!short.ok && short.error.path).toBe("books[0].cards");
     const copies = dcg.parseConfig({ books: [{ strategy, cards: ["bubble", "bubble", "bubble", "bubble", ...Array(11).fill("agnis")] }, "vanguard"] });
     expect(!copies.ok && copies.error.message).toMatch(/copies/);
-    const ok = dcg.parseConfig({ books: [{ strategy, cards: ["bubble", "bubble", "bubble", "mirage", "mirage", "mirage", "pitfall", "pitfall", "pitfall", "stone-wall", "stone-wall", "stone-wall", "farhalla", "farhalla", "vogaros"] }, "tempo"] });
+    const ok = dcg.parseConfig({
+      books: [
+        {
+          strategy,
+          cards: [
+            "bubble",
+            "bubble",
+            "bubble",
+            "mirage",
+            "mirage",
+            "mirage",
+            "pitfall",
+            "pitfall",
+            "pitfall",
+            "stone-wall",
+            "stone-wall",
+            "stone-wall",
+            "farhalla",
+            "farhalla",
+            "vogaros",
+          ],
+        },
+        "tempo",
+      ],
+    });
     expect(ok.ok).toBe(true);
   });
 });
@@ -106,7 +130,7 @@ describe("setup: Initial -> Cointoss -> Strategy -> BattleStart", () => {
     // the other player sees nothing of the placement
     const v = dcg.view(s, otherSeat(seat));
     for (let i = 0; i < 5; i++) expect(v.cards[base + i]).toBeNull();
-    const other = (otherSeat(seat)) * 20;
+    const other = otherSeat(seat) * 20;
     for (let i = 0; i < 5; i++) s = dcg.applyTrusted(s, { kind: "strategyMove", card: other + i, cell: HOME[otherSeat(seat)][14 - i]! });
     s = dcg.applyTrusted(s, { kind: "strategyConfirm" });
     expect(s.turn).toBe(1);

@@ -37,7 +37,16 @@ function walk(v: unknown, seen: Seen): void {
 }
 
 function coverage(cards: readonly unknown[]): Seen {
-  const seen: Seen = { ability: new Set(), head: new Set(), pipe: new Set(), effect: new Set(), calculator: new Set(), comparator: new Set(), take: new Set(), parameter: new Set() };
+  const seen: Seen = {
+    ability: new Set(),
+    head: new Set(),
+    pipe: new Set(),
+    effect: new Set(),
+    calculator: new Set(),
+    comparator: new Set(),
+    take: new Set(),
+    parameter: new Set(),
+  };
   walk(cards, seen);
   return seen;
 }
@@ -61,7 +70,10 @@ describe("the shipped card pool", () => {
   for (const [what, all] of Object.entries(expected)) {
     it(`uses every ${what} at least once`, () => {
       const seen = coverage(SHIPPED_CARDS)[what]!;
-      expect(all.filter((k) => !seen.has(k)), `unused ${what} kinds`).toEqual([]);
+      expect(
+        all.filter((k) => !seen.has(k)),
+        `unused ${what} kinds`,
+      ).toEqual([]);
     });
   }
 

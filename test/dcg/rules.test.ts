@@ -9,11 +9,20 @@ import { at, scenario } from "./scenario.ts";
 describe("board and zones", () => {
   it("a rubric is summoned onto an empty cell of Home(P) only; an object onto Placement(P)", () => {
     const sc = scenario().withHand(0, "Agnis", "Bubble");
-    const cells = (card: number) => sc.legal().filter((d) => d.kind === "summon" && d.card === card).map((d) => (d as { cell: number }).cell);
+    const cells = (card: number) =>
+      sc
+        .legal()
+        .filter((d) => d.kind === "summon" && d.card === card)
+        .map((d) => (d as { cell: number }).cell);
     expect(cells(0)).toEqual(Array.from({ length: 15 }, (_, i) => i));
     expect(cells(1)).toEqual(Array.from({ length: 20 }, (_, i) => i));
     const guest = scenario().withTurn(3, 1).withHand(1, "Agnis");
-    expect(guest.legal().filter((d) => d.kind === "summon").map((d) => (d as { cell: number }).cell)).toEqual(Array.from({ length: 15 }, (_, i) => 20 + i));
+    expect(
+      guest
+        .legal()
+        .filter((d) => d.kind === "summon")
+        .map((d) => (d as { cell: number }).cell),
+    ).toEqual(Array.from({ length: 15 }, (_, i) => 20 + i));
   });
 
   it("a cell holds one unit; a feint blocks placement but not movement", () => {
@@ -60,7 +69,12 @@ describe("main-phase operations", () => {
 
   it("MoveDeclare needs MP >= move cost, to an orthogonally adjacent cell with no unit; the cost is paid when the move resolves", () => {
     const sc = scenario().withUnit(0, "Agnis", "A0").withUnit(0, "Est", "B0").withPlayer(0, { mp: 1 });
-    expect(sc.legal().filter((d) => d.kind === "moveDeclare" && d.card === 0).map((d) => (d as { cell: number }).cell)).toEqual([at("A1")]);
+    expect(
+      sc
+        .legal()
+        .filter((d) => d.kind === "moveDeclare" && d.card === 0)
+        .map((d) => (d as { cell: number }).cell),
+    ).toEqual([at("A1")]);
     sc.act({ kind: "moveDeclare", card: 0, cell: at("A1") });
     expect(sc.state.players[0].mp).toBe(1);
     expect(sc.state.state.kind).toBe("MoveDeclare");
@@ -76,7 +90,12 @@ describe("main-phase operations", () => {
     sc.act({ kind: "moveDeclare", card: 0, cell: at("C3") });
     const kinds = new Set(sc.legal().map((d) => d.kind));
     expect([...kinds]).toEqual(["reactNone", "reactSummon", "reactFeint"]);
-    expect(sc.legal().filter((d) => d.kind === "reactSummon").every((d) => (d as { card: number }).card === 1)).toBe(true);
+    expect(
+      sc
+        .legal()
+        .filter((d) => d.kind === "reactSummon")
+        .every((d) => (d as { card: number }).card === 1),
+    ).toBe(true);
     expect(sc.legal().filter((d) => d.kind === "reactSummon")).toHaveLength(20);
   });
 
@@ -85,14 +104,22 @@ describe("main-phase operations", () => {
     sc.act({ kind: "moveDeclare", card: 0, cell: at("C3") }).act({ kind: "reactSummon", card: 1, cell: at("C3") });
     expect(sc.state.players[1].mp).toBe(0);
     expect(sc.state.state.kind).toBe("MoveRetry");
-    expect(sc.legal()).toEqual([{ kind: "moveRetry", cell: at("C1") }, { kind: "moveRetry", cell: at("B2") }, { kind: "moveRetry", cell: at("D2") }, { kind: "moveRetry", cell: -1 }]);
+    expect(sc.legal()).toEqual([
+      { kind: "moveRetry", cell: at("C1") },
+      { kind: "moveRetry", cell: at("B2") },
+      { kind: "moveRetry", cell: at("D2") },
+      { kind: "moveRetry", cell: -1 },
+    ]);
     sc.act({ kind: "moveRetry", cell: at("D2") });
     expect(sc.unitAt("D2")).toBe(0);
     expect(sc.state.players[0].mp).toBe(2);
     expect(sc.state.state.kind).toBe("Main");
 
     const cancel = scenario().withUnit(0, "Agnis", "C2").withHand(1, "Mirage").withPlayer(0, { mp: 3 });
-    cancel.act({ kind: "moveDeclare", card: 0, cell: at("C3") }).act({ kind: "reactFeint", card: 1, cell: at("C3") }).act({ kind: "moveRetry", cell: -1 });
+    cancel
+      .act({ kind: "moveDeclare", card: 0, cell: at("C3") })
+      .act({ kind: "reactFeint", card: 1, cell: at("C3") })
+      .act({ kind: "moveRetry", cell: -1 });
     expect(cancel.unitAt("C2")).toBe(0);
     expect(cancel.state.players[0].mp).toBe(3);
     expect(cancel.state.players[1].feint).toBe(1);
@@ -231,7 +258,10 @@ describe("end of the battle", () => {
       abilities: [
         {
           type: "TriggerAbility",
-          conditions: [[{ kind: "Any" }, { kind: "FilterTriggerKind", triggers: ["Summoned"] }], [{ kind: "MapActorCard" }, { kind: "FilterAbilityConsumer" }]],
+          conditions: [
+            [{ kind: "Any" }, { kind: "FilterTriggerKind", triggers: ["Summoned"] }],
+            [{ kind: "MapActorCard" }, { kind: "FilterAbilityConsumer" }],
+          ],
           effect: { kind: "PlayerDamage", amount: 20, target: [{ kind: "MapPlayer" }] },
         },
       ],
@@ -313,7 +343,12 @@ describe("abilities: resolution order and the chain budget", () => {
 
   it("Take random draws from the state's seeded RNG (different seeds, different picks; same seed, same pick)", () => {
     const pick = (seed: number) => {
-      const sc = scenario(undefined, seed).withUnit(0, "Abilma Esthasha", "C2").withUnit(1, "Agnis", "C3").withUnit(1, "Est", "A6").withUnit(1, "Est", "B6").withUnit(1, "Est", "D6");
+      const sc = scenario(undefined, seed)
+        .withUnit(0, "Abilma Esthasha", "C2")
+        .withUnit(1, "Agnis", "C3")
+        .withUnit(1, "Est", "A6")
+        .withUnit(1, "Est", "B6")
+        .withUnit(1, "Est", "D6");
       sc.act({ kind: "attack", card: 0, cell: at("C3") });
       return sc.state.cards.map((c) => c.ailment).join();
     };

@@ -198,7 +198,6 @@ export class Scenario {
   }
 }
 
-
 export function scenario(game?: DcgGame, seed?: number): Scenario {
   return new Scenario(game, seed);
 }

@@ -135,7 +135,7 @@ describe("the README's commands", () => {
   });
 
   it("parses continuations and comments the way a shell does", () => {
-    const [b] = fencedBlocks("```sh\ncurl -s x \\\n     -d '{\"a\":\"#1\"}'   # send it\nnpm test  # all\n```\n");
+    const [b] = fencedBlocks('```sh\ncurl -s x \\\n     -d \'{"a":"#1"}\'   # send it\nnpm test  # all\n```\n');
     expect(b?.commands).toEqual([`curl -s x -d '{"a":"#1"}'`, "npm test"]);
   });
 
@@ -157,7 +157,9 @@ describe("the README's commands", () => {
           if (entry?.coveredBy) {
             const test = readFileSync(join(repoRoot, entry.coveredBy), "utf8");
             const script = /npm run ([\w:-]+)/.exec(command)?.[1] ?? "";
-            expect(test, `${entry.coveredBy} does not run the ${script} build`).toMatch(new RegExp(scripts[script]?.split(" ")[1]?.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") ?? "^$"));
+            expect(test, `${entry.coveredBy} does not run the ${script} build`).toMatch(
+              new RegExp(scripts[script]?.split(" ")[1]?.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") ?? "^$"),
+            );
             continue;
           }
           if (entry?.scriptsExist) {
@@ -174,8 +176,11 @@ describe("the README's commands", () => {
           if (server) run = run.split(config.serverAddress).join(server.address);
           const ok = entry?.okExit ?? [0];
           // Braces, not a subshell: `. activate` must hold for the lines after it.
-          parts.push(`echo "::command ${k}"`, `{ ${run}
-} || { c=$?; case " ${ok.join(" ")} " in *" $c "*) ;; *) echo "::exit $c"; exit $c;; esac; }`);
+          parts.push(
+            `echo "::command ${k}"`,
+            `{ ${run}
+} || { c=$?; case " ${ok.join(" ")} " in *" $c "*) ;; *) echo "::exit $c"; exit $c;; esac; }`,
+          );
           cleanup.push(...(entry?.cleanup ?? []));
         }
         try {

@@ -103,6 +103,8 @@ describe("explanations say the rule that refuses", () => {
     );
     expect(err).toBeInstanceOf(EnvRequestError);
     expect((err as EnvRequestError).code).toBe("illegal_action");
-    expect((err as EnvRequestError).message).toMatch(/action 435 is not legal for seat \d now: it is the Strategy step now; turnFinish is a decision of the Main step/);
+    expect((err as EnvRequestError).message).toMatch(
+      /action 435 is not legal for seat \d now: it is the Strategy step now; turnFinish is a decision of the Main step/,
+    );
   });
 });

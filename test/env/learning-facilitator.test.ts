@@ -166,7 +166,9 @@ describe("LearningFacilitator (single learner)", () => {
   });
 
   it("refuses to step before reset", async () => {
-    const err = await make().step([0, 0, 0, 0]).catch((e) => e);
+    const err = await make()
+      .step([0, 0, 0, 0])
+      .catch((e) => e);
     expect(err.code).toBe("reset_required");
   });
 

@@ -25,7 +25,13 @@ describe("live tables: agents on the worker pool", () => {
   it("an agent that runs past the budget gets its default decision while /healthz stays fast", async () => {
     live = await startLive({ workers: 1, stepTimeoutMs: BUDGET_MS });
     // mcts:ms=4000 is within the admission limit but thinks four times longer than the budget.
-    const made = await http(live.base, "POST", "/v1/tables", { game: "dcg", seats: ["mcts:ms=4000", "random"], seed: 3, facilitator: "audience", deadlines: { botDelayMs: 0 } });
+    const made = await http(live.base, "POST", "/v1/tables", {
+      game: "dcg",
+      seats: ["mcts:ms=4000", "random"],
+      seed: 3,
+      facilitator: "audience",
+      deadlines: { botDelayMs: 0 },
+    });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     const started = Date.now();
     const slowest: number[] = [];
@@ -54,7 +60,13 @@ describe("live tables: agents on the worker pool", () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe("agent_too_costly");
     expect(bad.body.error.message).toMatch(/--max-agent-cost 1000/);
-    const fine = await http(live.base, "POST", "/v1/tables", { game: "sevens", seats: ["random", "computer", "random"], seed: 1, facilitator: "audience", deadlines: { botDelayMs: 0 } });
+    const fine = await http(live.base, "POST", "/v1/tables", {
+      game: "sevens",
+      seats: ["random", "computer", "random"],
+      seed: 1,
+      facilitator: "audience",
+      deadlines: { botDelayMs: 0 },
+    });
     expect(fine.status, JSON.stringify(fine.body)).toBe(201);
     await waitFinished(live, fine.body.table, 30_000);
   });

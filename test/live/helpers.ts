@@ -33,7 +33,13 @@ export async function startLive(options: ServerOptions = {}, dataDir = tempDir()
   };
 }
 
-export async function http(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+export async function http(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any }> {
   const res = await fetch(base + path, {
     method,
     headers: { accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },

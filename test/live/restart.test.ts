@@ -17,7 +17,9 @@ afterEach(() => {
 
 /** Starts `npm start` (scripts/serve.ts) on a free port; resolves with its base URL. */
 function serve(dataDir: string): Promise<{ proc: ChildProcess; base: string }> {
-  const proc = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "--port", "0", "--data-dir", dataDir, "--quiet"], { stdio: ["ignore", "pipe", "pipe"] });
+  const proc = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "--port", "0", "--data-dir", dataDir, "--quiet"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   children.push(proc);
   return new Promise((resolve, reject) => {
     let out = "";

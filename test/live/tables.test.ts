@@ -54,7 +54,7 @@ function hiddenOf(game: AnyGame, state: unknown, other: number): (frameView: any
   const vb = game.view(state, other) as any;
   switch (game.info.id) {
     case "sevens":
-      return (va) => (vb.hand as number[]).find((c) => va.hand.includes(c)) !== undefined ? `seat ${other}'s card in the hand` : null;
+      return (va) => ((vb.hand as number[]).find((c) => va.hand.includes(c)) !== undefined ? `seat ${other}'s card in the hand` : null);
     case "dcg":
       return (va) => ((vb.hand as number[]).some((id) => va.cards[id] !== null) ? `seat ${other}'s hand card visible` : null);
     case "blackpoker":
@@ -229,10 +229,18 @@ describe("live tables over WebSockets", () => {
     expect(dup.body.error.code).toBe("stale_answer");
     expect((await http(live.base, "GET", `/v1/tables/${table}`)).body.seq).toBe(f.seq + 1);
     // Wrong token, unknown id, bad message.
-    expect((await http(live.base, "POST", `/v1/tables/${table}/seats/${f.seat}/answer`, { seq: 1, decisionId: 0 }, { "x-seat-token": "nope" })).status).toBe(401);
+    expect((await http(live.base, "POST", `/v1/tables/${table}/seats/${f.seat}/answer`, { seq: 1, decisionId: 0 }, { "x-seat-token": "nope" })).status).toBe(
+      401,
+    );
     const now = await http(live.base, "GET", `/v1/tables/${table}/seats/0/frame`, undefined, { "x-seat-token": tokens["0"] });
     const actor = now.body.actor as number;
-    const bad = await http(live.base, "POST", `/v1/tables/${table}/seats/${actor}/answer`, { seq: now.body.seq, decisionId: 999_999 }, { "x-seat-token": tokens[String(actor)] });
+    const bad = await http(
+      live.base,
+      "POST",
+      `/v1/tables/${table}/seats/${actor}/answer`,
+      { seq: now.body.seq, decisionId: 999_999 },
+      { "x-seat-token": tokens[String(actor)] },
+    );
     expect(bad.body.error.code).toBe("unknown_decision");
     clients[0]!.socket.send("not json");
     expect((await clients[0]!.next((m) => m.type === "error")).error.code).toBe("bad_message");
@@ -243,7 +251,12 @@ describe("live tables over WebSockets", () => {
   it("a person who disconnects keeps the seat for the grace period, then a bot plays it, and the person returns with the log since", async () => {
     const clock = new ManualClock();
     live = await startLive({ liveClock: clock });
-    const made = await http(live.base, "POST", "/v1/tables", { game: "dcg", seats: ["human", "human"], seed: 21, deadlines: { graceMs: 5_000, takeover: "random" } });
+    const made = await http(live.base, "POST", "/v1/tables", {
+      game: "dcg",
+      seats: ["human", "human"],
+      seed: 21,
+      deadlines: { graceMs: 5_000, takeover: "random" },
+    });
     const { table, tokens } = made.body;
     const a = await open(seatUrl(live, table, 0, tokens["0"]));
     let b = await open(seatUrl(live, table, 1, tokens["1"]));
@@ -325,7 +338,13 @@ describe("live tables over WebSockets", () => {
 
   it("an exported record verifies; an edited decision, a reordered entry or another server's key fails --verify", async () => {
     live = await startLive();
-    const made = await http(live.base, "POST", "/v1/tables", { game: "sevens", seats: ["random", "random", "random"], seed: 3, facilitator: "audience", deadlines: { botDelayMs: 0 } });
+    const made = await http(live.base, "POST", "/v1/tables", {
+      game: "sevens",
+      seats: ["random", "random", "random"],
+      seed: 3,
+      facilitator: "audience",
+      deadlines: { botDelayMs: 0 },
+    });
     const { table } = made.body;
     const watcher = await open(`${live.ws}/v1/tables/${table}/spectate`);
     await watcher.frame((f) => f.status === "finished");
@@ -346,7 +365,8 @@ describe("live tables over WebSockets", () => {
     const bad = join(live.dataDir, "bad.json");
     writeFileSync(good, JSON.stringify(rec));
     writeFileSync(bad, JSON.stringify(edited));
-    const run = (file: string) => spawnSync(process.execPath, ["--import", "tsx", "scripts/replay.ts", file, "--verify", "--data-dir", live!.dataDir], { encoding: "utf8" });
+    const run = (file: string) =>
+      spawnSync(process.execPath, ["--import", "tsx", "scripts/replay.ts", file, "--verify", "--data-dir", live!.dataDir], { encoding: "utf8" });
     const ok = run(good);
     expect(ok.stdout).toContain("signed log verified");
     expect(ok.status).toBe(0);

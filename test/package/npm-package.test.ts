@@ -66,7 +66,13 @@ describe("the npm package", () => {
         server.on("exit", (code) => reject(new Error(`server exited with ${code}: ${out}`)));
       });
       const json = { "content-type": "application/json", accept: "application/json" };
-      const created = (await (await fetch(`${url}/v1/sessions`, { method: "POST", headers: json, body: JSON.stringify({ game: "dcg", seats: ["learner", "onnx:builtin/dcg-ppo-v1"], numEnvs: 2, seed: 1 }) })).json()) as { session: string };
+      const created = (await (
+        await fetch(`${url}/v1/sessions`, {
+          method: "POST",
+          headers: json,
+          body: JSON.stringify({ game: "dcg", seats: ["learner", "onnx:builtin/dcg-ppo-v1"], numEnvs: 2, seed: 1 }),
+        })
+      ).json()) as { session: string };
       expect(created.session).toEqual(expect.any(String));
       const reset = await fetch(`${url}/v1/sessions/${created.session}/reset`, { method: "POST", headers: json, body: "{}" });
       expect(reset.status).toBe(200);

@@ -39,7 +39,13 @@ describe("layering and engine purity (the lint rules of scripts/lint/layers.js)"
   });
 
   it("let engine/ import TypeBox (its schema library, pure JS) and no other package", async () => {
-    const text = ['import Type from "typebox";', 'import Value from "typebox/value";', 'import { z } from "zod";', 'import x from "typebox-extra";', "export { Type, Value, z, x };"].join("\n");
+    const text = [
+      'import Type from "typebox";',
+      'import Value from "typebox/value";',
+      'import { z } from "zod";',
+      'import x from "typebox-extra";',
+      "export { Type, Value, z, x };",
+    ].join("\n");
     const problems = (await layerProblemsOf(root, "engine/x/schema.ts", text)).join("\n");
     expect(problems).not.toMatch(/schema\.ts:(1|2):/);
     expect(problems).toMatch(/schema\.ts:3: .*"zod"/);

@@ -11,14 +11,17 @@ import { runScript } from "./run-script.ts";
 
 const spec = specOf(sevensAdapter);
 const dir = mkdtempSync(join(tmpdir(), "cardgym-stamp-"));
-const model = (obsSize: number, metadata: Record<string, string>) =>
-  writeMlp({ obsSize, hidden: 4, actionSize: spec.action.size, metadata, seed: 3 });
+const model = (obsSize: number, metadata: Record<string, string>) => writeMlp({ obsSize, hidden: 4, actionSize: spec.action.size, metadata, seed: 3 });
 
 describe("re-stamping a model's metadata (scripts/stamp-model.ts)", () => {
   it("replaces metadata_props only: every other field is copied byte for byte", () => {
     const bytes = model(spec.observation.size, { game: "sevens", obs_version: "old", action_spec_hash: "x", author: "me" });
     const out = withMetadata(bytes, { game: "sevens", obs_version: "new", author: "me" });
-    expect(metadataEntries(out)).toEqual([["game", "sevens"], ["obs_version", "new"], ["author", "me"]]);
+    expect(metadataEntries(out)).toEqual([
+      ["game", "sevens"],
+      ["obs_version", "new"],
+      ["author", "me"],
+    ]);
     const strip = (b: Uint8Array) => withMetadata(b, {});
     expect(Buffer.from(strip(out)).equals(Buffer.from(strip(bytes)))).toBe(true);
     expect(readModelInfo(out).inputs).toEqual(readModelInfo(bytes).inputs);

@@ -25,7 +25,22 @@ describe("docs/card-schema.json", () => {
     const card = { id: "x", name: "X", kind: "rubric", cost: 1, attack: 1, life: 1 };
     expect(validate({ cards: [{ ...card, __proto__: 1 }] })).toBe(true); // an object literal's __proto__ is not a key...
     expect(validate(JSON.parse(`{"cards": [{"id": "x", "name": "X", "kind": "rubric", "cost": 1, "attack": 1, "life": 1, "__proto__": {}}]}`))).toBe(false); // ...a JSON one is
-    expect(validate({ cards: [{ ...card, abilities: [{ type: "TriggerAbility", conditions: [[{ kind: "Count", cmp: "Equal", value: 1 }]], effect: { kind: "PlayerHand", amount: 1, target: [{ kind: "MapPlayer" }] } }] }] })).toBe(false);
+    expect(
+      validate({
+        cards: [
+          {
+            ...card,
+            abilities: [
+              {
+                type: "TriggerAbility",
+                conditions: [[{ kind: "Count", cmp: "Equal", value: 1 }]],
+                effect: { kind: "PlayerHand", amount: 1, target: [{ kind: "MapPlayer" }] },
+              },
+            ],
+          },
+        ],
+      }),
+    ).toBe(false);
     expect(validate({ cards: [{ ...card, kind: "feint", feint: { on: "enter" }, attack: 0, life: 0 }] })).toBe(true);
     expect(validate({ cards: [{ ...card, feint: { on: "enter" } }] })).toBe(false);
   });
@@ -47,9 +62,44 @@ describe("npm run validate-cards", () => {
       JSON.stringify({
         cards: [
           { id: "fine", name: "Fine", kind: "rubric", cost: 1, attack: 1, life: 2 },
-          { id: "bad-one", name: "Bad", kind: "rubric", cost: 5, attack: 1, life: 2, colour: "red", abilities: [{ type: "TriggerAbility", conditions: [[{ kind: "FilterCardKind", cardKind: "rubric" }]], effect: { kind: "Teleport", target: [{ kind: "Any" }] } }] },
-          { id: "bad-two", name: "Two", kind: "feint", cost: 1, feint: { on: "enter", effect: { kind: "CardDamage", amount: "3", target: [{ kind: "MapCard" }, { kind: "Take", count: 1, mode: "best" }] } } },
-          { id: "ref-bad", name: "Ref", kind: "rubric", cost: 1, attack: 1, life: 1, abilities: [{ type: "TriggerAbility", conditions: [[{ kind: "Any" }, { kind: "FilterTriggerKind", triggers: ["Summoned"] }]], effect: { kind: "AttachAbility", ability: { ref: 3 }, target: [{ kind: "Any" }] } }] },
+          {
+            id: "bad-one",
+            name: "Bad",
+            kind: "rubric",
+            cost: 5,
+            attack: 1,
+            life: 2,
+            colour: "red",
+            abilities: [
+              {
+                type: "TriggerAbility",
+                conditions: [[{ kind: "FilterCardKind", cardKind: "rubric" }]],
+                effect: { kind: "Teleport", target: [{ kind: "Any" }] },
+              },
+            ],
+          },
+          {
+            id: "bad-two",
+            name: "Two",
+            kind: "feint",
+            cost: 1,
+            feint: { on: "enter", effect: { kind: "CardDamage", amount: "3", target: [{ kind: "MapCard" }, { kind: "Take", count: 1, mode: "best" }] } },
+          },
+          {
+            id: "ref-bad",
+            name: "Ref",
+            kind: "rubric",
+            cost: 1,
+            attack: 1,
+            life: 1,
+            abilities: [
+              {
+                type: "TriggerAbility",
+                conditions: [[{ kind: "Any" }, { kind: "FilterTriggerKind", triggers: ["Summoned"] }]],
+                effect: { kind: "AttachAbility", ability: { ref: 3 }, target: [{ kind: "Any" }] },
+              },
+            ],
+          },
           { id: "agnis", name: "Agnis 2", kind: "rubric", cost: 1, attack: 9, life: 9 },
           { id: "fine", name: "Fine again", kind: "rubric", cost: 1, attack: 1, life: 2 },
         ],
@@ -63,7 +113,7 @@ describe("npm run validate-cards", () => {
     expect(problems.map((p) => `${p.path}: ${p.message}`)).toEqual([
       "cards[1] (bad-one).colour: unknown field",
       "cards[1] (bad-one).cost: must be <= 3",
-      "cards[1] (bad-one).abilities[0].conditions[0][0].kind: \"FilterCardKind\" is not a head: a targeting starts with one of Any, MapCard, MapPlayer, MapCell, MapActorCard, MapTargetCard, MapFollowCell, MapAbility",
+      'cards[1] (bad-one).abilities[0].conditions[0][0].kind: "FilterCardKind" is not a head: a targeting starts with one of Any, MapCard, MapPlayer, MapCell, MapActorCard, MapTargetCard, MapFollowCell, MapAbility',
       "cards[1] (bad-one).abilities[0].conditions: a TriggerAbility needs a FilterTriggerKind in one of its conditions",
       'cards[1] (bad-one).abilities[0].effect.kind: unknown kind "Teleport"',
       "cards[2] (bad-two).feint.effect.amount: must be integer",
@@ -105,9 +155,22 @@ describe("npm run validate-cards", () => {
 
   it("says clearly when a file is unreadable or not JSON, and checks lists of cards or books too", () => {
     const dir = tmp();
-    writeFileSync(join(dir, "broken.json"), "{ \"cards\": [");
+    writeFileSync(join(dir, "broken.json"), '{ "cards": [');
     writeFileSync(join(dir, "cards.json"), JSON.stringify([{ id: "solo", name: "Solo", kind: "object", cost: 1, life: 2 }]));
-    writeFileSync(join(dir, "books.json"), JSON.stringify([{ id: "solo-book", name: "Solo", strategy: ["est", "est", "est", "agnis", "agnis"], cards: Array(15).fill("solo").slice(0, 3).concat(Array(12).fill("agnis").slice(0, 3), ["est", "est", "bubble", "bubble", "bubble", "mirage", "mirage", "mirage", "pitfall"]) }]));
+    writeFileSync(
+      join(dir, "books.json"),
+      JSON.stringify([
+        {
+          id: "solo-book",
+          name: "Solo",
+          strategy: ["est", "est", "est", "agnis", "agnis"],
+          cards: Array(15)
+            .fill("solo")
+            .slice(0, 3)
+            .concat(Array(12).fill("agnis").slice(0, 3), ["est", "est", "bubble", "bubble", "bubble", "mirage", "mirage", "mirage", "pitfall"]),
+        },
+      ]),
+    );
     const r = runScript("validate-cards.ts", [dir, join(dir, "missing.json")]);
     expect(r.code).toBe(1);
     const lines = r.stderr.trim().split("\n");

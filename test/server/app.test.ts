@@ -174,7 +174,12 @@ describe("bad input never hurts a session (quality 15, 16)", () => {
     const before = await state(client, id);
     const url = `/v1/sessions/${id}/step`;
     const raw = async (payload: Buffer | string, contentType?: string) => {
-      const res = await app.inject({ method: "POST", url, payload, headers: { accept: "application/json", ...(contentType ? { "content-type": contentType } : {}) } });
+      const res = await app.inject({
+        method: "POST",
+        url,
+        payload,
+        headers: { accept: "application/json", ...(contentType ? { "content-type": contentType } : {}) },
+      });
       return { status: res.statusCode, body: JSON.parse(res.body) };
     };
     const deep = (n: number): unknown => (n === 0 ? 1 : [deep(n - 1)]);
@@ -186,8 +191,18 @@ describe("bad input never hurts a session (quality 15, 16)", () => {
       ["record extension", () => raw(Buffer.from([0xd4, 0x72, 0x40]), "application/msgpack"), 400, "malformed_body"],
       ["typed-array extension", () => raw(Buffer.from([0xc7, 0x05, 0x74, 0x0b, 0, 0, 0, 0]), "application/msgpack"), 400, "malformed_body"],
       ["timestamp extension", () => raw(Buffer.from([0xd6, 0xff, 0, 0, 0, 1]), "application/msgpack"), 400, "malformed_body"],
-      ["uint64 beyond 2^53", () => raw(Buffer.from([0x81, 0xa7, ...Buffer.from("actions"), 0x91, 0xcf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]), "application/msgpack"), 400, "malformed_body"],
-      ["array longer than body", () => raw(Buffer.from([0x81, 0xa7, ...Buffer.from("actions"), 0xdd, 0xff, 0xff, 0xff, 0xff]), "application/msgpack"), 400, "malformed_body"],
+      [
+        "uint64 beyond 2^53",
+        () => raw(Buffer.from([0x81, 0xa7, ...Buffer.from("actions"), 0x91, 0xcf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]), "application/msgpack"),
+        400,
+        "malformed_body",
+      ],
+      [
+        "array longer than body",
+        () => raw(Buffer.from([0x81, 0xa7, ...Buffer.from("actions"), 0xdd, 0xff, 0xff, 0xff, 0xff]), "application/msgpack"),
+        400,
+        "malformed_body",
+      ],
       ["nesting too deep (msgpack)", () => raw(pack({ actions: deep(40) }), "application/msgpack"), 400, "malformed_body"],
       ["nesting too deep (JSON)", () => raw(JSON.stringify({ actions: deep(40) }), "application/json"), 400, "malformed_body"],
       ["malformed JSON", () => raw("{actions:", "application/json"), 400, "malformed_body"],

@@ -25,7 +25,12 @@ afterAll(async () => {
 
 describe("cardSetFile in a session config", () => {
   it("is read from the card-set directory and inlined; episodes with the user book run to the end", async () => {
-    const created = await client.ok("POST", "/v1/sessions", { game: "dcg", numEnvs: 2, seed: 4, config: { cardSetFile: "storm-set.json", books: ["storm", "storm"] } });
+    const created = await client.ok("POST", "/v1/sessions", {
+      game: "dcg",
+      numEnvs: 2,
+      seed: 4,
+      config: { cardSetFile: "storm-set.json", books: ["storm", "storm"] },
+    });
     expect(Object.hasOwn(created.config, "cardSetFile")).toBe(false);
     expect(created.config.cardSet.cards.map((c: { id: string }) => c.id)).toEqual(["storm-caller", "tide-wall"]);
     expect(created.config.books).toEqual(["storm", "storm"]);

@@ -12,7 +12,12 @@ export interface WireReply {
   body: any;
 }
 
-export type Transport = (method: string, url: string, body?: Buffer, headers?: Record<string, string>) => Promise<{ status: number; contentType: string; raw: Buffer }>;
+export type Transport = (
+  method: string,
+  url: string,
+  body?: Buffer,
+  headers?: Record<string, string>,
+) => Promise<{ status: number; contentType: string; raw: Buffer }>;
 
 export function injectTransport(app: FastifyInstance): Transport {
   return async (method, url, body, headers = {}) => {

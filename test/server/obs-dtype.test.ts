@@ -48,8 +48,21 @@ function sameFloats(a: Float32Array, b: Float32Array): boolean {
 describe("obsDtype", () => {
   it("float16: round to nearest even, subnormals, overflow, and the JSON value of a bit pattern", () => {
     const cases: [number, number][] = [
-      [0, 0], [1, 0x3c00], [-2, 0xc000], [0.5, 0x3800], [1 / 3, 0x3555], [65504, 0x7bff], [65520, 0x7c00], [1e9, 0x7c00],
-      [2 ** -24, 0x0001], [2 ** -25, 0], [3 * 2 ** -26, 0x0001], [2 ** -14, 0x0400], [2049, 0x6800], [2051, 0x6802], [Infinity, 0x7c00],
+      [0, 0],
+      [1, 0x3c00],
+      [-2, 0xc000],
+      [0.5, 0x3800],
+      [1 / 3, 0x3555],
+      [65504, 0x7bff],
+      [65520, 0x7c00],
+      [1e9, 0x7c00],
+      [2 ** -24, 0x0001],
+      [2 ** -25, 0],
+      [3 * 2 ** -26, 0x0001],
+      [2 ** -14, 0x0400],
+      [2049, 0x6800],
+      [2051, 0x6802],
+      [Infinity, 0x7c00],
     ];
     for (const [x, bits] of cases) expect([x, float16Bits(x)]).toEqual([x, bits]);
     expect(Number.isNaN(float16Value(float16Bits(NaN)))).toBe(true);
@@ -93,7 +106,9 @@ describe("obsDtype", () => {
     for (const dtype of ["uint8", "bits"] as const) {
       expect(() => LearningFacilitator.create({ adapter: adapters.get("dcg")!, numEnvs: 1, seed: 1, obsDtype: dtype })).toThrow(EnvRequestError);
     }
-    expect(LearningFacilitator.create({ adapter: adapters.get("dcg")!, numEnvs: 1, seed: 1, obsDtype: "float16" }).obsWire.info.rowBytes).toBe(2 * adapters.get("dcg")!.observation.size);
+    expect(LearningFacilitator.create({ adapter: adapters.get("dcg")!, numEnvs: 1, seed: 1, obsDtype: "float16" }).obsWire.info.rowBytes).toBe(
+      2 * adapters.get("dcg")!.observation.size,
+    );
   });
 
   it("64-env sevens replies: bits at most a quarter of float32's bytes, uint8 under 0.3, float16 about half; same decoded obs and other fields", async () => {
@@ -114,7 +129,8 @@ describe("obsDtype", () => {
     for (let step = 0; step < 12; step++) {
       const replies: Record<string, any> = {};
       for (const [dtype, s] of Object.entries(sessions)) {
-        const r = actions === null ? await client.call("POST", `/v1/sessions/${s.id}/reset`) : await client.call("POST", `/v1/sessions/${s.id}/step`, { actions });
+        const r =
+          actions === null ? await client.call("POST", `/v1/sessions/${s.id}/reset`) : await client.call("POST", `/v1/sessions/${s.id}/step`, { actions });
         expect(r.status).toBe(200);
         bytes[dtype]! += r.raw.length;
         replies[dtype] = r.body;
@@ -137,6 +153,8 @@ describe("obsDtype", () => {
     expect(bytes.bits! / bytes.float32!).toBeLessThanOrEqual(0.25);
     expect(bytes.uint8! / bytes.float32!).toBeLessThan(0.3);
     expect(bytes.float16! / bytes.float32!).toBeLessThan(0.55);
-    console.log(`sevens 64-env reply bytes vs float32: float16 ${(bytes.float16! / bytes.float32!).toFixed(3)}, uint8 ${(bytes.uint8! / bytes.float32!).toFixed(3)}, bits ${(bytes.bits! / bytes.float32!).toFixed(3)}`);
+    console.log(
+      `sevens 64-env reply bytes vs float32: float16 ${(bytes.float16! / bytes.float32!).toFixed(3)}, uint8 ${(bytes.uint8! / bytes.float32!).toFixed(3)}, bits ${(bytes.bits! / bytes.float32!).toFixed(3)}`,
+    );
   });
 });

@@ -5,10 +5,38 @@ import { checkPlainMsgpack, encodeReply, replyFormat, Tensor } from "../../env/s
 
 const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true, int64AsType: "number" });
 const plain = (v: unknown): unknown =>
-  v instanceof Uint8Array ? Array.from(v) : Array.isArray(v) ? v.map(plain) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)])) : v;
+  v instanceof Uint8Array
+    ? Array.from(v)
+    : Array.isArray(v)
+      ? v.map(plain)
+      : v && typeof v === "object"
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]))
+        : v;
 
 describe("reply msgpack writer", () => {
-  const ints = [0, 1, 127, 128, 255, 256, 65535, 65536, 2 ** 32 - 1, 2 ** 32, Number.MAX_SAFE_INTEGER, -1, -32, -33, -128, -129, -32768, -32769, -(2 ** 31), -(2 ** 31) - 1, -Number.MAX_SAFE_INTEGER];
+  const ints = [
+    0,
+    1,
+    127,
+    128,
+    255,
+    256,
+    65535,
+    65536,
+    2 ** 32 - 1,
+    2 ** 32,
+    Number.MAX_SAFE_INTEGER,
+    -1,
+    -32,
+    -33,
+    -128,
+    -129,
+    -32768,
+    -32769,
+    -(2 ** 31),
+    -(2 ** 31) - 1,
+    -Number.MAX_SAFE_INTEGER,
+  ];
   const strings = ["", "a", "x".repeat(31), "x".repeat(32), "y".repeat(255), "y".repeat(256), "z".repeat(70_000), "♠♥♦♣ 七並べ"];
   const bins = [0, 1, 32, 33, 255, 256, 65535, 65536].map((n) => Uint8Array.from({ length: n }, (_, i) => (i * 7) & 255));
   const values: unknown[] = [
@@ -56,7 +84,9 @@ describe("reply msgpack writer", () => {
     expect(t.dtype).toBe("float32");
     expect(t.shape).toEqual([2]);
     expect(Array.from(new Uint8Array(t.data))).toEqual([0, 0, 0xc0, 0x3f, 0, 0, 0, 0xc0]);
-    expect(JSON.parse(encodeReply({ t: new Tensor("int32", [2], Int32Array.from([3, -4])) }, "json") as string)).toEqual({ t: { dtype: "int32", shape: [2], data: [3, -4] } });
+    expect(JSON.parse(encodeReply({ t: new Tensor("int32", [2], Int32Array.from([3, -4])) }, "json") as string)).toEqual({
+      t: { dtype: "int32", shape: [2], data: [3, -4] },
+    });
   });
 
   it("writes tensors in place with the same bytes as their {dtype, shape, data} maps, views into shared buffers included", () => {
@@ -67,7 +97,14 @@ describe("reply msgpack writer", () => {
     const tensors = { obs: new Tensor("float32", [3, 100], obs), seat: new Tensor("int32", [3], seat), mask: new Tensor("uint8", [2, 20], mask) };
     const asMap = (t: Tensor) => ({ dtype: t.dtype, shape: t.shape, data: new Uint8Array(t.values.buffer, t.values.byteOffset, t.values.byteLength) });
     const reply = { step: 3, mode: "single", ...tensors, skipped: undefined, info: { seat: tensors.seat, list: [tensors.mask] } };
-    const plainReply = { step: 3, mode: "single", obs: asMap(tensors.obs), seat: asMap(tensors.seat), mask: asMap(tensors.mask), info: { seat: asMap(tensors.seat), list: [asMap(tensors.mask)] } };
+    const plainReply = {
+      step: 3,
+      mode: "single",
+      obs: asMap(tensors.obs),
+      seat: asMap(tensors.seat),
+      mask: asMap(tensors.mask),
+      info: { seat: asMap(tensors.seat), list: [asMap(tensors.mask)] },
+    };
     const bytes = encodeReply(reply, "msgpack") as Buffer;
     expect(Buffer.compare(bytes, encodeMsgpack(plainReply))).toBe(0);
     const back = unpackr.unpack(bytes);

@@ -53,10 +53,7 @@ describe("killing", () => {
 
   it("kills a whole rectangular region when it becomes enclosed", () => {
     // 4♥ 5♥ / 4♦ 5♦ (seats 1 and 2) are enclosed except for 6♥, which seat 0 plays.
-    const s = step(
-      scenario({ board: ["#############", "###120#######", "###12#######0", "##########012"] }),
-      play("6h"),
-    );
+    const s = step(scenario({ board: ["#############", "###120#######", "###12#######0", "##########012"] }), play("6h"));
     for (const c of ["4h", "4d"]) expect(s.cells[card(c)]).toBe(DEAD + 1);
     for (const c of ["5h", "5d"]) expect(s.cells[card(c)]).toBe(DEAD + 2);
     expect(s.killed).toEqual([0, 2, 2]);
@@ -68,10 +65,7 @@ describe("killing", () => {
 
   it("does not kill an enclosed region that is not a rectangle, and kills it once it becomes one", () => {
     // After 6♥ the region {4♥, 5♥, 4♦} is enclosed but L-shaped: nobody dies.
-    const s1 = step(
-      scenario({ board: ["#############", "###120#######", "###1########0", "##########012"] }),
-      play("6h"),
-    );
+    const s1 = step(scenario({ board: ["#############", "###120#######", "###1########0", "##########012"] }), play("6h"));
     expect(s1.killed).toEqual([0, 0, 0]);
     expect(s1.cells[card("4h")]).toBe(1);
     expect(s1.cells[card("5h")]).toBe(2);
@@ -93,10 +87,7 @@ describe("killing", () => {
   });
 
   it("completing column 6 encloses the 4x5 block A..5 and kills all of it", () => {
-    const s = step(
-      scenario({ board: ["12121##121212", "21212##212121", "12121##121212", "212120#212121"] }),
-      play("6c"),
-    );
+    const s = step(scenario({ board: ["12121##121212", "21212##212121", "12121##121212", "212120#212121"] }), play("6c"));
     expect(s.killed).toEqual([0, 10, 10]);
     expect(s.kills).toEqual([20, 0, 0]);
     for (let suit = 0; suit < 4; suit++) for (let r = 1; r <= 5; r++) expect(s.cells[suit * 13 + r - 1]).toBeGreaterThanOrEqual(DEAD);
@@ -198,20 +189,14 @@ describe("turn timeout: the forced pass", () => {
 describe("finishing, turn order and the end", () => {
   it("several hands empty at once: the mover first, then seat order after the mover", () => {
     // Seat 2 plays its last card 2♠, which kills A♠ (seat 3) and A♥ (seat 1), their last cards.
-    const s = step(
-      scenario({ board: ["32###########", "1############", "############0", "##########000"], current: 2 }),
-      play("2s"),
-    );
+    const s = step(scenario({ board: ["32###########", "1############", "############0", "##########000"], current: 2 }), play("2s"));
     expect(s.finishOrder).toEqual([2, 3, 1]);
     expect(s.current).toBe(0);
   });
 
   it("hands emptied by a kill while the mover keeps cards join in seat order after the mover", () => {
     // Seat 2 plays 2♠ and keeps K♣; A♠ (seat 0) and A♥ (seat 3) die.
-    const s = step(
-      scenario({ board: ["02###########", "3############", "###########11", "#########1112"], current: 2 }),
-      play("2s"),
-    );
+    const s = step(scenario({ board: ["02###########", "3############", "###########11", "#########1112"], current: 2 }), play("2s"));
     expect(s.finishOrder).toEqual([3, 0]);
     expect(s.current).toBe(1);
   });

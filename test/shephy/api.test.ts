@@ -193,7 +193,10 @@ describe("bounds", () => {
     let n = 0;
     s = play(s, Card.AllPurposeSheep);
     n++;
-    s = shephy.applyTrusted(s, shephy.legal(s).find((d) => d.kind === "chooseHand" && s.hand[d.index] === Card.Dominion)!);
+    s = shephy.applyTrusted(
+      s,
+      shephy.legal(s).find((d) => d.kind === "chooseHand" && s.hand[d.index] === Card.Dominion)!,
+    );
     n++;
     while (s.pending !== null) {
       const legal = shephy.legal(s);

@@ -315,9 +315,7 @@ describe("Inspiration", () => {
     expect(s.hand).toHaveLength(5);
     expect(s.hand).toContain(Card.Meteor);
     expect(s.deck).toHaveLength(2);
-    expect([...s.hand, ...s.deck].sort((a, b) => a - b)).toEqual(
-      [Card.Slump, ...deck].sort((a, b) => a - b),
-    );
+    expect([...s.hand, ...s.deck].sort((a, b) => a - b)).toEqual([Card.Slump, ...deck].sort((a, b) => a - b));
     expect(shephy.view(s, 0).deck).toBeNull();
   });
   it("the reshuffle uses the state rng (the order depends on it)", () => {
@@ -505,8 +503,25 @@ describe("Wolves", () => {
 
 it("the card table: 19 types, 22 cards (Be Fruitful x3, Dominion x2)", () => {
   expect(CARD_NAMES).toEqual([
-    "Multiply", "Fill the Earth", "Be Fruitful", "Flourish", "Golden Hooves", "Dominion", "All-purpose Sheep", "Crowding",
-    "Falling Rock", "Inspiration", "Lightning", "Meteor", "Plague", "Planning Sheep", "Sheep Dog", "Shephion", "Slump", "Storm", "Wolves",
+    "Multiply",
+    "Fill the Earth",
+    "Be Fruitful",
+    "Flourish",
+    "Golden Hooves",
+    "Dominion",
+    "All-purpose Sheep",
+    "Crowding",
+    "Falling Rock",
+    "Inspiration",
+    "Lightning",
+    "Meteor",
+    "Plague",
+    "Planning Sheep",
+    "Sheep Dog",
+    "Shephion",
+    "Slump",
+    "Storm",
+    "Wolves",
   ]);
   expect(CARD_COPIES.reduce((a, b) => a + b, 0)).toBe(22);
   expect(CARD_COPIES[Card.BeFruitful]).toBe(3);

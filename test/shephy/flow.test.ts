@@ -60,7 +60,10 @@ describe("drawing", () => {
 describe("round end", () => {
   it("when hand and deck run out: discard shuffled into a new deck, exile stays out, enemy x10, draw 5", () => {
     const discard = [0, 1, 2, 2, 2, 3, 4, 5, 5, 6, 7, 8, 9, 10, 12, 13, 14, 15, 16, 17];
-    const s = play(scenario({ field: [1, 3], hand: [Card.Multiply], deck: [], discard: discard.filter((c) => c !== 0), exile: [Card.Meteor, Card.Wolves] }), Card.Multiply);
+    const s = play(
+      scenario({ field: [1, 3], hand: [Card.Multiply], deck: [], discard: discard.filter((c) => c !== 0), exile: [Card.Meteor, Card.Wolves] }),
+      Card.Multiply,
+    );
     expect(s.enemy).toBe(10);
     expect(s.discard).toEqual([]);
     expect(s.exile).toEqual([Card.Meteor, Card.Wolves]);

@@ -68,27 +68,42 @@ function find(s: ShephyState, pred: (d: ShephyDecision) => boolean, what: string
 }
 
 export function play(s: ShephyState, card: number): ShephyState {
-  return act(s, find(s, (d) => d.kind === "play" && s.hand[d.index] === card, `play card ${card}`));
+  return act(
+    s,
+    find(s, (d) => d.kind === "play" && s.hand[d.index] === card, `play card ${card}`),
+  );
 }
 
 /** ChooseFieldCard on a sheep of this value. */
 export function chooseSheep(s: ShephyState, value: number): ShephyState {
   const k = rankIndex(value);
-  return act(s, find(s, (d) => d.kind === "chooseField" && s.field[d.index] === k, `choose sheep ${value}`));
+  return act(
+    s,
+    find(s, (d) => d.kind === "chooseField" && s.field[d.index] === k, `choose sheep ${value}`),
+  );
 }
 
 /** ToggleSelect the next unselected sheep of this value. */
 export function selectSheep(s: ShephyState, value: number): ShephyState {
   const k = rankIndex(value);
-  return act(s, find(s, (d) => d.kind === "select" && s.field[d.index] === k, `select sheep ${value}`));
+  return act(
+    s,
+    find(s, (d) => d.kind === "select" && s.field[d.index] === k, `select sheep ${value}`),
+  );
 }
 
 export function chooseHand(s: ShephyState, card: number): ShephyState {
-  return act(s, find(s, (d) => d.kind === "chooseHand" && s.hand[d.index] === card, `choose hand card ${card}`));
+  return act(
+    s,
+    find(s, (d) => d.kind === "chooseHand" && s.hand[d.index] === card, `choose hand card ${card}`),
+  );
 }
 
 export function chooseDeck(s: ShephyState, card: number): ShephyState {
-  return act(s, find(s, (d) => d.kind === "chooseDeck" && s.deck[d.index] === card, `choose deck card ${card}`));
+  return act(
+    s,
+    find(s, (d) => d.kind === "chooseDeck" && s.deck[d.index] === card, `choose deck card ${card}`),
+  );
 }
 
 export const confirm = (s: ShephyState) => act(s, { kind: "confirm" });

@@ -48,12 +48,7 @@ function withFlow<S extends Flowing<P>, P>(state: S, patch: Partial<FlowState<P>
  * reset the pass record, check the win (costs such as taking damage may decide the game), run the
  * trigger check with whatever the costs triggered, then resolve it (immediate) or stage it (normal).
  */
-export function request<S extends Flowing<P>, P>(
-  state: S,
-  req: CoreRequest<P>,
-  triggeredByCosts: readonly CoreRequest<P>[],
-  rules: InterruptRules<S, P>,
-): S {
+export function request<S extends Flowing<P>, P>(state: S, req: CoreRequest<P>, triggeredByCosts: readonly CoreRequest<P>[], rules: InterruptRules<S, P>): S {
   const s = withFlow<S, P>(state, {
     passed: [],
     requested: req,
@@ -94,11 +89,7 @@ function resolveNow<S extends Flowing<P>, P>(state: S, req: CoreRequest<P>, rule
  * decision): step [9] win check, then the trigger check with what the resolution triggered, then
  * whatever the flow was doing.
  */
-export function finishResolution<S extends Flowing<P>, P>(
-  state: S,
-  triggered: readonly CoreRequest<P>[],
-  rules: InterruptRules<S, P>,
-): S {
+export function finishResolution<S extends Flowing<P>, P>(state: S, triggered: readonly CoreRequest<P>[], rules: InterruptRules<S, P>): S {
   const s = withFlow<S, P>(state, { resolving: null });
   const over = rules.judge(s);
   if (over !== null) return over;

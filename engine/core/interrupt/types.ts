@@ -81,8 +81,7 @@ export interface Flowing<P> {
 
 /** The outcome of a game's step [8]: done (with what it triggered), or waiting for decisions. */
 export type Resolution<S, P> =
-  | { readonly suspended: false; readonly state: S; readonly triggered: readonly CoreRequest<P>[] }
-  | { readonly suspended: true; readonly state: S };
+  { readonly suspended: false; readonly state: S; readonly triggered: readonly CoreRequest<P>[] } | { readonly suspended: true; readonly state: S };
 
 /** What a game plugs into the core flow. Every hook is pure. */
 export interface InterruptRules<S extends Flowing<P>, P> {

@@ -4,20 +4,53 @@ import { compare, COMPARATORS, type Comparator } from "../../../engine/dcg/compa
 
 /** Calculator modes and Comparators (docs/cards.md): each against its definition. */
 const calc: { [K in CalculatorMode]: [value: number, amount: number, result: number][] } = {
-  Add: [[2, 3, 5], [2, -3, -1]],
-  Subtract: [[2, 3, -1], [5, 1, 4]],
-  Multiply: [[2, 3, 6], [4, 0, 0]],
-  Equalizer: [[7, 0, 0], [1, 4, 4]],
-  Max: [[1, 2, 2], [3, 2, 3]],
-  Min: [[1, 2, 1], [3, 2, 2]],
+  Add: [
+    [2, 3, 5],
+    [2, -3, -1],
+  ],
+  Subtract: [
+    [2, 3, -1],
+    [5, 1, 4],
+  ],
+  Multiply: [
+    [2, 3, 6],
+    [4, 0, 0],
+  ],
+  Equalizer: [
+    [7, 0, 0],
+    [1, 4, 4],
+  ],
+  Max: [
+    [1, 2, 2],
+    [3, 2, 3],
+  ],
+  Min: [
+    [1, 2, 1],
+    [3, 2, 2],
+  ],
 };
 
 const cmp: { [K in Comparator]: [a: number, b: number, result: boolean][] } = {
-  Equal: [[3, 3, true], [3, 4, false]],
-  GreaterThan: [[4, 3, true], [3, 3, false]],
-  LessThan: [[2, 3, true], [3, 3, false]],
-  GreaterThanOrEqual: [[3, 3, true], [2, 3, false]],
-  LessThanOrEqual: [[3, 3, true], [4, 3, false]],
+  Equal: [
+    [3, 3, true],
+    [3, 4, false],
+  ],
+  GreaterThan: [
+    [4, 3, true],
+    [3, 3, false],
+  ],
+  LessThan: [
+    [2, 3, true],
+    [3, 3, false],
+  ],
+  GreaterThanOrEqual: [
+    [3, 3, true],
+    [2, 3, false],
+  ],
+  LessThanOrEqual: [
+    [3, 3, true],
+    [4, 3, false],
+  ],
 };
 
 describe("Calculator modes", () => {

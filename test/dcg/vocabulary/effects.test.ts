@@ -13,7 +13,8 @@ const board = () =>
     .withUnit(1, "Stone Wall", "D4"); // 3
 
 const ENEMY = [{ kind: "MapCard" }, { kind: "FilterCardOwner", opponent: true }] as const;
-const run = (sc: ReturnType<typeof board>, e: Effect, consumer = 0) => mutate(sc, (d) => runEffect(d, e, scope({ consumer, producer: consumer, owner: sc.state.cards[consumer]!.owner })));
+const run = (sc: ReturnType<typeof board>, e: Effect, consumer = 0) =>
+  mutate(sc, (d) => runEffect(d, e, scope({ consumer, producer: consumer, owner: sc.state.cards[consumer]!.owner })));
 const kinds = (t: { triggers: { kind: string }[] }) => t.triggers.map((x) => x.kind);
 
 const cases: { [K in EffectKind]: () => void } & Record<string, () => void> = {
@@ -76,7 +77,11 @@ const cases: { [K in EffectKind]: () => void } & Record<string, () => void> = {
     const vogaros = dcg.pool.cards[dcg.pool.byId.get("vogaros")!]!;
     const plus2 = vogaros.paramAbilities[0]!;
     const sc = board();
-    run(sc, { kind: "AttachAbility", ability: plus2, target: [{ kind: "MapCard" }, { kind: "FilterCardKind", cardKind: "rubric" }, { kind: "FilterCardOwner", opponent: false }] });
+    run(sc, {
+      kind: "AttachAbility",
+      ability: plus2,
+      target: [{ kind: "MapCard" }, { kind: "FilterCardKind", cardKind: "rubric" }, { kind: "FilterCardOwner", opponent: false }],
+    });
     expect(cardOf(sc, 0).attached).toEqual([{ ability: plus2, producer: 0, area: false }]);
     expect(effectiveAttack(sc.state, sc.pool, 0)).toBe(4);
     // The same ability from the same producer never stacks.
@@ -121,14 +126,24 @@ const cases: { [K in EffectKind]: () => void } & Record<string, () => void> = {
     expect(cardOf(sc, 0).life).toBe(-2);
     // Player damage is cut too.
     const p = board().withFeint(1, "Pitfall", "A3").withPlayer(1, { hp: 10 });
-    mutate(p, (d) => runEffect(d, { ...cut, target: [{ kind: "MapPlayer" }, { kind: "FilterCardOwner", opponent: true }] }, scope({ trigger: trig("DirectDamaged", { player: 1, amount: 4 }) })));
+    mutate(p, (d) =>
+      runEffect(
+        d,
+        { ...cut, target: [{ kind: "MapPlayer" }, { kind: "FilterCardOwner", opponent: true }] },
+        scope({ trigger: trig("DirectDamaged", { player: 1, amount: 4 }) }),
+      ),
+    );
     expect(p.state.players[1].hp).toBe(14);
   },
 };
 
 describe("Effects", () => {
   it("every Effect of the registry has a test here, and only those", () => {
-    expect(Object.keys(cases).filter((k) => !k.includes(" ")).sort()).toEqual(Object.keys(effectHandlers).sort());
+    expect(
+      Object.keys(cases)
+        .filter((k) => !k.includes(" "))
+        .sort(),
+    ).toEqual(Object.keys(effectHandlers).sort());
   });
   for (const [kind, runCase] of Object.entries(cases)) it(kind, runCase);
 });

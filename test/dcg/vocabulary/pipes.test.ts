@@ -52,7 +52,12 @@ const cases: { [K in PipeKind]: () => void } = {
   },
   FilterLayer: () => {
     const sc = board().withHand(0, "Est"); // 5
-    expect(ids(sc, [{ kind: "MapCard", layers: ["Hand", "Field"] }, { kind: "FilterLayer", layer: "Hand" }])).toEqual([5]);
+    expect(
+      ids(sc, [
+        { kind: "MapCard", layers: ["Hand", "Field"] },
+        { kind: "FilterLayer", layer: "Hand" },
+      ]),
+    ).toEqual([5]);
     // Rows are relative to each card's owner.
     expect(ids(sc, [...ALL, { kind: "FilterLayer", row: "front" }])).toEqual([0, 3]);
     expect(ids(sc, [...ALL, { kind: "FilterLayer", row: "centre" }])).toEqual([2]);
@@ -62,7 +67,18 @@ const cases: { [K in PipeKind]: () => void } = {
   FilterCardCell: () => {
     const sc = board();
     // [x, y] relative to the asking player: for the Guest, its back row is y = 0.
-    expect(ids(sc, [...ALL, { kind: "FilterCardCell", cells: [[2, 2], [3, 4]] }])).toEqual([0, 3]);
+    expect(
+      ids(sc, [
+        ...ALL,
+        {
+          kind: "FilterCardCell",
+          cells: [
+            [2, 2],
+            [3, 4],
+          ],
+        },
+      ]),
+    ).toEqual([0, 3]);
     expect(ids(sc, [...ALL, { kind: "FilterCardCell", cells: [[3, 2]] }], { owner: 1 })).toEqual([3]);
     expect(ids(sc, [{ kind: "MapCell" }, { kind: "FilterCardCell", cells: [[0, 0]] }])).toEqual([at("A0")]);
   },
@@ -129,7 +145,11 @@ const cases: { [K in PipeKind]: () => void } = {
     expect(ids(board(), [...ALL, { kind: "Take", count: 2, mode: "first" }])).toEqual([0, 1]);
     expect(ids(board(), [...ALL, { kind: "Take", count: 9, mode: "first" }])).toEqual([0, 1, 2, 3, 4]);
     // Random picks come from the state's RNG: the same seed, the same pick, sorted.
-    const pick = (seed: number) => ids(scenario(undefined, seed).withUnit(0, "Est", "A0").withUnit(0, "Est", "B0").withUnit(0, "Est", "C0").withUnit(0, "Est", "D0"), [...ALL, { kind: "Take", count: 2, mode: "random" }]);
+    const pick = (seed: number) =>
+      ids(scenario(undefined, seed).withUnit(0, "Est", "A0").withUnit(0, "Est", "B0").withUnit(0, "Est", "C0").withUnit(0, "Est", "D0"), [
+        ...ALL,
+        { kind: "Take", count: 2, mode: "random" },
+      ]);
     expect(pick(3)).toEqual(pick(3));
     const picks = new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((s) => pick(s).join()));
     expect(picks.size).toBeGreaterThan(1);
