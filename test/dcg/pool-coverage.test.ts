@@ -62,6 +62,17 @@ const expected: Record<string, readonly string[]> = {
   parameter: ["Attack", "MoveCost"],
 };
 
+/**
+ * Vocabulary added to the engine before a shipped card uses it (the design document's items still
+ * being brought in): listed here with the reason, and the list checks itself below, so an item
+ * leaves it as soon as a shipped card uses it.
+ */
+const NOT_YET_SHIPPED: Readonly<Record<string, readonly string[]>> = {
+  // FilterCardHp is in the schema and has a scenario test; a shipped card using it must come with
+  // a golden and observation check of the extended pool.
+  pipe: ["FilterCardHp"],
+};
+
 describe("the shipped card pool", () => {
   it("has at least 30 cards", () => {
     expect(dcg.pool.cards.length).toBeGreaterThanOrEqual(30);
@@ -70,10 +81,14 @@ describe("the shipped card pool", () => {
   for (const [what, all] of Object.entries(expected)) {
     it(`uses every ${what} at least once`, () => {
       const seen = coverage(SHIPPED_CARDS)[what]!;
+      const pending = NOT_YET_SHIPPED[what] ?? [];
       expect(
-        all.filter((k) => !seen.has(k)),
+        all.filter((k) => !seen.has(k) && !pending.includes(k)),
         `unused ${what} kinds`,
       ).toEqual([]);
+      // The exemption expires: an exempted kind that a shipped card uses (or that no longer
+      // exists) must leave the list.
+      expect(pending.filter((k) => seen.has(k) || !all.includes(k))).toEqual([]);
     });
   }
 
