@@ -43,6 +43,8 @@ export class GroupPool {
   private readonly slots: Slot[];
   private nextId = 0;
   private readonly waiting = new Map<number, { resolve: (s: any) => void; reject: (e: Error) => void; slot: Slot }>();
+  /** Requests sent and not yet answered, abandoned ones included (close waits for them). */
+  private outstanding = 0;
 
   constructor(init: PoolInit, workers: number) {
     const entry = new URL("./worker.ts", import.meta.url);
@@ -66,6 +68,7 @@ export class GroupPool {
       };
       boot.on("message", (m: PoolReply) => {
         if ("ready" in m) return ready();
+        this.outstanding--;
         const w = this.waiting.get(m.id);
         if (!w) return;
         this.waiting.delete(m.id);
@@ -99,6 +102,7 @@ export class GroupPool {
   play(match: PoolMatch, group: number): Promise<number[]> {
     const slot = this.slots.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
     slot.inFlight++;
+    this.outstanding++;
     const id = this.nextId++;
     return new Promise<number[]>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject, slot });
@@ -110,6 +114,7 @@ export class GroupPool {
   playFixture(roundRobin: PoolFixture): Promise<{ result: GameResult; timing: AgentTiming[] }> {
     const slot = this.slots.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
     slot.inFlight++;
+    this.outstanding++;
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject, slot });
@@ -126,7 +131,14 @@ export class GroupPool {
     this.waiting.clear();
   }
 
+  /**
+   * Ends the workers once every request sent has been answered (abandoned ones included, for at
+   * most 30 s): terminating a worker while onnxruntime runs a model in it aborts the whole process
+   * with a native fatal error, after the results were printed but before the exit code is set.
+   */
   async close(): Promise<void> {
+    const until = Date.now() + 30_000;
+    while (this.outstanding > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
   }
 }
