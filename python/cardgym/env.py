@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import gymnasium as gym
 import numpy as np
@@ -92,6 +92,40 @@ def release(owner: Any) -> None:
         release_client(owner)
 
 
+def seat_count(client: Client, game: str, config: Optional[Dict[str, Any]]) -> int:
+    """The number of seats: ``config["seats"]`` when given, else the game's default."""
+    return int((config or {}).get("seats") or client.game(game)["defaultSeats"])
+
+
+def open_session(
+    owner: Any,
+    game: str,
+    config: Optional[Dict[str, Any]],
+    roles: Callable[[Client, Optional[Dict[str, Any]]], List[str]],
+    seed: Optional[int],
+    client: Optional[Client],
+    url: Optional[str],
+    **create: Any,
+) -> Session:
+    """Every env's start: sets ``owner.client`` (and whether ``owner`` owns it), then creates the
+    server session ``owner`` drives, with the seat roles ``roles(client, config)`` gives (it may
+    raise on bad arguments) and a random seed when ``seed`` is None. On any failure it closes
+    ``owner`` (so an embedded server it started does not outlive it) and re-raises.
+    """
+    owner.client, owner._owns_client = open_client(client, url)
+    owner.session = None
+    try:
+        config = game_config(game, config)
+        session = owner.client.create_session(
+            game, seats=roles(owner.client, config), config=config, seed=random_seed() if seed is None else seed, **create
+        )
+    except BaseException:
+        owner.close()
+        raise
+    owner.session = session
+    return session
+
+
 def seat_roles(
     client: Client,
     game: str,
@@ -106,8 +140,7 @@ def seat_roles(
     else from the list's length, else from the game's default.
     """
     if isinstance(opponents, str):
-        n = (config or {}).get("seats") or client.game(game)["defaultSeats"]
-        others = [opponents] * (int(n) - 1)
+        others = [opponents] * (seat_count(client, game, config) - 1)
     else:
         others = [str(o) for o in opponents]
         n = (config or {}).get("seats") or len(others) + 1
@@ -204,27 +237,15 @@ class CardgymEnv(gym.Env):
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
         self.writable_obs = writable_obs
-        self.client, self._owns_client = open_client(client, url)
+        self.client: Client
         self.session: Optional[Session] = None
-        try:
-            config = game_config(game, config)
-            seats = seat_roles(self.client, game, opponents, config, seat)
-            self.session = self.client.create_session(
-                game,
-                seats=seats,
-                config=config,
-                num_envs=1,
-                seed=random_seed() if seed is None else seed,
-                max_decisions=max_decisions,
-                learner_seat=learner_seat,
-                illegal_action=server_illegal,
-                illegal_reward=self.illegal_reward,
-            )
-        except BaseException:
-            self.close()
-            raise
+        session = open_session(
+            self, game, config, lambda c, cfg: seat_roles(c, game, opponents, cfg, seat), seed, client, url,
+            num_envs=1, max_decisions=max_decisions, learner_seat=learner_seat, illegal_action=server_illegal,
+            illegal_reward=self.illegal_reward,
+        )
         self.seat = seat
-        self.observation_space, self.action_space = single_spaces(self.session)
+        self.observation_space, self.action_space = single_spaces(session)
         self._obs: Optional[np.ndarray] = None
         self._mask: Optional[np.ndarray] = None
         self._over: Optional[str] = None

@@ -23,12 +23,11 @@ from .env import (
     RENDER_MODES,
     check_illegal_action,
     check_render_mode,
-    game_config,
     observation_space,
-    open_client,
-    random_seed,
+    open_session,
     release,
     release_client,
+    seat_count,
     show,
 )
 
@@ -75,41 +74,33 @@ class CardgymAECEnv(AECEnv):
         self.render_mode = check_render_mode(render_mode)
         self.writable_obs = writable_obs
         self.game = game
-        self.client, self._owns_client = open_client(client, url)
+        self.client: Client
         self.session: Optional[Session] = None
-        try:
-            config = game_config(game, config)
-            if seats is None:
-                n = (config or {}).get("seats") or self.client.game(game)["defaultSeats"]
-                seats = ["external"] * int(n)
-            roles = [str(s) for s in seats]
-            self._client_seats: List[int] = [i for i, r in enumerate(roles) if r in CLIENT_ROLES]
+
+        self._client_seats: List[int] = []
+
+        def roles(c: Client, cfg: Optional[Dict[str, Any]]) -> List[str]:
+            named = [str(s) for s in seats] if seats is not None else ["external"] * seat_count(c, game, cfg)
+            self._client_seats = [i for i, r in enumerate(named) if r in CLIENT_ROLES]
             if len(self._client_seats) == 1:
                 # The server runs a lone client seat in single mode, where it must be the learner.
-                roles[self._client_seats[0]] = "learner"
-            self.session = self.client.create_session(
-                game,
-                seats=roles,
-                config=config,
-                num_envs=1,
-                seed=random_seed() if seed is None else seed,
-                max_decisions=max_decisions,
-                illegal_action=server_illegal,
-                illegal_reward=illegal_reward,
-            )
-        except BaseException:
-            self.close()
-            raise
-        self._single = self.session.mode == "single"
+                named[self._client_seats[0]] = "learner"
+            return named
+
+        session = open_session(
+            self, game, config, roles, seed, client, url,
+            num_envs=1, max_decisions=max_decisions, illegal_action=server_illegal, illegal_reward=illegal_reward,
+        )
+        self._single = session.mode == "single"
         self.possible_agents = [f"player_{s}" for s in self._client_seats]
         self._agent_of_seat = {s: a for s, a in zip(self._client_seats, self.possible_agents)}
         self._seat_of = {a: s for s, a in self._agent_of_seat.items()}
         # One space object per agent (PettingZoo seeds them per agent).
-        self.observation_spaces = {a: observation_space(self.session.spec) for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(self.session.action_size) for a in self.possible_agents}
+        self.observation_spaces = {a: observation_space(session.spec) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(session.action_size) for a in self.possible_agents}
         self.agents: List[str] = []
         self._batch: Optional[Dict[str, Any]] = None
-        self._zero_mask = np.zeros(self.session.action_size, dtype=np.int8)
+        self._zero_mask = np.zeros(session.action_size, dtype=np.int8)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]

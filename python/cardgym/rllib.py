@@ -33,12 +33,11 @@ from .env import (
     CardgymEnv,
     check_illegal_action,
     check_render_mode,
-    game_config,
     observation_box,
-    open_client,
-    random_seed,
+    open_session,
     release,
     release_client,
+    seat_count,
     show,
 )
 
@@ -152,37 +151,29 @@ class RLlibMultiAgentEnv(_MultiAgentBase):
         server_illegal = check_illegal_action(illegal_action)
         self.render_mode = check_render_mode(render_mode)
         self.game = game
-        self.client, self._owns_client = open_client(client, url)
+        self.client: Client
         self.session: Optional[Session] = None
-        try:
-            config = game_config(game, config)
-            if seats is None:
-                n = int((config or {}).get("seats") or self.client.game(game)["defaultSeats"])
-                seats = ["external"] * n
-            roles = [str(s) for s in seats]
-            self._client_seats = [i for i, r in enumerate(roles) if r in ("learner", "external")]
+
+        self._client_seats: List[int] = []
+
+        def roles(c: Client, cfg: Optional[Dict[str, Any]]) -> List[str]:
+            named = [str(s) for s in seats] if seats is not None else ["external"] * seat_count(c, game, cfg)
+            self._client_seats = [i for i, r in enumerate(named) if r in ("learner", "external")]
             if len(self._client_seats) < 2:
                 raise ValueError("a multi-agent env needs at least 2 client seats; use cardgym.rllib.env_creator for one learner")
-            self.session = self.client.create_session(
-                game,
-                seats=roles,
-                config=config,
-                num_envs=1,
-                seed=random_seed() if seed is None else seed,
-                max_decisions=max_decisions,
-                illegal_action=server_illegal,
-                illegal_reward=illegal_reward,
-            )
-        except BaseException:
-            self.close()
-            raise
+            return named
+
+        session = open_session(
+            self, game, config, roles, seed, client, url,
+            num_envs=1, max_decisions=max_decisions, illegal_action=server_illegal, illegal_reward=illegal_reward,
+        )
         self.possible_agents = [f"player_{s}" for s in self._client_seats]
         self.agents = list(self.possible_agents)
         self._seat_of = {a: s for a, s in zip(self.possible_agents, self._client_seats)}
         self._agent_of = {s: a for a, s in self._seat_of.items()}
-        space = rllib_observation_space(self.session.spec)
+        space = rllib_observation_space(session.spec)
         self.observation_spaces = {a: space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(self.session.action_size) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(session.action_size) for a in self.possible_agents}
         # Kept for RLlib versions that read the single (shared) spaces.
         self.observation_space = space
         self.action_space = self.action_spaces[self.possible_agents[0]]

@@ -32,11 +32,9 @@ from .env import (
     check_illegal_action,
     check_learner_seat,
     check_render_mode,
-    game_config,
     observation_box,
     observation_space,
-    open_client,
-    random_seed,
+    open_session,
     release,
     release_client,
     seat_roles,
@@ -125,32 +123,19 @@ class CardgymVecEnv(_Base):
         self.render_mode = check_render_mode(render_mode)
         self.game = game
         self.observation_kind = observation
-        self.client, self._owns_client = open_client(client, url)
+        self.client: Client
         self.session: Optional[Session] = None
-        try:
-            config = game_config(game, config)
-            seats = seat_roles(self.client, game, opponents, config, seat)
-            self.session = self.client.create_session(
-                game,
-                seats=seats,
-                config=config,
-                num_envs=num_envs,
-                seed=random_seed() if seed is None else seed,
-                max_decisions=max_decisions,
-                autoreset="same-step",
-                learner_seat=learner_seat,
-                illegal_action=server_illegal,
-                illegal_reward=illegal_reward,
-            )
-        except BaseException:
-            self.close()
-            raise
-        n = self.session.num_envs
-        obs_space: spaces.Space = observation_box(self.session.spec) if observation == "flat" else observation_space(self.session.spec)
-        super().__init__(n, obs_space, spaces.Discrete(self.session.action_size))
+        session = open_session(
+            self, game, config, lambda c, cfg: seat_roles(c, game, opponents, cfg, seat), seed, client, url,
+            num_envs=num_envs, max_decisions=max_decisions, autoreset="same-step", learner_seat=learner_seat,
+            illegal_action=server_illegal, illegal_reward=illegal_reward,
+        )
+        n = session.num_envs
+        obs_space: spaces.Space = observation_box(session.spec) if observation == "flat" else observation_space(session.spec)
+        super().__init__(n, obs_space, spaces.Discrete(session.action_size))
         self.metadata = {"render_modes": ["ansi", "human"]}
         self._actions: Optional[np.ndarray] = None
-        self._mask = np.zeros((n, self.session.action_size), dtype=bool)
+        self._mask = np.zeros((n, session.action_size), dtype=bool)
         self._ep_reward = np.zeros(n, dtype=np.float64)
         self._ep_length = np.zeros(n, dtype=np.int64)
         self._ep_start = np.full(n, time.time())

@@ -24,12 +24,11 @@ from .client import Client, Session
 from .env import (
     check_illegal_action,
     check_render_mode,
-    game_config,
     observation_space,
-    open_client,
-    random_seed,
+    open_session,
     release,
     release_client,
+    seat_count,
     show,
 )
 from .vector import Seed, seed_request
@@ -80,33 +79,25 @@ class SelfPlayVectorEnv:
         self.render_mode = check_render_mode(render_mode)
         self.game = game
         self.writable_obs = writable_obs
-        self.client, self._owns_client = open_client(client, url)
-        self.session: Optional[Session] = None
-        try:
-            config = game_config(game, config)
-            n_seats = int((config or {}).get("seats") or self.client.game(game)["defaultSeats"])
+
+        def roles(c: Client, cfg: Optional[Dict[str, Any]]) -> List[str]:
+            n_seats = seat_count(c, game, cfg)
             if n_seats < 2:
                 raise ValueError(f"self-play needs at least 2 seats; {game} is played by {n_seats}")
-            self.session = self.client.create_session(
-                game,
-                seats=["external"] * n_seats,
-                config=config,
-                num_envs=num_envs,
-                seed=random_seed() if seed is None else seed,
-                max_decisions=max_decisions,
-                autoreset="same-step",
-                illegal_action=server_illegal,
-                illegal_reward=illegal_reward,
-                observe="acting",
-            )
-        except BaseException:
-            self.close()
-            raise
-        self.num_envs = self.session.num_envs
-        self.num_agents = self.session.num_seats
+            return ["external"] * n_seats
+
+        self.client: Client
+        self.session: Optional[Session] = None
+        session = open_session(
+            self, game, config, roles, seed, client, url,
+            num_envs=num_envs, max_decisions=max_decisions, autoreset="same-step", illegal_action=server_illegal,
+            illegal_reward=illegal_reward, observe="acting",
+        )
+        self.num_envs = session.num_envs
+        self.num_agents = session.num_seats
         self.possible_agents = [f"player_{s}" for s in range(self.num_agents)]
-        self.single_observation_space: spaces.Dict = observation_space(self.session.spec)
-        self.single_action_space = spaces.Discrete(self.session.action_size)
+        self.single_observation_space: spaces.Dict = observation_space(session.spec)
+        self.single_action_space = spaces.Discrete(session.action_size)
         self.agent_selection = np.zeros(self.num_envs, dtype=np.int32)
         self._mask: Optional[np.ndarray] = None
 

@@ -17,9 +17,7 @@ from .env import (
     check_illegal_action,
     check_learner_seat,
     check_render_mode,
-    game_config,
-    open_client,
-    random_seed,
+    open_session,
     release,
     seat_roles,
     show,
@@ -110,32 +108,19 @@ class CardgymVectorEnv(VectorEnv):
         self.game = game
         self.illegal_action = illegal_action
         self.writable_obs = writable_obs
-        self.client, self._owns_client = open_client(client, url)
+        self.client: Client
         self.session: Optional[Session] = None
-        try:
-            config = game_config(game, config)
-            seats = seat_roles(self.client, game, opponents, config, seat)
-            self.session = self.client.create_session(
-                game,
-                seats=seats,
-                config=config,
-                num_envs=num_envs,
-                seed=random_seed() if seed is None else seed,
-                max_decisions=max_decisions,
-                obs_dtype=obs_dtype,
-                autoreset="same-step" if mode == AutoresetMode.SAME_STEP else "next-step",
-                learner_seat=learner_seat,
-                illegal_action=server_illegal,
-                illegal_reward=illegal_reward,
-            )
-        except BaseException:
-            self.close()
-            raise
-        self.num_envs = self.session.num_envs
+        session = open_session(
+            self, game, config, lambda c, cfg: seat_roles(c, game, opponents, cfg, seat), seed, client, url,
+            num_envs=num_envs, max_decisions=max_decisions, obs_dtype=obs_dtype,
+            autoreset="same-step" if mode == AutoresetMode.SAME_STEP else "next-step", learner_seat=learner_seat,
+            illegal_action=server_illegal, illegal_reward=illegal_reward,
+        )
+        self.num_envs = session.num_envs
         self.seat = seat
-        self.single_observation_space, self.single_action_space = single_spaces(self.session)
+        self.single_observation_space, self.single_action_space = single_spaces(session)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
-        self.action_space = spaces.MultiDiscrete(np.full(self.num_envs, self.session.action_size))
+        self.action_space = spaces.MultiDiscrete(np.full(self.num_envs, session.action_size))
         self._mask: Optional[np.ndarray] = None
         self._all = np.ones(self.num_envs, dtype=bool)
 
