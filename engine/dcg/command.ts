@@ -20,6 +20,7 @@ export type Command =
   | { readonly kind: "TurnStartCommand"; readonly seat: Seat }
   | { readonly kind: "DrawCommand"; readonly seat: Seat; readonly charge: boolean }
   | { readonly kind: "SummonDeclareCommand"; readonly seat: Seat; readonly card: number; readonly cell: number; readonly react: boolean }
+  | { readonly kind: "SummonFinishCommand"; readonly seat: Seat; readonly card: number }
   | { readonly kind: "FeintSetCommand"; readonly seat: Seat; readonly card: number; readonly cell: number; readonly react: boolean }
   | { readonly kind: "MoveDeclareCommand"; readonly card: number; readonly to: number; readonly cost: number }
   | { readonly kind: "MoveReactNoneCommand"; readonly seat: Seat }
@@ -36,6 +37,7 @@ export type Command =
   | { readonly kind: "FeintDeclareCommand"; readonly feint: number; readonly card: number; readonly target: number }
   | { readonly kind: "FeintFinishCommand"; readonly feint: number; readonly declared: boolean; readonly on: "enter" | "attack" }
   | { readonly kind: "EffectDeclareCommand"; readonly card: number; readonly ability: number; readonly producer: number; readonly trigger: Trigger }
+  | { readonly kind: "EffectFinishCommand"; readonly card: number; readonly ability: number; readonly trigger: Trigger }
   | { readonly kind: "DestroyCommand"; readonly card: number; readonly cause: TriggerType }
   | { readonly kind: "TurnFinishCommand"; readonly seat: Seat }
   | { readonly kind: "PoisonDamageCommand"; readonly seat: Seat }
@@ -57,6 +59,7 @@ export const COMMAND_TYPE: { readonly [K in CommandKind]: TriggerType } = {
   TurnStartCommand: "Turn",
   DrawCommand: "Draw",
   SummonDeclareCommand: "Summon",
+  SummonFinishCommand: "Summon",
   FeintSetCommand: "Feint",
   MoveDeclareCommand: "Move",
   MoveReactNoneCommand: "Move",
@@ -73,6 +76,7 @@ export const COMMAND_TYPE: { readonly [K in CommandKind]: TriggerType } = {
   FeintDeclareCommand: "Feint",
   FeintFinishCommand: "Feint",
   EffectDeclareCommand: "Effect",
+  EffectFinishCommand: "Effect",
   DestroyCommand: "Effect",
   TurnFinishCommand: "Turn",
   PoisonDamageCommand: "Poison",
@@ -153,6 +157,9 @@ export const commandHandlers = {
     enterField(d, c.card, c.cell);
     d.emit("Summoned", "Summon", c.card, -1, c.seat, 0);
   },
+  // The summon and everything that answered it are over (a summoned unit that did not survive its
+  // chain is in the Grave by now and does not answer).
+  SummonFinishCommand: (c, d) => d.emit("SummonFinished", "Summon", c.card, -1, c.seat, 0),
   FeintSetCommand: (c, d) => {
     if (!c.react) d.player(c.seat).ops += 1;
     setFeintDown(d, c.seat, c.card, c.cell);
@@ -226,6 +233,8 @@ export const commandHandlers = {
     d.emit("EffectDeclared", "Effect", c.card, c.trigger.target, owner, 0);
     runEffect(d, ab.effect, { consumer: c.card, producer: c.producer, owner, ability: c.ability, trigger: c.trigger });
   },
+  // The effect and the whole chain it caused are over.
+  EffectFinishCommand: (c, d) => d.emit("EffectFinished", "Effect", c.card, c.trigger.target, d.s.cards[c.card]!.owner, 0),
   DestroyCommand: (c, d) => {
     if (c.cause === "Effect") d.emit("EffectDestroyed", "Effect", -1, c.card, d.s.cards[c.card]!.owner, 0);
     toGrave(d, c.card, c.cause, -1);

@@ -3,8 +3,9 @@ import { chebyshev, depthOf } from "./board.ts";
 import type { Decision } from "./decision.ts";
 import type { Draft } from "./draft.ts";
 import { effectiveAttack, moveCost } from "./params.ts";
-import { logCommand, runCommand } from "./resolve.ts";
-import type { InputState, State } from "./state.ts";
+import { logCommand, runCommand, runTrigger } from "./resolve.ts";
+import { STATE_KINDS, type InputState, type State, type StateKind } from "./state.ts";
+import { trigger, type Trigger, type TriggerType } from "./trigger.ts";
 
 /**
  * The phase machine: a decision runs its commands and names the next State; automatic States
@@ -51,9 +52,14 @@ export function applyDecision(d: Draft, dec: Decision): void {
     case "reactSummon":
     case "reactFeint": {
       const m = st as Extract<State, { kind: "MoveDeclare" }>;
-      if (dec.kind === "reactSummon") runCommand(d, { kind: "SummonDeclareCommand", seat, card: dec.card, cell: dec.cell, react: true });
-      else runCommand(d, { kind: "FeintSetCommand", seat, card: dec.card, cell: dec.cell, react: true });
-      next = { kind: "MoveRetry", card: m.card, from: m.from, cost: m.cost };
+      const retry = { kind: "MoveRetry", card: m.card, from: m.from, cost: m.cost } as const;
+      if (dec.kind === "reactSummon") {
+        runCommand(d, { kind: "SummonDeclareCommand", seat, card: dec.card, cell: dec.cell, react: true });
+        next = { kind: "SummonFinish", card: dec.card, seat, resume: retry };
+      } else {
+        runCommand(d, { kind: "FeintSetCommand", seat, card: dec.card, cell: dec.cell, react: true });
+        next = retry;
+      }
       break;
     }
     case "moveRetry": {
@@ -126,14 +132,72 @@ const onField = (d: Draft, id: number): boolean => {
   return c.layer === "Field" && d.s.cells[c.cell] === id;
 };
 
+/** The flow each State belongs to: the `type` of its StateChanged trigger. */
+const STATE_TYPE: { readonly [K in StateKind]: TriggerType } = {
+  Initial: "Battle",
+  Cointoss: "Battle",
+  Strategy: "Strategy",
+  BattleStart: "Battle",
+  BattleFinish: "Battle",
+  TurnStart: "Turn",
+  Draw: "Draw",
+  Main: "Turn",
+  TurnFinish: "Turn",
+  PoisonDamage: "Poison",
+  MoveDeclare: "Move",
+  MoveRetry: "Move",
+  MoveResult: "Move",
+  MoveFinish: "Move",
+  AttackDeclare: "Attack",
+  AttackDamage: "Attack",
+  AttackDestroy: "Attack",
+  AttackFinish: "Attack",
+  DirectDeclare: "Direct",
+  DirectDamage: "Direct",
+  DirectFinish: "Direct",
+  SummonDeclare: "Summon",
+  SummonFinish: "Summon",
+  FeintDeclare: "Feint",
+};
+
+/** A different State: another kind, or strategy time passing to the other player. */
+function changed(a: State, b: State): boolean {
+  return a.kind !== b.kind || (a.kind === "Strategy" && b.kind === "Strategy" && a.seat !== b.seat);
+}
+
+/**
+ * StateChanged for entering `st`: type = its flow, amount = its index in STATE_KINDS, actor and
+ * target = the cards it is about (mover, attacker, summoned card; attacked card) or -1, player =
+ * the seat that acts or decides in it (-1 for the battle's own States). A FeintDeclare names the
+ * moving or attacking card, never the hidden feint.
+ */
+function stateTrigger(d: Draft, st: State): Trigger {
+  const actor = "card" in st ? st.card : -1;
+  const target = "target" in st ? st.target : -1;
+  const battle = st.kind === "Initial" || st.kind === "Cointoss" || st.kind === "BattleStart" || st.kind === "BattleFinish";
+  const player = battle ? -1 : actorOf({ s: { state: st, turnPlayer: d.s.turnPlayer, cards: d.s.cards } });
+  return trigger("StateChanged", STATE_TYPE[st.kind], actor, target, player, STATE_KINDS.indexOf(st.kind));
+}
+
 export function advance(d: Draft, start: State): void {
   let st = start;
+  // StateChanged is built only when some ability could answer it or a trace records it.
+  const watch = d.trace !== null || d.pool.listens.StateChanged;
+  let was: State = d.s.state;
   for (;;) {
     if (d.s.finished) {
+      // Recorded for observers; the battle is over, so no ability answers it.
+      if (d.trace && was.kind !== "BattleFinish") d.trace.triggers.push(stateTrigger(d, { kind: "BattleFinish" }));
       d.s.state = { kind: "BattleFinish" };
       return;
     }
     if (st.kind !== "Initial" && st.kind !== "Cointoss" && hpCheck(d)) continue;
+    if (watch && changed(was, st)) {
+      was = st;
+      runTrigger(d, stateTrigger(d, st));
+      // What answered may have ended the battle or emptied a player's HP: check again first.
+      continue;
+    }
     switch (st.kind) {
       case "Initial":
         runCommand(d, { kind: "InitialCommand" });
@@ -163,7 +227,11 @@ export function advance(d: Draft, start: State): void {
       }
       case "SummonDeclare":
         runCommand(d, { kind: "SummonDeclareCommand", seat: d.s.turnPlayer, card: st.card, cell: st.cell, react: false });
-        st = { kind: "Main" };
+        st = { kind: "SummonFinish", card: st.card, seat: d.s.turnPlayer, resume: null };
+        break;
+      case "SummonFinish":
+        runCommand(d, { kind: "SummonFinishCommand", seat: st.seat, card: st.card });
+        st = st.resume ?? { kind: "Main" };
         break;
       case "MoveResult": {
         const mover = st.card;

@@ -159,3 +159,15 @@ export function countActivation(d: Draft, id: number, ability: number): void {
   c.acts = acts;
   c.actsTurn = d.s.turn;
 }
+
+/**
+ * Seals or unseals a card's own abilities (its TriggerAbilities, AreaAbilities and the
+ * ParameterAbilities it produced: their oblivion). AbilityOblivionChanged says so whatever the
+ * cause: actor and target are the card, amount 1 when its abilities were sealed, 0 when restored.
+ */
+export function setSealed(d: Draft, id: number, sealed: boolean, type: TriggerType): void {
+  if (d.s.cards[id]!.sealed === sealed) return;
+  d.card(id).sealed = sealed;
+  d.boardDirty = true;
+  d.emit("AbilityOblivionChanged", type, id, id, d.s.cards[id]!.owner, sealed ? 1 : 0);
+}

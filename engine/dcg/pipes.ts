@@ -6,7 +6,9 @@ import type { Draft } from "./draft.ts";
 import { byNumber } from "./heads.ts";
 import { effectiveAttack } from "./params.ts";
 import type { Items, PhraseHandler, Scope } from "./targeting.ts";
-import { F, type RowName, type Tagged } from "./validate.ts";
+import { STATE_KINDS } from "./state.ts";
+import type { TriggerKind } from "./trigger.ts";
+import { F, listOf, type RowName, type Tagged } from "./validate.ts";
 
 /**
  * Targeting Pipes (docs/cards.md): filters applied to the items the sentence has so far. One
@@ -30,6 +32,7 @@ export const PIPE_FIELDS = {
   FilterTriggerType: { types: F.triggerTypes },
   FilterTriggerKind: { triggers: F.triggerKinds },
   FilterTriggerDamage: CMP,
+  FilterTriggerState: { states: listOf(STATE_KINDS) },
   FilterTargetCard: EXCEPT,
   FilterAbilityConsumer: EXCEPT,
   FilterAbilityProducer: EXCEPT,
@@ -80,6 +83,7 @@ function filterPlayers<P>(test: (p: P, d: Draft, seat: Seat) => boolean) {
 }
 
 const NONE: Items = { kind: "any", ids: [] };
+const STATE_CHANGED: readonly TriggerKind[] = ["StateChanged"];
 
 /** The ids equal to `id` (or, with `except`, the others), as a card list. */
 function keepIfEqual(ids: readonly number[], id: number, except: boolean): Items {
@@ -192,6 +196,15 @@ export const pipeHandlers = {
     run: (p, _d, scope, items) => passIf(scope.trigger !== null && p.triggers.includes(scope.trigger.kind), items),
   },
   FilterTriggerDamage: { ...OTHER, run: (p, _d, scope, items) => passIf(scope.trigger !== null && compare(p.cmp, scope.trigger.amount, p.value), items) },
+  FilterTriggerState: {
+    ...OTHER,
+    // Only a StateChanged trigger names a State (its amount is the State's index in STATE_KINDS).
+    triggerKinds: () => STATE_CHANGED,
+    run: (p, _d, scope, items) => {
+      const t = scope.trigger;
+      return passIf(t !== null && t.kind === "StateChanged" && p.states.includes(STATE_KINDS[t.amount]!), items);
+    },
+  },
   FilterTargetCard: {
     ...OTHER,
     run: (p, d, scope, items) => keepIfEqual(asCards(d, items), scope.trigger === null ? -1 : scope.trigger.target, p.except ?? false),

@@ -2,7 +2,7 @@ import type { Ability } from "./ability.ts";
 import type { Attached } from "./battle-data.ts";
 import { commandHandlers, COMMAND_TYPE, type Command, type CommandKind } from "./command.ts";
 import type { Draft } from "./draft.ts";
-import { attach, detachAt } from "./ops.ts";
+import { attach, detachAt, setSealed } from "./ops.ts";
 import { poolIndex } from "./pool-index.ts";
 import { evaluate, holds, type Scope } from "./targeting.ts";
 import type { Trigger, TriggerType } from "./trigger.ts";
@@ -15,7 +15,8 @@ import type { Trigger, TriggerType } from "./trigger.ts";
  * order. For each trigger, expired ParameterAbility lifetimes detach first, then TriggerAbilities
  * fire in a fixed order: the turn player's cards first, then the other's, each by instance id
  * (a card that the trigger sent to the Grave still answers its own CardGraved). A fired ability
- * is an EffectDeclareCommand whose triggers are resolved depth-first before the next match.
+ * is an EffectDeclareCommand whose triggers are resolved depth-first, then an
+ * EffectFinishCommand (EffectFinished: the effect's whole chain is over), before the next match.
  *
  * Chain budget: triggers at depth >= 16, and every trigger after the 1000th ability resolution of
  * one apply, are not matched (the chain just ends there: the state stays valid and replayable).
@@ -49,6 +50,18 @@ export function settle(d: Draft): void {
 /** Records a command that changes nothing but the State (for observers). */
 export function logCommand(d: Draft, cmd: Command): void {
   if (d.trace) d.trace.commands.push(cmd);
+}
+
+/**
+ * Emits a trigger that no command emits (StateChanged, raised by the phase machine itself) and
+ * resolves it as a top-level command's triggers are resolved: abilities at depth 1, then units at
+ * 0 life leave the Field. The state change writes nothing, so there is nothing to refresh.
+ */
+export function runTrigger(d: Draft, t: Trigger): void {
+  if (d.trace) d.trace.triggers.push(t);
+  if (!d.pool.listens[t.kind]) return;
+  resolveTriggers(d, [t], 0);
+  if (d.maybeDead) sweep(d, t.type);
 }
 
 export const commandType = (kind: CommandKind): TriggerType => COMMAND_TYPE[kind];
@@ -145,6 +158,7 @@ function fire(d: Draft, t: Trigger, depth: number, cands: readonly number[]): bo
     if (!budgetLeft(d, depth + 1)) return false;
     d.resolutions += 1;
     runCommand(d, { kind: "EffectDeclareCommand", card: id, ability: abId, producer: scope.producer, trigger: t }, depth + 1);
+    runCommand(d, { kind: "EffectFinishCommand", card: id, ability: abId, trigger: t }, depth + 1);
   }
   return true;
 }
@@ -168,9 +182,8 @@ function refresh(d: Draft, type: TriggerType): void {
       if (ab.type === "NightmareAbility" && (playersChanged || !ab.playersOnly)) {
         const sealed = !holds(d, { consumer: id, producer: id, owner: c.owner, ability: def.nightmare, trigger: null }, ab.conditions);
         if (sealed !== c.sealed) {
-          d.card(id).sealed = sealed;
-          d.boardDirty = true;
           d.emit(sealed ? "NightmareSealed" : "NightmareUnsealed", type, id, id, c.owner, 0);
+          setSealed(d, id, sealed, type);
         }
       }
     }

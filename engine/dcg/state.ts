@@ -22,6 +22,11 @@ export type State =
   | { readonly kind: "DirectDamage"; readonly card: number }
   | { readonly kind: "DirectFinish"; readonly card: number }
   | { readonly kind: "SummonDeclare"; readonly card: number; readonly cell: number }
+  /**
+   * The summon's whole chain (Summoned and what answered it, dead units swept) is over:
+   * SummonFinishCommand. Then Main, or the mover's MoveRetry after a reactSummon.
+   */
+  | { readonly kind: "SummonFinish"; readonly card: number; readonly seat: Seat; readonly resume: Extract<State, { kind: "MoveRetry" }> | null }
   | { readonly kind: "TurnFinish" }
   | { readonly kind: "PoisonDamage" }
   // input
@@ -51,4 +56,38 @@ export type State =
 
 export type StateKind = State["kind"];
 export type InputState = Extract<State, { kind: "Strategy" | "Draw" | "Main" | "MoveDeclare" | "MoveRetry" | "FeintDeclare" | "BattleFinish" }>;
+/**
+ * Every State kind, in the order the rules document lists them; a StateChanged trigger's amount
+ * is the new State's index here (FilterTriggerState reads it by name).
+ */
+export const STATE_KINDS = [
+  "Initial",
+  "Cointoss",
+  "Strategy",
+  "BattleStart",
+  "BattleFinish",
+  "TurnStart",
+  "Draw",
+  "Main",
+  "TurnFinish",
+  "PoisonDamage",
+  "MoveDeclare",
+  "MoveRetry",
+  "MoveResult",
+  "MoveFinish",
+  "AttackDeclare",
+  "AttackDamage",
+  "AttackDestroy",
+  "AttackFinish",
+  "DirectDeclare",
+  "DirectDamage",
+  "DirectFinish",
+  "SummonDeclare",
+  "SummonFinish",
+  "FeintDeclare",
+] as const satisfies readonly StateKind[];
+// Compile-time check that the list names every State kind.
+const _everyState: Record<Exclude<StateKind, (typeof STATE_KINDS)[number]>, never> = {};
+void _everyState;
+
 export const INPUT_KINDS = ["Strategy", "Draw", "Main", "MoveDeclare", "MoveRetry", "FeintDeclare", "BattleFinish"] as const;

@@ -31,17 +31,22 @@ export const TRIGGER_KINDS = [
   "CardAilmentChanged",
   "AbilityAttached",
   "AbilityDetached",
+  "AbilityOblivionChanged",
   "PlayerMpChanged",
   "PlayerHpInitialized",
   "TurnStarted",
   "TurnFinish",
   "StrategyInitialized",
+  "StateChanged",
   "NightmareSealed",
   "NightmareUnsealed",
-  // Not in the dcg design's list; these rules need them.
+  // Not in the dcg design's list; these rules need them. SummonFinished and EffectFinished are
+  // what the design's SummonFinishCommand and EffectFinishCommand emit (it names no trigger for them).
   "FeintSet",
   "FeintDeclared",
   "PoisonDamaged",
+  "SummonFinished",
+  "EffectFinished",
 ] as const;
 export type TriggerKind = (typeof TRIGGER_KINDS)[number];
 

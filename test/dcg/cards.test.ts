@@ -15,27 +15,33 @@ describe("the dcg design's worked example 1: Abilma Esthasha (attack damage -> p
       expect(sc.card(2).ailment).toBe("poison");
       expect(s.players[1].hp).toBe(15); // Est costs 0
     });
-    const kinds = sc.trace.triggers.map((t) => t.kind).filter((k) => !["PlayerMpChanged", "AttackCountChanged"].includes(k));
+    const kinds = sc.trace.triggers.map((t) => t.kind).filter((k) => !["PlayerMpChanged", "AttackCountChanged", "StateChanged"].includes(k));
     expect(kinds).toEqual([
       "AttackDeclared",
       "AttackDamaged",
       "EffectDeclared",
       "CardAilmentChanged",
       "CardAilmentChanged",
+      "EffectFinished",
       "AttackDestroyed",
       "CardGraved",
       "EffectDeclared",
       "EffectRecoveredCard",
+      "EffectFinished",
       "AttackFinished",
     ]); // no CostDamaged: Est costs 0
     expect(sc.commands()).toEqual([
       "AttackDeclareCommand",
       "AttackDamageCommand",
       "EffectDeclareCommand",
+      "EffectFinishCommand",
       "AttackDestroyCommand",
       "EffectDeclareCommand",
+      "EffectFinishCommand",
       "AttackFinishCommand",
     ]);
+    // The States of the design's table, each entered with a StateChanged.
+    expect(sc.states()).toEqual(["AttackDeclare", "AttackDamage", "AttackDestroy", "AttackFinish", "Main"]);
   });
 
   it("poisons 2 of 3 enemies at random (seeded); recovers only when the dead target was ailing", () => {

@@ -8,7 +8,7 @@ import { Draft } from "../../engine/dcg/draft.ts";
 import { effectiveAttack } from "../../engine/dcg/params.ts";
 import { settle } from "../../engine/dcg/resolve.ts";
 import { freshCard, freshPlayer } from "../../engine/dcg/setup.ts";
-import type { State } from "../../engine/dcg/state.ts";
+import { STATE_KINDS, type State } from "../../engine/dcg/state.ts";
 import type { Pool } from "../../engine/dcg/pool.ts";
 
 /** "C2" -> cell (column letter A..E, row 0..6; Host's back row is 0, Guest's is 6). */
@@ -195,6 +195,10 @@ export class Scenario {
   }
   commands(): string[] {
     return this.trace.commands.map((c) => c.kind);
+  }
+  /** The States the last decision entered, in order (its StateChanged triggers). */
+  states(): string[] {
+    return this.trace.triggers.filter((t) => t.kind === "StateChanged").map((t) => STATE_KINDS[t.amount]!);
   }
 }
 

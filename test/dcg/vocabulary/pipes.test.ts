@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { pipeHandlers, type PipeKind } from "../../../engine/dcg/pipes.ts";
+import { STATE_KINDS } from "../../../engine/dcg/state.ts";
+import type { Targeting } from "../../../engine/dcg/targeting.ts";
 import { at, cardOf, ids, query, scenario, trig } from "./kit.ts";
 
 /** One test per Pipe (docs/cards.md); the table's keys must be exactly the registry's. */
@@ -101,6 +103,15 @@ const cases: { [K in PipeKind]: () => void } = {
     const t = trig("AttackDamaged", { amount: 3 });
     expect(ids(board(), [{ kind: "Any" }, { kind: "FilterTriggerDamage", cmp: "GreaterThanOrEqual", value: 3 }], { trigger: t })).toEqual([0]);
     expect(ids(board(), [{ kind: "Any" }, { kind: "FilterTriggerDamage", cmp: "GreaterThan", value: 3 }], { trigger: t })).toEqual([]);
+  },
+  FilterTriggerState: () => {
+    // A StateChanged names the State entered by its index in STATE_KINDS; other triggers name none.
+    const draw = trig("StateChanged", { type: "Draw", amount: STATE_KINDS.indexOf("Draw") });
+    const when = (states: string[]) => [{ kind: "Any" }, { kind: "FilterTriggerState", states }] as Targeting;
+    expect(ids(board(), when(["Main", "Draw"]), { trigger: draw })).toEqual([0]);
+    expect(ids(board(), when(["Main"]), { trigger: draw })).toEqual([]);
+    expect(ids(board(), when(["Draw"]), { trigger: trig("Draw", { amount: STATE_KINDS.indexOf("Draw") }) })).toEqual([]);
+    expect(ids(board(), when(["Draw"]))).toEqual([]);
   },
   FilterTargetCard: () => {
     const t = trig("AttackDamaged", { actor: 0, target: 2 });
