@@ -3,7 +3,7 @@ import type { Seat } from "./battle-data.ts";
 import type { BattleData, Card, Player } from "./battle-data.ts";
 import { CELLS } from "./board.ts";
 import { resolveBook, type DcgConfig, type PresetBook } from "./config.ts";
-import { Draft } from "./draft.ts";
+import { Draft, type Trace } from "./draft.ts";
 import { advance } from "./flow.ts";
 import type { Pool } from "./pool.ts";
 
@@ -43,7 +43,8 @@ export function instanceDefs(cfg: DcgConfig, pool: Pool, presets: readonly Prese
   return out;
 }
 
-export function setupBattle(cfg: DcgConfig, seed: number, pool: Pool, presets: readonly PresetBook[]): BattleData {
+/** The battle after its automatic setup steps (Initial, Cointoss), waiting for strategy time; `trace` records them. */
+export function setupBattle(cfg: DcgConfig, seed: number, pool: Pool, presets: readonly PresetBook[], trace: Trace | null = null): BattleData {
   const cards: Card[] = [];
   const books: [number[], number[]] = [[], []];
   for (const inst of instanceDefs(cfg, pool, presets)) {
@@ -68,7 +69,7 @@ export function setupBattle(cfg: DcgConfig, seed: number, pool: Pool, presets: r
     finished: false,
     winner: -1,
   };
-  const d = new Draft(base, pool);
+  const d = new Draft(base, pool, trace);
   advance(d, { kind: "Initial" });
   return d.finish();
 }
