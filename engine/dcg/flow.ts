@@ -83,9 +83,7 @@ export function applyDecision(d: Draft, dec: Decision): void {
       // A declared onAttack feint negates the attack.
       if (declared && f.on === "attack")
         next = f.resume === "AttackDamage" ? { kind: "AttackFinish", card: f.card, target: f.target } : { kind: "DirectFinish", card: f.card };
-      else if (f.resume === "MoveFinish") next = { kind: "MoveFinish", card: f.card };
-      else if (f.resume === "AttackDamage") next = { kind: "AttackDamage", card: f.card, target: f.target };
-      else next = { kind: "DirectDamage", card: f.card };
+      else next = afterFeint(f);
       break;
     }
     case "turnFinish":
@@ -179,6 +177,20 @@ function stateTrigger(d: Draft, st: State): Trigger {
   return trigger("StateChanged", STATE_TYPE[st.kind], actor, target, player, STATE_KINDS.indexOf(st.kind));
 }
 
+/** The summoned card is still in its owner's hand, affordable, and its cell is empty (no unit, no feint). */
+function summonStillFits(d: Draft, card: number, cell: number): boolean {
+  const seat = d.s.turnPlayer;
+  const cost = d.pool.cards[d.s.cards[card]!.def]!.cost;
+  return d.s.hands[seat].includes(card) && d.s.cells[cell]! < 0 && d.s.feints[cell]! < 0 && d.s.players[seat].mp >= cost;
+}
+
+/** Where the flow goes when a feint's window does not open. */
+function afterFeint(st: Extract<State, { kind: "FeintDeclare" }>): State {
+  if (st.resume === "MoveFinish") return { kind: "MoveFinish", card: st.card };
+  if (st.resume === "AttackDamage") return { kind: "AttackDamage", card: st.card, target: st.target };
+  return { kind: "DirectDamage", card: st.card };
+}
+
 export function advance(d: Draft, start: State): void {
   let st = start;
   // StateChanged is built only when some ability could answer it or a trace records it.
@@ -226,6 +238,11 @@ export function advance(d: Draft, start: State): void {
         break;
       }
       case "SummonDeclare":
+        // An answer to this State's StateChanged may have filled the cell: the summon fizzles.
+        if (!summonStillFits(d, st.card, st.cell)) {
+          st = { kind: "Main" };
+          break;
+        }
         runCommand(d, { kind: "SummonDeclareCommand", seat: d.s.turnPlayer, card: st.card, cell: st.cell, react: false });
         st = { kind: "SummonFinish", card: st.card, seat: d.s.turnPlayer, resume: null };
         break;
@@ -315,6 +332,14 @@ export function advance(d: Draft, start: State): void {
         logCommand(d, { kind: "PoisonFinishCommand", seat: d.s.turnPlayer });
         st = { kind: "TurnStart" };
         break;
+      case "FeintDeclare":
+        // An answer to this State's StateChanged may have spent the feint: no window then.
+        if (d.s.feints[st.cell] !== st.feint) {
+          st = afterFeint(st);
+          break;
+        }
+        d.s.state = st;
+        return;
       default:
         d.s.state = st as InputState;
         return;

@@ -254,6 +254,38 @@ describe("StateChanged: the battle entered another State", () => {
     expect(sc.life("C3")).toBe(2);
   });
 
+  it("a step that an answer made impossible does not happen: a filled summon cell, a spent feint", () => {
+    const entering = (state: string) => [...when("StateChanged"), { kind: "FilterTriggerState", states: [state] }];
+    const g = gameWith(
+      // On entering SummonDeclare, it steps back one row (into the summon's cell below it).
+      card("usher", "rubric", [
+        { type: "TriggerAbility", conditions: [entering("SummonDeclare")], effect: { kind: "CardMove", direction: "back", distance: 1, target: ME } },
+      ]),
+      // On entering FeintDeclare, the enemy's face-down feints are spent.
+      card("sweeper", "rubric", [
+        {
+          type: "TriggerAbility",
+          conditions: [entering("FeintDeclare"), [{ kind: "Any" }, { kind: "FilterTurnPlayer" }]],
+          effect: { kind: "ConsumeFeint", target: ENEMY_PLAYER },
+        },
+      ]),
+    );
+    const summon = scenario(g).withUnit(0, "usher", "A1").withHand(0, "Agnis");
+    summon.act({ kind: "summon", card: 1, cell: at("A0") });
+    expect(summon.unitAt("A0")).toBe(0);
+    expect(summon.state.hands[0]).toEqual([1]); // not summoned, nothing paid
+    expect(summon.state.players[0].mp).toBe(8);
+    expect(summon.commands()).not.toContain("SummonDeclareCommand");
+    expect(summon.state.state.kind).toBe("Main");
+
+    const move = scenario(g).withUnit(0, "sweeper", "A1").withUnit(0, "Agnis", "C2").withFeint(1, "Pitfall", "C3");
+    move.act({ kind: "moveDeclare", card: 1, cell: at("C3") }).act({ kind: "reactNone" });
+    expect(move.card(2).layer).toBe("Grave");
+    expect(move.card(1).life).toBe(3); // the pitfall never opened
+    expect(move.states()).toEqual(["MoveResult", "FeintDeclare", "MoveFinish", "Main"]);
+    expect(move.state.state.kind).toBe("Main");
+  });
+
   it("ends the battle before the step when an answer empties a player's HP", () => {
     const sc = scenario(game).withPlayer(1, { hp: 1 }).withUnit(0, "herald-of-dawn", "A1").withTurn(4, 1);
     sc.act({ kind: "turnFinish" });
