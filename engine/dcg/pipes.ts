@@ -7,7 +7,6 @@ import { byNumber } from "./heads.ts";
 import { effectiveAttack } from "./params.ts";
 import type { Items, PhraseHandler, Scope } from "./targeting.ts";
 import { STATE_KINDS } from "./state.ts";
-import type { TriggerKind } from "./trigger.ts";
 import { F, listOf, type RowName, type Tagged } from "./validate.ts";
 
 /**
@@ -83,7 +82,6 @@ function filterPlayers<P>(test: (p: P, d: Draft, seat: Seat) => boolean) {
 }
 
 const NONE: Items = { kind: "any", ids: [] };
-const STATE_CHANGED: readonly TriggerKind[] = ["StateChanged"];
 
 /** The ids equal to `id` (or, with `except`, the others), as a card list. */
 function keepIfEqual(ids: readonly number[], id: number, except: boolean): Items {
@@ -199,7 +197,8 @@ export const pipeHandlers = {
   FilterTriggerState: {
     ...OTHER,
     // Only a StateChanged trigger names a State (its amount is the State's index in STATE_KINDS).
-    triggerKinds: () => STATE_CHANGED,
+    // No triggerKinds: a TriggerAbility still says what it answers with a FilterTriggerKind, as
+    // the published schema requires.
     run: (p, _d, scope, items) => {
       const t = scope.trigger;
       return passIf(t !== null && t.kind === "StateChanged" && p.states.includes(STATE_KINDS[t.amount]!), items);

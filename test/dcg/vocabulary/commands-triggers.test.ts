@@ -286,6 +286,15 @@ describe("StateChanged: the battle entered another State", () => {
     expect(move.state.state.kind).toBe("Main");
   });
 
+  it("needs a FilterTriggerKind even with a FilterTriggerState, as the schema says", () => {
+    const bare = loadPool([
+      card("bare", "rubric", [
+        { type: "TriggerAbility", conditions: [[{ kind: "Any" }, { kind: "FilterTriggerState", states: ["Draw"] }]], effect: hitEnemy(1) },
+      ]),
+    ]);
+    expect(bare.ok ? "accepted" : bare.error.message).toMatch(/needs a FilterTriggerKind/);
+  });
+
   it("ends the battle before the step when an answer empties a player's HP", () => {
     const sc = scenario(game).withPlayer(1, { hp: 1 }).withUnit(0, "herald-of-dawn", "A1").withTurn(4, 1);
     sc.act({ kind: "turnFinish" });
