@@ -3,7 +3,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { abilityHandlers } from "../../../engine/dcg/ability.ts";
-import { CALCULATOR_MODES } from "../../../engine/dcg/calculator.ts";
+import * as calculators from "../../../engine/dcg/calculator.ts";
 import { commandHandlers, COMMAND_TYPE } from "../../../engine/dcg/command.ts";
 import { COMPARATORS } from "../../../engine/dcg/comparator.ts";
 import { effectHandlers } from "../../../engine/dcg/effect.ts";
@@ -25,6 +25,20 @@ import { TRIGGER_KINDS } from "../../../engine/dcg/trigger.ts";
  * audit found missing or partial, plus every key of the registries that card data reaches (so a
  * name added to a registry later needs a test too).
  */
+/**
+ * Every name list a module exports: arrays of strings (CALCULATOR_MODES...) and tables of
+ * functions, so a calculator kind added there later (numeric or boolean) is held to the same rule.
+ */
+function exportedNames(module: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const v of Object.values(module)) {
+    if (Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === "string")) out.push(...(v as string[]));
+    else if (v !== null && typeof v === "object" && !Array.isArray(v) && Object.values(v).length > 0 && Object.values(v).every((x) => typeof x === "function"))
+      out.push(...Object.keys(v));
+  }
+  return [...new Set(out)];
+}
+
 const registries = {
   command: Object.keys(commandHandlers),
   trigger: [...TRIGGER_KINDS] as string[],
@@ -33,7 +47,7 @@ const registries = {
   head: Object.keys(headHandlers),
   pipe: Object.keys(pipeHandlers),
   effect: Object.keys(effectHandlers),
-  calculator: [...CALCULATOR_MODES] as string[],
+  calculator: exportedNames(calculators),
   comparator: [...COMPARATORS] as string[],
   parameter: [...PARAMETERS] as string[],
   /** The Game contract's optional capabilities that dcg implements. */
@@ -130,6 +144,7 @@ describe("the design's names are live in the engine, each with a test", () => {
   it("the registries are the ones the engine dispatches on", () => {
     // A command kind has a handler and a flow; every trigger kind is accepted by the card loader.
     expect(Object.keys(COMMAND_TYPE).sort()).toEqual(registries.command.slice().sort());
+    expect(registries.calculator).toEqual(expect.arrayContaining([...calculators.CALCULATOR_MODES]));
     const answerAll = {
       id: "answers-all",
       name: "answers-all",
