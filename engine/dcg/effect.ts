@@ -25,7 +25,9 @@ export const EFFECT_FIELDS = {
   CardMove: { direction: F.direction, distance: F.distance, target: F.targeting },
   CardSwap: { target: F.targeting },
   CardAilment: { ailment: F.ailment, target: F.targeting },
-  AttachAbility: { ability: F.ability, target: F.targeting },
+  // Exactly one of `ability` (the ability to attach) and `source` (cards whose printed abilities
+  // are copied); the loader checks the pair, the schema each field.
+  AttachAbility: { ability: Type.Optional(F.ability), source: Type.Optional(F.targeting), target: F.targeting },
   PlayerHand: { amount: F.draws, target: F.targeting },
   ConsumeFeint: { target: F.targeting, amount: Type.Optional(F.count), cut: Type.Optional(F.boolean) },
 } as const;
@@ -55,6 +57,26 @@ function cardsOf(d: Draft, items: Items): number[] {
   }
   if (items.kind === "cell") return items.ids.map((c) => d.s.cells[c]!).filter((id) => id >= 0);
   return [];
+}
+
+/**
+ * The abilities AttachAbility's `source` copies: of each card the source yields (cards in any
+ * layer, e.g. a defeated enemy in the Grave; cells stand for their units), in item order, its
+ * printed TriggerAbilities and ParameterAbilities in the card's JSON order. Its AreaAbilities and
+ * NightmareAbility stay with it (they only work printed), as do abilities merely attached to it.
+ * A copy is the printed ability itself (same id), so a ParameterAbility keeps its lifetime and a
+ * TriggerAbility its conditions, now read for the card carrying the copy. Each id once.
+ */
+function copiedAbilities(d: Draft, items: Items): number[] {
+  const ids = items.kind === "card" ? items.ids : items.kind === "cell" ? items.ids.map((c) => d.s.cells[c]!).filter((id) => id >= 0) : [];
+  const out: number[] = [];
+  for (const id of ids) {
+    for (const ab of d.pool.cards[d.s.cards[id]!.def]!.abilities) {
+      const type = d.pool.abilities[ab]!.type;
+      if ((type === "TriggerAbility" || type === "ParameterAbility") && !out.includes(ab)) out.push(ab);
+    }
+  }
+  return out;
 }
 
 /** Trigger kinds a damage cut undoes: damage to a card (`target`), damage to a player (`player`). */
@@ -173,7 +195,16 @@ export const effectHandlers = {
     // In JSON `ability` is an ability object or {"ref": n}; compiled, it is an ability id.
     // Only what works attached: a TriggerAbility or a ParameterAbility. An AreaAbility or a
     // NightmareAbility belongs to the card that prints it (refresh reads printed abilities only).
+    // With `source` instead, the abilities are copied from the cards the source yields (the
+    // design's "copy the defeated enemy's ability"): see copiedAbilities.
     compile: (raw, c, path) => {
+      if ((raw.ability === undefined) === (raw.source === undefined))
+        throw new CardDataError(`${path}: AttachAbility takes exactly one of ability (the ability to attach) and source (cards to copy abilities from)`);
+      if (raw.source !== undefined) {
+        const err = checkTargeting(raw.source, `${path}.source`);
+        if (err) throw new CardDataError(err);
+        return { kind: "AttachAbility", source: raw.source as Targeting, target: raw.target as Targeting };
+      }
       const ability = c.ability(raw.ability, `${path}.ability`);
       const type = c.typeOf(ability);
       if (type !== "TriggerAbility" && type !== "ParameterAbility")
@@ -183,7 +214,9 @@ export const effectHandlers = {
       return { kind: "AttachAbility", ability, target: raw.target as Targeting };
     },
     run: (e, d, scope) => {
-      for (const id of cardsOf(d, evaluate(d, scope, e.target))) attach(d, id, e.ability, scope.consumer, false, "Effect");
+      const list = e.source === undefined ? [e.ability!] : copiedAbilities(d, evaluate(d, scope, e.source));
+      if (list.length === 0) return;
+      for (const id of cardsOf(d, evaluate(d, scope, e.target))) for (const ability of list) attach(d, id, ability, scope.consumer, false, "Effect");
     },
   },
   PlayerHand: {
