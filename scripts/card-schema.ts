@@ -1,21 +1,23 @@
 /**
  * npx tsx scripts/card-schema.ts [--check]
- * Writes docs/card-schema.json (engine/dcg/schema.ts) and docs/config-schemas.json (each game's
- * config fields, engine/<game>/config.ts) from their TypeBox definitions; with --check, exits 1
- * when a published file is out of date instead.
+ * Writes docs/card-schema.json and docs/board-file.schema.json (engine/dcg/schema.ts) and
+ * docs/config-schemas.json (each game's config fields, engine/<game>/config.ts) from their TypeBox
+ * definitions; with --check, exits 1 when a published file is out of date instead.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { buildConfigSchemas } from "../engine/config-schemas.ts";
-import { buildCardSchema } from "../engine/dcg/schema.ts";
+import { buildBoardSchema, buildCardSchema } from "../engine/dcg/schema.ts";
 import { main } from "./cli.ts";
 
 export const SCHEMA_PATH = new URL("../docs/card-schema.json", import.meta.url);
 export const CONFIG_SCHEMAS_PATH = new URL("../docs/config-schemas.json", import.meta.url);
+export const BOARD_SCHEMA_PATH = new URL("../docs/board-file.schema.json", import.meta.url);
 
 main(() => {
   const files: [URL, string, unknown][] = [
     [SCHEMA_PATH, "docs/card-schema.json", buildCardSchema()],
     [CONFIG_SCHEMAS_PATH, "docs/config-schemas.json", buildConfigSchemas()],
+    [BOARD_SCHEMA_PATH, "docs/board-file.schema.json", buildBoardSchema()],
   ];
   for (const [path, name, schema] of files) {
     const text = `${JSON.stringify(schema, null, 2)}\n`;

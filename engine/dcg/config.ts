@@ -1,6 +1,7 @@
 import Type from "typebox";
 import Value from "typebox/value";
 import { fail, intOption, nullableIntOption, ok, parseFields, type ConfigOf, type Result } from "../core/index.ts";
+import { BOARD_FILE, checkBoard, type BoardFile } from "./board-file.ts";
 import type { CardSet, CardSetJson } from "./card-set.ts";
 import { generateCardSet, MAX_GENERATED_CARDS, MIN_GENERATED_CARDS, type GenerateSpec } from "./generate.ts";
 import type { Pool } from "./pool.ts";
@@ -62,6 +63,11 @@ export const DCG_CONFIG_FIELDS = {
   cardSet: Type.Optional(Type.Unsafe<CardSetJson>({ $ref: "https://cardgym.dev/schemas/dcg-card-set.json" })),
   /** A generated card pool `{generate: {seed, cards}}` instead of a cardSet (its books are the default books). */
   cardPool: Type.Optional(Type.Unsafe<CardPoolSpec>(CARD_POOL)),
+  /**
+   * A position to start from instead of books and a shuffle (docs/board-file.md; absent unless
+   * given, so default configs hash as before). Its cards come from the config's pool.
+   */
+  board: Type.Optional(Type.Unsafe<BoardFile>(BOARD_FILE)),
 };
 
 export type DcgConfig = ConfigOf<typeof DCG_CONFIG_FIELDS>;
@@ -79,7 +85,7 @@ export interface PresetBook extends BookSpec {
  * card set the shipped pool and presets are used.
  */
 export function parseDcgConfig(raw: unknown, base: CardSet, extend: (cardSet: unknown, bookSize: number) => Result<CardSet>): Result<DcgConfig> {
-  const parsed = parseFields(raw, DCG_CONFIG_FIELDS, ["books", "cardSet", "cardPool"]);
+  const parsed = parseFields(raw, DCG_CONFIG_FIELDS, ["books", "cardSet", "cardPool", "board"]);
   if (!parsed.ok) return parsed;
   const c = parsed.value.value;
   const obj = parsed.value.raw;
@@ -143,12 +149,22 @@ export function parseDcgConfig(raw: unknown, base: CardSet, extend: (cardSet: un
     const err = checkBook(spec, pool, c.bookSize);
     if (err) return fail("invalid_config", `${path}: ${err.message}`, `${path}${err.path}`);
   }
-  const { cardSet: _given, cardPool: _pool, books: _books, ...rest } = c;
+  let board: BoardFile | undefined;
+  if (obj.board !== undefined) {
+    // A board lists every card it plays with; `books` stays (a parsed config always has it, and
+    // parsing must accept its own output) but setup does not read it.
+    const bad = checkBoard(obj.board, pool, c);
+    if (bad) return fail("invalid_config", bad.message, bad.path);
+    // A plain, private copy, as for cardSet.
+    board = JSON.parse(JSON.stringify(obj.board)) as BoardFile;
+  }
+  const { cardSet: _given, cardPool: _pool, books: _books, board: _board, ...rest } = c;
   return ok({
     ...rest,
     books: books as [string | BookSpec, string | BookSpec],
     ...(cardSet === undefined ? {} : { cardSet }),
     ...(cardPool === undefined ? {} : { cardPool }),
+    ...(board === undefined ? {} : { board }),
   });
 }
 

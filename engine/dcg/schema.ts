@@ -1,5 +1,6 @@
 import Type, { type TProperties, type TSchema } from "typebox";
 import { ABILITY_FIELDS } from "./ability.ts";
+import { BOARD_FILE } from "./board-file.ts";
 import { BOOK_FIELDS, MAX_SET_BOOKS } from "./card-set.ts";
 import { SHIPPED_CARDS } from "./cards.ts";
 import { EFFECT_FIELDS } from "./effect.ts";
@@ -68,4 +69,23 @@ export function buildCardSchema(): Schema {
   };
   // Plain JSON (TypeBox keeps a few non-enumerable markers on its objects).
   return JSON.parse(JSON.stringify(schema)) as Schema;
+}
+
+/**
+ * The JSON Schema of a board file (docs/board-file.md), from the same TypeBox object
+ * `config.board` is checked with; docs/board-file.schema.json is this object (a test keeps them
+ * equal). The config check also needs the pool and the config: cards exist, unit and feint kinds,
+ * one unit per cell, hp / mp / turn within the config's hp / mpCap / turnLimit.
+ */
+export function buildBoardSchema(): Schema {
+  return JSON.parse(
+    JSON.stringify({
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      $id: "https://cardgym.dev/schemas/dcg-board.json",
+      title: "cardgym dcg board file",
+      description:
+        "A dcg position to start a battle from (config.board, docs/board-file.md). Generated from engine/dcg/board-file.ts; the config check also refuses unknown cards, a feint as a unit, two units on one cell, and hp, mp or turn beyond the config's hp, mpCap or turnLimit.",
+      ...BOARD_FILE,
+    }),
+  ) as Schema;
 }

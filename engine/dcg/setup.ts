@@ -1,11 +1,12 @@
 import { Rng } from "../core/index.ts";
-import type { Seat } from "./battle-data.ts";
-import type { BattleData, Card, Player } from "./battle-data.ts";
+import { other, type BattleData, type Card, type Player, type Seat } from "./battle-data.ts";
+import { boardCell, boardInstances, type BoardFile } from "./board-file.ts";
 import { CELLS } from "./board.ts";
 import { resolveBook, type DcgConfig, type PresetBook } from "./config.ts";
 import { Draft, type Trace } from "./draft.ts";
 import { advance } from "./flow.ts";
 import type { Pool } from "./pool.ts";
+import { settle } from "./resolve.ts";
 
 export function freshCard(pool: Pool, def: number, owner: Seat, layer: Card["layer"]): Card {
   return {
@@ -34,6 +35,7 @@ export function freshPlayer(): Player {
  * card is, is what the layers hide.
  */
 export function instanceDefs(cfg: DcgConfig, pool: Pool, presets: readonly PresetBook[]): { def: number; owner: Seat; strategy: boolean }[] {
+  if (cfg.board !== undefined) return boardInstances(cfg.board, pool).map((i) => ({ def: i.def, owner: i.owner, strategy: false }));
   const out: { def: number; owner: Seat; strategy: boolean }[] = [];
   for (const seat of [0, 1] as const) {
     const book = resolveBook(cfg.books[seat], presets);
@@ -45,6 +47,7 @@ export function instanceDefs(cfg: DcgConfig, pool: Pool, presets: readonly Prese
 
 /** The battle after its automatic setup steps (Initial, Cointoss), waiting for strategy time; `trace` records them. */
 export function setupBattle(cfg: DcgConfig, seed: number, pool: Pool, presets: readonly PresetBook[], trace: Trace | null = null): BattleData {
+  if (cfg.board !== undefined) return boardBattle(cfg, cfg.board, seed, pool, trace);
   const cards: Card[] = [];
   const books: [number[], number[]] = [[], []];
   for (const inst of instanceDefs(cfg, pool, presets)) {
@@ -71,5 +74,86 @@ export function setupBattle(cfg: DcgConfig, seed: number, pool: Pool, presets: r
   };
   const d = new Draft(base, pool, trace);
   advance(d, { kind: "Initial" });
+  return d.finish();
+}
+
+/**
+ * The battle a board file describes (docs/board-file.md), at the turn player's Main phase. Units
+ * carry their own ParameterAbilities as a summon gives them; then the board is settled as after
+ * any command (NightmareAbility seals, AreaAbility attachments), without resolving the triggers
+ * that emits: the position is the given one. The seed drives only what happens from here.
+ */
+function boardBattle(cfg: DcgConfig, board: BoardFile, seed: number, pool: Pool, trace: Trace | null): BattleData {
+  const cards: Card[] = [];
+  const cells = new Array<number>(CELLS).fill(-1);
+  const feints = new Array<number>(CELLS).fill(-1);
+  const players: [Player, Player] = [freshPlayer(), freshPlayer()];
+  const hands: [number[], number[]] = [[], []];
+  const books: [number[], number[]] = [[], []];
+  const graves: [number[], number[]] = [[], []];
+  for (const inst of boardInstances(board, pool)) {
+    const id = cards.length;
+    const card = freshCard(pool, inst.def, inst.owner, "Book");
+    const e = inst.entry;
+    switch (inst.where) {
+      case "field": {
+        const u = e as Exclude<typeof e, string>;
+        const cell = boardCell(u.cell);
+        const life = "life" in u && u.life !== undefined ? u.life : card.life;
+        const ailment = "ailment" in u && u.ailment !== undefined ? u.ailment : "none";
+        const attached = pool.cards[inst.def]!.paramAbilities.map((ability) => ({ ability, producer: id, area: false }));
+        // On the field since before the position (summoned at 0, as strategy rubrics): free to act.
+        cards.push({ ...card, layer: "Field", cell, life, ailment, summoned: 0, attached });
+        cells[cell] = id;
+        break;
+      }
+      case "feint": {
+        const cell = boardCell((e as Exclude<typeof e, string>).cell);
+        cards.push({ ...card, layer: "Field", cell });
+        feints[cell] = id;
+        players[inst.owner] = { ...players[inst.owner], feint: id };
+        break;
+      }
+      case "hand":
+        cards.push({ ...card, layer: "Hand" });
+        hands[inst.owner].push(id);
+        break;
+      case "book":
+        cards.push(card);
+        books[inst.owner].push(id);
+        break;
+      case "grave":
+        cards.push({ ...card, layer: "Grave" });
+        graves[inst.owner].push(id);
+        break;
+    }
+  }
+  for (const seat of [0, 1] as const) {
+    // The board lists the book top first; BattleData draws from the end.
+    books[seat].reverse();
+    const p = board.players[seat];
+    players[seat] = { ...players[seat], hp: p.hp, mp: p.mp, attacks: cfg.attackCount, confirmed: true };
+  }
+  const turnPlayer = board.turnPlayer;
+  const base: BattleData = {
+    cfg,
+    rng: Rng.seeded(seed).save(),
+    state: { kind: "Main" },
+    cards,
+    cells,
+    feints,
+    players,
+    hands,
+    books,
+    graves,
+    turn: board.turn,
+    turnPlayer,
+    // The first player plays the odd turns.
+    first: board.turn % 2 === 1 ? turnPlayer : other(turnPlayer),
+    finished: false,
+    winner: -1,
+  };
+  const d = new Draft(base, pool, trace);
+  settle(d);
   return d.finish();
 }

@@ -22,8 +22,29 @@ describe("docs/config-schemas.json", () => {
 
   const cases: Record<string, { good: unknown[]; bad: unknown[] }> = {
     dcg: {
-      good: [{}, { hp: 30, books: ["tempo", "venom"], timeoutMs: null }],
-      bad: [{ hp: 0 }, { hp: 1.5 }, { colour: 1 }, { timeoutMs: 0 }, { books: ["a"] }],
+      good: [
+        {},
+        { hp: 30, books: ["tempo", "venom"], timeoutMs: null },
+        {
+          board: {
+            turn: 1,
+            turnPlayer: 1,
+            players: [
+              { hp: 5, mp: 0 },
+              { hp: 5, mp: 3, field: [{ card: "est", cell: "C4" }] },
+            ],
+          },
+        },
+      ],
+      bad: [
+        { hp: 0 },
+        { hp: 1.5 },
+        { colour: 1 },
+        { timeoutMs: 0 },
+        { books: ["a"] },
+        { board: { turn: 1 } },
+        { board: { turn: 1, turnPlayer: 0, players: [] } },
+      ],
     },
     sevens: {
       good: [{}, { seats: 6, passLimit: 3, voluntaryPass: true, startPlayer: "diamond7" }],
