@@ -1,7 +1,8 @@
 /**
- * npm run play -- <game> [--seed N] [--seats N] [--agents a,b,...] [--config JSON] [--cards FILE] [--record out.json] [--board turn|every|end]
+ * npm run play -- <game> [--seed N] [--seats N] [--agents a,b,...] [--config JSON] [--cards FILE] [--board-file FILE] [--record out.json] [--board turn|every|end]
  * Plays one whole game between agents and prints every decision, the board and the result.
  * --cards FILE (dcg): a card-set file ({cards, books}, docs/cards.md), inlined as config.cardSet.
+ * --board-file FILE (dcg): a board file (a position, docs/board-file.md), inlined as config.board.
  * A "human" seat in --agents is played in this terminal: the game runs as a live table on an
  * in-process server (docs/live.md) and this terminal is that seat's client.
  * npm run play -- --connect URL --table ID --seat N --token T plays a seat of a remote table.
@@ -20,7 +21,7 @@ import { specOf } from "../env/spec.ts";
 import { intArg, jsonArg, main, parseCli, UsageError } from "./cli.ts";
 
 const USAGE =
-  "npm run play -- <game> [--seed N] [--seats N] [--agents spec,spec,...] [--config JSON] [--cards FILE] [--record out.json] [--board turn|every|end] [--turn-seconds S]\n" +
+  "npm run play -- <game> [--seed N] [--seats N] [--agents spec,spec,...] [--config JSON] [--cards FILE] [--board-file FILE] [--record out.json] [--board turn|every|end] [--turn-seconds S]\n" +
   "       npm run play -- --connect URL --table ID --seat N --token T\n" +
   'an agent named "human" is a seat you play in this terminal (numbered decisions; type the number)';
 
@@ -31,6 +32,7 @@ main(async () => {
     agents: { type: "string" },
     config: { type: "string" },
     cards: { type: "string" },
+    "board-file": { type: "string" },
     record: { type: "string" },
     board: { type: "string" },
     quiet: { type: "boolean", short: "q" },
@@ -60,7 +62,8 @@ main(async () => {
   const rawConfig = jsonArg(values.config, "config") as Record<string, unknown>;
   if (rawConfig === null || typeof rawConfig !== "object" || Array.isArray(rawConfig)) throw new UsageError("--config must be a JSON object");
   const seated = values.seats === undefined ? rawConfig : { ...rawConfig, seats: intArg(values.seats, "seats", 0) };
-  const config = values.cards === undefined ? seated : { ...seated, cardSet: readCardSet(values.cards) };
+  const carded = values.cards === undefined ? seated : { ...seated, cardSet: readJsonFile("--cards", values.cards) };
+  const config = values["board-file"] === undefined ? carded : { ...carded, board: readJsonFile("--board-file", values["board-file"]) };
   const parsed = game.parseConfig(config);
   if (!parsed.ok) throw new UsageError(`${game.info.id}: ${parsed.error.message}`);
   const seats = parsed.value.seats as number;
@@ -110,18 +113,18 @@ function fmt(x: number): string {
   return Number.isInteger(x) ? (x > 0 ? `+${x}` : String(x)) : x.toFixed(3);
 }
 
-/** A card-set file's data; unreadable or non-JSON files are one-line usage errors. */
-function readCardSet(file: string): unknown {
+/** A card-set or board file's data; unreadable or non-JSON files are one-line usage errors. */
+function readJsonFile(flag: string, file: string): unknown {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
   } catch (e) {
-    throw new UsageError(`--cards: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw new UsageError(`${flag}: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw new UsageError(`--cards: ${file} is not JSON (${(e as Error).message})`);
+    throw new UsageError(`${flag}: ${file} is not JSON (${(e as Error).message})`);
   }
 }
 
