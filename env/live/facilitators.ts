@@ -23,6 +23,8 @@ export function applyPreset(game: AnyGame, body: CreateTableBody): Preset {
   const agents = kinds.length - people;
   const facilitator = (body.facilitator ?? (agents === 0 ? "online" : "training")) as FacilitatorName;
   const bad = (msg: string) => new TableError(400, "invalid_seats", `facilitator ${facilitator}: ${msg}`);
+  if (body.board !== undefined && facilitator !== "debug")
+    throw new TableError(400, "invalid_board", `\`board\` is read by facilitator debug only (this table's is ${facilitator})`, { path: "board" });
   switch (facilitator) {
     case "online":
       if (agents > 0) throw bad('every seat must be "human" or "open" (people only)');
@@ -47,8 +49,16 @@ export function applyPreset(game: AnyGame, body: CreateTableBody): Preset {
       if (people > 0) throw bad("agents only (people watch as spectators)");
       if (body.spectators === false) throw bad("an audience table must allow spectators");
       return { facilitator, seats, config, botDelayMs: body.deadlines?.botDelayMs ?? 500 };
+    case "debug": {
+      // A dcg position (docs/board-file.md) as config.board; the seats play it like any table.
+      if (game.info.id !== "dcg") throw new TableError(400, "unsupported_facilitator", `facilitator debug starts dcg games only, not ${game.info.id}`);
+      const missing = (message: string, path: string) => new TableError(400, "invalid_board", message, { path });
+      if (body.board === undefined) throw missing("facilitator debug needs `board`: a dcg board file (docs/board-file.md)", "board");
+      if (config.board !== undefined) throw missing("give the board once, as `board` (not also as config.board)", "config.board");
+      config.board = body.board;
+      break;
+    }
     case "replay":
-    case "debug":
       throw new TableError(400, "unsupported_facilitator", `facilitator ${facilitator} is not available on this server yet`);
   }
   return { facilitator, seats, config };

@@ -92,7 +92,7 @@ export const CreateTableBody = Type.Object(
     spectators: Type.Optional(Type.Boolean()),
     /** replay facilitator: the GameRecord to step through. */
     record: Type.Optional(Type.Unknown()),
-    /** debug facilitator (not available yet): a board to start from. */
+    /** debug facilitator: the dcg board file to start from (docs/board-file.md), checked as config.board. */
     board: Type.Optional(Type.Unknown()),
   },
   { additionalProperties: false, $id: "CreateTableBody" },

@@ -23,7 +23,7 @@ import { TableError, type Channel, type Table } from "./table.ts";
 
 const clientMessage = Compile(ClientMessage);
 
-const toApi = (e: unknown): unknown => (e instanceof TableError ? new ApiError(e.status, e.code, e.message) : e);
+const toApi = (e: unknown): unknown => (e instanceof TableError ? new ApiError(e.status, e.code, e.message, e.details) : e);
 
 const json = (reply: FastifyReply, status: number, body: unknown) => reply.code(status).type("application/json; charset=utf-8").send(JSON.stringify(body));
 

@@ -182,7 +182,13 @@ export class TableStore {
       throw new TableError(400, "invalid_seats", `config.seats is ${String(preset.config.seats)} but ${seats.length} seats are given`);
     }
     const parsed = game.parseConfig({ ...preset.config, seats: seats.length });
-    if (!parsed.ok) throw new TableError(400, "invalid_config", parsed.error.message);
+    if (!parsed.ok) {
+      const path = parsed.error.path;
+      // A debug table's board is the body's `board`: its errors name their path there.
+      if (preset.facilitator === "debug" && path !== undefined && /^board\b/.test(path))
+        throw new TableError(400, "invalid_board", parsed.error.message, { path });
+      throw new TableError(400, "invalid_config", parsed.error.message);
+    }
     const deadlines: ResolvedDeadlines = {
       turnMs: body.deadlines?.turnMs ?? DEFAULT_DEADLINES.turnMs,
       graceMs: body.deadlines?.graceMs ?? DEFAULT_DEADLINES.graceMs,

@@ -29,6 +29,8 @@ export class TableError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** Extra fields of the error body (e.g. `path`: the JSON path of the offending field). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
     this.name = "TableError";
