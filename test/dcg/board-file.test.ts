@@ -10,6 +10,8 @@ import { cellOf } from "../../engine/dcg/board.ts";
 import { buildBoardSchema } from "../../engine/dcg/schema.ts";
 import { dcgAdapter } from "../../env/games/dcg.ts";
 import { runMatch } from "../../agents/match.ts";
+import { playthrough } from "../conformance/harness.ts";
+import { leakProblems, redeals } from "../conformance/leak.ts";
 import { createAgentReady } from "../../agents/spec.ts";
 
 const docs = (name: string) => readFileSync(new URL(`../../docs/${name}`, import.meta.url), "utf8");
@@ -180,6 +182,18 @@ describe("board file: play and replay", () => {
       for (const d of legal) expect(canonicalJson(dcgAdapter.actions.decode!(view, dcgAdapter.actions.encode(view, d)))).toBe(canonicalJson(d));
       s = dcg.applyTrusted(s, legal[rng.int(legal.length)]!);
     }
+  });
+
+  it("no leaks beyond the board itself: re-dealing what a seat cannot see keeps its view and observation", () => {
+    const count = { hidden: 0, own: 0 };
+    for (const seed of [1, 2, 3]) {
+      const run = playthrough(dcg, dcgAdapter, { board: example() }, seed);
+      const rng = Rng.seeded(seed);
+      for (let i = 0; i < run.states.length; i += 5) {
+        for (const seat of [0, 1]) expect(leakProblems(dcg, dcgAdapter, redeals.dcg!, run.states[i], seat, rng, count)).toEqual([]);
+      }
+    }
+    expect(count.hidden).toBeGreaterThan(0);
   });
 
   it("the seed only drives what happens after the position", () => {
