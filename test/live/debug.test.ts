@@ -8,7 +8,7 @@ import { parseRecord, replay, unwrap } from "../../engine/core/index.ts";
 import { registry } from "../../engine/games.ts";
 import { boardCell } from "../../engine/dcg/board-file.ts";
 import { dcg } from "../../engine/dcg/index.ts";
-import { Client, http, startLive, type Live } from "./helpers.ts";
+import { Client, http, startLive, tempDir, type Live } from "./helpers.ts";
 
 const BOARD = JSON.parse(readFileSync(new URL("../../docs/examples/dcg-board.json", import.meta.url), "utf8"));
 const board = () => structuredClone(BOARD);
@@ -130,6 +130,39 @@ describe("debug facilitator", () => {
     expect(refused.body.error).toMatchObject({ code: "invalid_board", path: "board.players[0].hp" });
     const admitted = await create({ game: "dcg", facilitator: "debug", board: b, config: { hp: 20 } });
     expect(admitted.status).toBe(201);
+  });
+});
+
+describe("debug tables are durable", () => {
+  it("a server restarted on the same data dir brings the table back at its board and its last decision", async () => {
+    const dir = tempDir();
+    const first = await startLive({}, dir);
+    const made = await http(first.base, "POST", "/v1/tables", { game: "dcg", facilitator: "debug", board: board(), seats: ["human", "human"], seed: 2 });
+    expect(made.status).toBe(201);
+    const url = (l: Live) => `${l.ws}/v1/tables/${made.body.table}/seats/0/ws?token=${made.body.tokens["0"]}`;
+    const c = await Client.open(url(first));
+    let f = await c.frame();
+    // Host summons twice from its hand (MP 5; charger and ember-imp cost 1 each): still its Main.
+    for (let i = 0; i < 2; i++) {
+      const d = f.decisions.find((x: any) => x.decision.kind === "summon");
+      c.send({ type: "answer", seq: f.seq, decisionId: d.id });
+      const seq = f.seq;
+      f = await c.frame((x) => x.seq > seq);
+    }
+    c.close();
+    const before = f.view;
+    await first.close(true);
+    const second = await startLive({}, dir);
+    try {
+      const info = await http(second.base, "GET", `/v1/tables/${made.body.table}`);
+      expect(info.body).toMatchObject({ facilitator: "debug", seq: f.seq });
+      const back = await Client.open(url(second));
+      const g = await back.frame();
+      expect(g.view).toEqual(before);
+      back.close();
+    } finally {
+      await second.close();
+    }
   });
 });
 
