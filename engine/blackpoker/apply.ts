@@ -46,7 +46,7 @@ export function applyBlackpoker(s: BlackpokerState, d: BlackpokerDecision): Blac
     case "twist": {
       if (p === null || p.kind !== "twist") return s;
       const found = findUnit(s, p.uid);
-      const state = found === null ? s : updateUnit(s, found.owner, p.uid, { charged: d.charged });
+      const state = found === null ? s : updateUnit(s, found.controller, p.uid, { charged: d.charged });
       return resume(discardResolvingKeys(state));
     }
     case "drawMore":

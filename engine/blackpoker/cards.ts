@@ -1,7 +1,8 @@
 /**
  * Cards are small integers: suit*13 + (rank-1) with suits ♠=0 ♡=1 ♢=2 ♣=3 and ranks A=1..K=13
  * (0..51); the two Jokers are 52 and 53. Each player owns a separate deck, so a code is unique
- * within one player's cards and the owner follows from the zone it is in.
+ * within one player's cards; the owner follows from the zone it is in (a player's Life, hand, Grave,
+ * Fog) or, on the field, from the unit (`Unit.owners` when it is not the unit's controller).
  */
 export type Card = number;
 

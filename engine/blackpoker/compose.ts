@@ -24,7 +24,7 @@ function keyCandidates(s: BlackpokerState, seat: number, spec: ActionSpec, index
   const out: Card[] = [];
   for (const c of s.players[seat]!.hand) {
     if (chosen.includes(c) || !matchesKey(c, pattern)) continue;
-    // Mount needs one of your own soldiers of the key's suit (its target) at request time.
+    // Mount needs a soldier you control of the key's suit (its target) at request time.
     if (spec.target === "ownSoldierSameSuit" && !field.some((u) => isMountTarget(u, suitOf(c)))) continue;
     out.push(c);
   }

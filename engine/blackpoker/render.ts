@@ -7,7 +7,8 @@ import { findUnit, sizeOf } from "./zones.ts";
 const cards = (cs: readonly Card[]) => (cs.length ? cs.map(cardLabel).join(" ") : "-");
 
 function unitLabel(u: Unit, reveal: boolean): string {
-  const state = u.charged ? "charged" : "driven";
+  // Only when some card is owned by another seat than the controller (the field's seat).
+  const state = `${u.charged ? "charged" : "driven"}${u.owners ? ` owners [${u.owners.join(",")}]` : ""}`;
   if (u.bulwark) return `#${u.uid} bulwark[${reveal ? cardLabel(u.cards[0]!) : "??"}] ${state}`;
   const mod = u.mod ? ` (${u.mod > 0 ? "+" : ""}${u.mod})` : "";
   return `#${u.uid} soldier[${cards(u.cards)}] size ${sizeOf(u)}${mod} ${state}`;
@@ -16,7 +17,7 @@ function unitLabel(u: Unit, reveal: boolean): string {
 function unitRef(s: BlackpokerState, uid: number): string {
   const f = findUnit(s, uid);
   if (f === null) return `#${uid}`;
-  return f.unit.bulwark ? `seat ${f.owner}'s bulwark #${uid}` : `seat ${f.owner}'s soldier #${uid} [${cards(f.unit.cards)}]`;
+  return f.unit.bulwark ? `seat ${f.controller}'s bulwark #${uid}` : `seat ${f.controller}'s soldier #${uid} [${cards(f.unit.cards)}]`;
 }
 
 export function requestLabel(s: BlackpokerState, r: CoreRequest<BpPayload>, hideBulwarkCard = true): string {

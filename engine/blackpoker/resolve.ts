@@ -11,6 +11,7 @@ import {
   findUnit,
   hasHaste,
   isMountTarget,
+  joinCard,
   newRequest,
   nextGenerationTriggers,
   opponentOf,
@@ -29,6 +30,7 @@ const wait = (state: BlackpokerState): Out => ({ suspended: true, state });
 
 /** Step [8] for every BlackPoker action: the effect, re-validating targets at resolution. */
 export function resolveBlackpoker(s: BlackpokerState, req: Req): Out {
+  // The request's controller decides for it; its keys came from that player's hand, so it owns them.
   const p = req.controller;
   const { keys, target } = req.payload;
   switch (req.payload.action) {
@@ -67,24 +69,25 @@ export function resolveBlackpoker(s: BlackpokerState, req: Req): Out {
     case "Mount": {
       const key = keys[0]!;
       const found = findUnit(s, target);
-      if (found === null || found.owner !== p || !isMountTarget(found.unit, Math.floor(key / 13))) return done(toGrave(s, p, keys));
-      return done(updateUnit(s, p, target, { cards: found.unit.cards.concat(key) }));
+      // A soldier p controls (whoever owns it); the key, from p's hand, stays p's own.
+      if (found === null || found.controller !== p || !isMountTarget(found.unit, Math.floor(key / 13))) return done(toGrave(s, p, keys));
+      return done(updateUnit(s, p, target, joinCard(found.unit, p, key, p)));
     }
     case "Up": {
       const found = findUnit(s, target);
       if (found === null || found.unit.bulwark) return done(toGrave(s, p, keys));
-      const next = updateUnit(s, found.owner, target, { mod: found.unit.mod + valueOf(keys[0]!) });
+      const next = updateUnit(s, found.controller, target, { mod: found.unit.mod + valueOf(keys[0]!) });
       return done(withPlayer(next, p, { fog: next.players[p]!.fog.concat(keys) }));
     }
     case "Down": {
       const found = findUnit(s, target);
       if (found === null || found.unit.bulwark) return done(toGrave(s, p, keys));
       const mod = found.unit.mod - valueOf(keys[0]!);
-      const next = updateUnit(s, found.owner, target, { mod });
+      const next = updateUnit(s, found.controller, target, { mod });
       if (sizeOf({ ...found.unit, mod }) > 0) return done(withPlayer(next, p, { fog: next.players[p]!.fog.concat(keys) }));
-      const out = destroyUnits(next, found.owner, [target]);
+      const out = destroyUnits(next, found.controller, [target]);
       const triggered: Req[] = [];
-      const state = nextGenerationTriggers(toGrave(out.state, p, keys), found.owner, out.faces, triggered);
+      const state = nextGenerationTriggers(toGrave(out.state, p, keys), found.controller, out.faces, triggered);
       return done(state, triggered);
     }
     case "Twist":
@@ -95,9 +98,9 @@ export function resolveBlackpoker(s: BlackpokerState, req: Req): Out {
     case "DestroyBulwark": {
       const found = findUnit(s, target);
       if (found === null || !found.unit.bulwark) return done(toGrave(s, p, keys));
-      const out = destroyUnits(toGrave(s, p, keys), found.owner, [target]);
+      const out = destroyUnits(toGrave(s, p, keys), found.controller, [target]);
       const triggered: Req[] = [];
-      return done(nextGenerationTriggers(out.state, found.owner, out.faces, triggered), triggered);
+      return done(nextGenerationTriggers(out.state, found.controller, out.faces, triggered), triggered);
     }
     case "Throwing":
       return done(damage(toGrave(s, p, keys), opponentOf(p), valueOf(keys[0]!)));
@@ -121,8 +124,8 @@ export function blockOptions(s: BlackpokerState, defender: number, blockers: rea
   const combat = s.combat;
   if (combat === null) return [];
   const last = blockers.length === 0 ? -1 : blockers[blockers.length - 1]!;
-  const attackerOwner = opponentOf(defender);
-  const live = combat.attackers.filter((a) => s.players[attackerOwner]!.field.some((u) => u.uid === a));
+  const attackerSide = opponentOf(defender);
+  const live = combat.attackers.filter((a) => s.players[attackerSide]!.field.some((u) => u.uid === a));
   const out: [number, number][] = [];
   for (const b of s.players[defender]!.field) {
     if (!b.charged || b.uid <= last) continue;
@@ -189,7 +192,7 @@ function damageJudge(s: BlackpokerState, defender: number): [BlackpokerState, Re
     }
     const blockers = state.players[defender]!.field.filter((u) => assigned.includes(u.uid));
     if (blockers.length === 0) continue;
-    const losers: [number[], number[]] = [[], []]; // by owner: [attacker side, defender side]
+    const losers: [number[], number[]] = [[], []]; // by controller: [attacker side, defender side]
     if (blockers[0]!.bulwark) {
       const card = blockers[0]!.cards[0]!;
       const hit = isJoker(card) || att.cards.some((c) => valueOf(c) === valueOf(card));
@@ -209,7 +212,7 @@ function damageJudge(s: BlackpokerState, defender: number): [BlackpokerState, Re
     faces[defender]! += y.faces;
   }
   const triggered: Req[] = [];
-  for (const owner of [0, 1]) state = nextGenerationTriggers(state, owner, faces[owner]!, triggered);
+  for (const seat of [0, 1]) state = nextGenerationTriggers(state, seat, faces[seat]!, triggered);
   return [state, triggered];
 }
 
@@ -233,7 +236,7 @@ function nextGeneration(s: BlackpokerState, p: number): BlackpokerState {
 
 /**
  * Counter: negate the target request if it has one key of value <= the counter's, or two keys
- * (it leaves the stage, its keys to its controller's Grave). The counter's key goes to the Grave.
+ * (it leaves the stage, its keys to their owner's Grave: the player who put it there). The counter's key goes to the Grave.
  */
 function counter(s: BlackpokerState, p: number, key: Card, rid: number): BlackpokerState {
   let state = toGrave(s, p, [key]);
@@ -253,7 +256,7 @@ export function resume(s: BlackpokerState, triggered: readonly Req[] = []): Blac
   return finishResolution({ ...s, pending: null }, triggered, rulesFor(s));
 }
 
-/** The keys of the request being resolved go to its controller's Grave. */
+/** The keys of the request being resolved go to their owner's Grave (its controller: they came from its hand). */
 export function discardResolvingKeys(s: BlackpokerState): BlackpokerState {
   const r = s.flow.resolving;
   return r === null ? s : toGrave(s, r.controller, r.payload.keys);

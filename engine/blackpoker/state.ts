@@ -7,6 +7,11 @@ import type { BlackpokerConfig } from "./config.ts";
 /**
  * A character on the field: a soldier (face up; several cards once Mounted) or a bulwark (one
  * face-down card, defence only). `uid` is public and stable while the unit is on the field.
+ *
+ * Controller and owner (docs/rules/blackpoker.md, "Owner and controller"): the seat whose field
+ * array holds the unit controls it (decides for it, attacks and blocks with it, pays costs with it,
+ * gets the triggers of its leaving). Each card's owner is the seat whose deck it belongs to (its
+ * cards go to that seat's Grave).
  */
 export interface Unit {
   readonly uid: number;
@@ -19,6 +24,12 @@ export interface Unit {
   readonly mod: number;
   /** Turn number it entered the field (0 = preset at setup). */
   readonly entered: number;
+  /**
+   * The owner of each card of `cards` (same order), present only when some card is owned by a seat
+   * other than the controller. Absent, every card is the controller's own: the case in all normal
+   * play, so states (and their hashes) are those of the engine before ownership was recorded.
+   */
+  readonly owners?: readonly number[];
 }
 
 export interface PlayerZones {

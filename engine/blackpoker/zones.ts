@@ -22,37 +22,57 @@ export function sizeOf(u: Unit): number {
 /** <速攻>: an エース, or an 装備兵 that includes an A. */
 export const hasHaste = (u: Unit): boolean => !u.bulwark && u.cards.some((c) => valueOf(c) === 1);
 
-export function findUnit(s: BlackpokerState, uid: number): { owner: number; unit: Unit } | null {
+/** The unit `uid` and its controller (the seat whose field holds it), or null once it left the field. */
+export function findUnit(s: BlackpokerState, uid: number): { controller: number; unit: Unit } | null {
   for (let p = 0; p < s.players.length; p++) {
-    for (const unit of s.players[p]!.field) if (unit.uid === uid) return { owner: p, unit };
+    for (const unit of s.players[p]!.field) if (unit.uid === uid) return { controller: p, unit };
   }
   return null;
 }
 
-export function updateUnit(s: BlackpokerState, owner: number, uid: number, patch: Partial<Unit>): BlackpokerState {
-  const field = s.players[owner]!.field.map((u) => (u.uid === uid ? { ...u, ...patch } : u));
-  return withPlayer(s, owner, { field });
+/** The owner of a unit's `i`-th card: recorded in `owners` when it differs, else the controller. */
+export const cardOwner = (u: Unit, i: number, controller: number): number => u.owners?.[i] ?? controller;
+
+/**
+ * `card`, owned by `owner`, joins the unit (a Mount). `owners` stays absent while every card is
+ * the controller's own, so states where ownership never differs are unchanged.
+ */
+export function joinCard(u: Unit, controller: number, card: Card, owner: number): Partial<Unit> {
+  const cards = u.cards.concat(card);
+  if (u.owners === undefined && owner === controller) return { cards };
+  return { cards, owners: u.cards.map((_, i) => cardOwner(u, i, controller)).concat(owner) };
 }
 
-/** A new character from `cards`, charged, entering this turn. */
-export function addUnit(s: BlackpokerState, owner: number, cards: readonly Card[], bulwark: boolean): BlackpokerState {
+export function updateUnit(s: BlackpokerState, controller: number, uid: number, patch: Partial<Unit>): BlackpokerState {
+  const field = s.players[controller]!.field.map((u) => (u.uid === uid ? { ...u, ...patch } : u));
+  return withPlayer(s, controller, { field });
+}
+
+/** A new character of `seat` from `cards` out of its hand (so it owns and controls them), charged, entering this turn. */
+export function addUnit(s: BlackpokerState, seat: number, cards: readonly Card[], bulwark: boolean): BlackpokerState {
   const unit: Unit = { uid: s.nextUid, bulwark, cards, charged: true, mod: 0, entered: s.turn };
-  return withPlayer({ ...s, nextUid: s.nextUid + 1 }, owner, { field: s.players[owner]!.field.concat(unit) });
+  return withPlayer({ ...s, nextUid: s.nextUid + 1 }, seat, { field: s.players[seat]!.field.concat(unit) });
 }
 
-/** Removes the units to the owner's Grave; returns how many Joker/A/J/Q/K cards moved (NextGeneration count). */
-export function destroyUnits(s: BlackpokerState, owner: number, uids: readonly number[]): { state: BlackpokerState; faces: number } {
+/**
+ * Removes `controller`'s units from its field; each card goes to its owner's Grave. Returns how
+ * many Joker/A/J/Q/K cards left the field: the controller's NextGeneration count.
+ */
+export function destroyUnits(s: BlackpokerState, controller: number, uids: readonly number[]): { state: BlackpokerState; faces: number } {
   if (uids.length === 0) return { state: s, faces: 0 };
-  const z = s.players[owner]!;
-  const moved: Card[] = [];
-  const field = z.field.filter((u) => {
+  const moved: Card[][] = s.players.map(() => []);
+  let faces = 0;
+  const field = s.players[controller]!.field.filter((u) => {
     if (!uids.includes(u.uid)) return true;
-    moved.push(...u.cards);
+    u.cards.forEach((c, i) => {
+      moved[cardOwner(u, i, controller)]!.push(c);
+      if (isNextGenerationCard(c)) faces++;
+    });
     return false;
   });
-  let faces = 0;
-  for (const c of moved) if (isNextGenerationCard(c)) faces++;
-  return { state: withPlayer(s, owner, { field, grave: z.grave.concat(moved) }), faces };
+  let state = withPlayer(s, controller, { field });
+  moved.forEach((cards, owner) => (state = toGrave(state, owner, cards)));
+  return { state, faces };
 }
 
 /** 1 damage = the top of Life to the Grave; applied as far as possible. */
@@ -95,11 +115,14 @@ export function newRequest(
   return { state: { ...s, nextRid: s.nextRid + 1 }, request };
 }
 
-/** `count` NextGeneration triggers for `owner` (one per Joker/A/J/Q/K card that left its field for the Grave). */
-export function nextGenerationTriggers(s: BlackpokerState, owner: number, count: number, out: CoreRequest<BpPayload>[]): BlackpokerState {
+/**
+ * `count` NextGeneration triggers for `controller`, the seat that controlled the units when they
+ * left its field (one per Joker/A/J/Q/K card that went to a Grave).
+ */
+export function nextGenerationTriggers(s: BlackpokerState, controller: number, count: number, out: CoreRequest<BpPayload>[]): BlackpokerState {
   let state = s;
   for (let i = 0; i < count; i++) {
-    const made = newRequest(state, owner, "NextGeneration");
+    const made = newRequest(state, controller, "NextGeneration");
     state = made.state;
     out.push(made.request);
   }

@@ -12,6 +12,11 @@ export type Timing = "main" | "quick";
 
 /** A request sent to the core flow. `payload` is the game's own description of the action. */
 export interface CoreRequest<P> {
+  /**
+   * The request's controller: the player who made it (a direct request) or whom the rules gave it (a
+   * triggered one). It holds the request in the trigger order, decides for it at resolution, and its
+   * effect acts for it. Who owns the cards involved is the game's business: it may be another player.
+   */
   readonly controller: number;
   readonly speed: Speed;
   readonly timing: Timing;
