@@ -3,15 +3,18 @@ import type { CoreRequest, FlowState } from "../core/interrupt/index.ts";
 import { ENTRY16, type Card } from "./cards.ts";
 import type { BlackpokerConfig } from "./config.ts";
 import type { BlackpokerState, BpPayload, Combat, Pending, PlayerZones, Unit } from "./state.ts";
+import { cardOwner } from "./zones.ts";
 
 export interface UnitView {
   readonly uid: number;
   readonly bulwark: boolean;
-  /** [] for a bulwark the viewer does not own (face down). */
+  /** [] for a bulwark the viewer does not control (face down). */
   readonly cards: readonly Card[];
   readonly charged: boolean;
   readonly mod: number;
   readonly entered: number;
+  /** Public: each card's owner, only when some card is not owned by the controller (see `Unit`). */
+  readonly owners?: readonly number[];
 }
 
 export interface PlayerView {
@@ -26,7 +29,8 @@ export interface PlayerView {
 
 /**
  * One seat's (or a spectator's) view. Hidden: the other hand, the order (and for the opponent the
- * content) of every Life, face-down bulwarks of the other player, and the rng. Public: the whole
+ * content) of every Life, the cards of face-down bulwarks the viewer does not control (even its own
+ * cards), and the rng. Public: who owns and who controls each unit, the whole
  * core flow (stage, pass record, chance, turn; key cards are face up), counts, graves, fogs, the
  * pending choice and its partial choices.
  */
@@ -70,8 +74,10 @@ function flowView(f: FlowState<BpPayload>, viewer: Viewer): FlowState<BpPayload>
   };
 }
 
-function unitView(u: Unit, visible: boolean): UnitView {
-  return { uid: u.uid, bulwark: u.bulwark, cards: visible || !u.bulwark ? u.cards.slice() : [], charged: u.charged, mod: u.mod, entered: u.entered };
+function unitView(u: Unit, controlled: boolean): UnitView {
+  const cards = controlled || !u.bulwark ? u.cards.slice() : [];
+  const view: UnitView = { uid: u.uid, bulwark: u.bulwark, cards, charged: u.charged, mod: u.mod, entered: u.entered };
+  return u.owners === undefined ? view : { ...view, owners: u.owners.slice() };
 }
 
 export function blackpokerView(s: BlackpokerState, viewer: Viewer): BlackpokerView {
@@ -114,30 +120,39 @@ function requestsOf(f: FlowState<BpPayload>): CoreRequest<BpPayload>[] {
 }
 
 /**
- * A full state consistent with `view`: per player, the cards not visible to the viewer (deck minus
- * hand if seen, grave, fog, face-up field cards, its requests' keys, the partial choices of a
- * request it is composing) are shuffled with `rng` into the hidden places: face-down bulwarks, the
+ * A full state consistent with `view`: per deck (a player's own cards, wherever they are), the
+ * cards not visible to the viewer (deck minus hand if seen, grave, fog, face-up field cards it
+ * owns on either side, its requests' keys, the partial choices of a request it is composing) are
+ * shuffled with `rng` into the hidden places: face-down bulwarks (from their owner's deck), the
  * unseen part of the hand, and Life.
  */
 export function determinizeBlackpoker(view: BlackpokerView, _seat: Seat, rng: Rng): BlackpokerState {
   const requests = requestsOf(view.flow);
   const hiddenKeys = new Map<number, Card>();
-  const players: PlayerZones[] = view.players.map((pv, p) => {
-    const known: Card[] = [];
-    if (pv.hand === null && view.pending !== null && view.pending.kind === "compose" && view.pending.seat === p) {
-      known.push(...view.pending.keys, ...view.pending.discards);
-    }
-    const used = new Set<Card>([...pv.grave, ...pv.fog, ...(pv.hand ?? known)]);
-    for (const u of pv.field) for (const c of u.cards) used.add(c);
-    for (const r of requests) if (r.controller === p) for (const c of r.payload.keys) used.add(c);
-    const pool = rng.shuffle(ENTRY16.filter((c) => !used.has(c)));
-    const field: Unit[] = pv.field.map((u) => ({ ...u, cards: u.cards.length ? u.cards.slice() : [pool.pop()!] }));
+  const known = view.players.map((pv, p): Card[] =>
+    pv.hand === null && view.pending !== null && view.pending.kind === "compose" && view.pending.seat === p
+      ? view.pending.keys.concat(view.pending.discards)
+      : [],
+  );
+  const used = view.players.map((pv, p) => new Set<Card>([...pv.grave, ...pv.fog, ...(pv.hand ?? known[p]!)]));
+  view.players.forEach((pv, p) => {
+    for (const u of pv.field) u.cards.forEach((c, i) => used[cardOwner(u, i, p)]!.add(c));
+    for (const r of requests) if (r.controller === p) for (const c of r.payload.keys) used[p]!.add(c);
+  });
+  const pools = used.map((u) => rng.shuffle(ENTRY16.filter((c) => !u.has(c))));
+  const placed = view.players.map((pv, p) => {
+    const pool = pools[p]!;
+    const field: Unit[] = pv.field.map((u) => ({ ...u, cards: u.cards.length ? u.cards.slice() : [pools[cardOwner(u, 0, p)]!.pop()!] }));
     // A SetBulwark request whose face-down card the view hid (only at a game decided by its L cost).
     for (const r of requests)
       if (r.controller === p && r.payload.action === "SetBulwark" && r.payload.keys.length === 0) hiddenKeys.set(r.payload.rid, pool.pop()!);
-    const hand = pv.hand ? pv.hand.slice() : known.concat(pool.splice(0, pv.handSize - known.length));
-    if (pool.length !== pv.life) throw new Error(`determinize: player ${p} has ${pool.length} unseen cards for a Life of ${pv.life}`);
-    return { life: pool, hand, grave: pv.grave.slice(), fog: pv.fog.slice(), field };
+    const hand = pv.hand ? pv.hand.slice() : known[p]!.concat(pool.splice(0, pv.handSize - known[p]!.length));
+    return { field, hand };
+  });
+  const players: PlayerZones[] = view.players.map((pv, p) => {
+    const life = pools[p]!;
+    if (life.length !== pv.life) throw new Error(`determinize: player ${p} has ${life.length} unseen cards for a Life of ${pv.life}`);
+    return { life, hand: placed[p]!.hand, grave: pv.grave.slice(), fog: pv.fog.slice(), field: placed[p]!.field };
   });
   return {
     config: view.config,

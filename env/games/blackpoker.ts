@@ -136,7 +136,10 @@ const UNIT_FEATURES = 11;
 const STAGE_VIEW = 8;
 const STAGE_FEATURES = ACTIONS.length + 5;
 
-// Blocks are relative to the viewer: "my" = the viewing seat, "opp" = the other one.
+// Blocks are relative to the viewer: "my" = the viewing seat, "opp" = the other one. The field-card
+// planes go by owner (a card code is a card of its owner's deck); in play every card on a field is
+// its controller's own, so they hold exactly the described cards. The texts stay as they are: they
+// are part of the action-spec hash the goldens are recorded against.
 const fields: [string, number, string][] = [
   ["myHand", CARD_CODES, "1 per card code in the viewer's hand"],
   ["myGrave", CARD_CODES, "viewer's Grave"],
@@ -269,11 +272,6 @@ const observation: ObservationEncoder<BlackpokerView> = {
       out[at.myFog + c] = 1;
       seenMine.add(c);
     }
-    for (const u of mine.field)
-      for (const c of u.cards) {
-        out[at.myFieldCards + c] = 1;
-        seenMine.add(c);
-      }
     for (const c of theirs.grave) {
       out[at.oppGrave + c] = 1;
       seenTheirs.add(c);
@@ -282,11 +280,15 @@ const observation: ObservationEncoder<BlackpokerView> = {
       out[at.oppFog + c] = 1;
       seenTheirs.add(c);
     }
-    for (const u of theirs.field)
-      for (const c of u.cards) {
-        out[at.oppFieldCards + c] = 1;
-        seenTheirs.add(c);
-      }
+    // Field cards by owner (a card code names a card of its owner's deck), on whichever side they are.
+    view.players.forEach((side, controller) => {
+      for (const u of side.field)
+        u.cards.forEach((c, i) => {
+          const owner = u.owners?.[i] ?? controller;
+          out[(owner === me ? at.myFieldCards : at.oppFieldCards) + c] = 1;
+          (owner === me ? seenMine : seenTheirs).add(c);
+        });
+    });
     const f = view.flow;
     const requests = f.stage.concat(f.buffer, f.resolving ? [f.resolving] : [], f.requested ? [f.requested] : []);
     for (const r of requests) for (const c of r.payload.keys) (r.controller === me ? seenMine : seenTheirs).add(c);
