@@ -33,6 +33,8 @@ export interface UnitSpec {
   charged?: boolean;
   mod?: number;
   entered?: number;
+  /** Each card's owner when it is not the seat whose field holds the unit (its controller). */
+  owners?: number[];
 }
 export interface PlayerSpec {
   /** Top first. */
@@ -67,6 +69,7 @@ export function scenario(spec: ScenarioSpec): BlackpokerState {
     charged: u.charged ?? true,
     mod: u.mod ?? 0,
     entered: u.entered ?? 0,
+    ...(u.owners ? { owners: u.owners } : {}),
   });
   const player = (p: PlayerSpec = {}) => ({
     life: cs(...(p.life ?? FILLER)).reverse(),
