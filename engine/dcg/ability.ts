@@ -1,11 +1,11 @@
 import Type, { type Static, type TProperties } from "typebox";
-import { CALCULATOR_MODES, type Calculator } from "./calculator.ts";
+import { BOOLEAN_CALCULATOR_MODES, CALCULATOR_MODES, type BooleanCalculator, type Calculator } from "./calculator.ts";
 import { CardDataError } from "./card-data-error.ts";
 import type { Effect } from "./effect.ts";
 import { checkTargeting, isPlayerOnly, triggerKindsOf, type Targeting } from "./targeting.ts";
 import type { TriggerKind } from "./trigger.ts";
-import { PARAMETERS, type Parameter } from "./params.ts";
-import { checkFields, F, oneOf } from "./validate.ts";
+import { isFlagParameter, PARAMETERS, type Parameter } from "./params.ts";
+import { checkField, checkFields, F, oneOf } from "./validate.ts";
 
 /**
  * The four Ability types of docs/cards.md, as compiled from JSON (ids index the pool's ability
@@ -30,7 +30,8 @@ export type Ability =
       readonly type: "ParameterAbility";
       readonly id: number;
       readonly parameter: Parameter;
-      readonly calc: Calculator;
+      /** A NumericCalculator for a numeric parameter, a BooleanCalculator for a flag (CanAttack, CanMove). */
+      readonly calc: Calculator | BooleanCalculator;
       readonly lifetime: readonly Targeting[];
       readonly kinds: readonly TriggerKind[] | null;
     }
@@ -62,8 +63,12 @@ interface AbilityHandler<K extends AbilityType> {
 
 export { CardDataError };
 
-/** A ParameterAbility's calculator. */
+/** A numeric parameter's calculator (NumericCalculator). */
 export const CALC = Type.Object({ mode: oneOf(CALCULATOR_MODES), amount: F.amount }, { additionalProperties: false });
+/** A flag parameter's calculator (BooleanCalculator): Set / And / Or with a value, or Not alone. */
+const FLAG_MODES = BOOLEAN_CALCULATOR_MODES.filter((m) => m !== "Not");
+const SET_CALC = Type.Object({ mode: oneOf(FLAG_MODES), value: F.boolean }, { additionalProperties: false });
+const NOT_CALC = Type.Object({ mode: Type.Literal("Not") }, { additionalProperties: false });
 
 /**
  * Each ability type's JSON fields (TypeBox; `type` is the tag): the published schema and the
@@ -71,7 +76,9 @@ export const CALC = Type.Object({ mode: oneOf(CALCULATOR_MODES), amount: F.amoun
  */
 export const ABILITY_FIELDS = {
   TriggerAbility: { conditions: F.triggerConditions, effect: F.effect },
-  ParameterAbility: { parameter: oneOf(PARAMETERS), calc: CALC, lifetime: Type.Optional(F.conditions) },
+  // calc: the NumericCalculator of a numeric parameter or the BooleanCalculator of a flag (the
+  // loader checks the pair; the schema each calculator's shape).
+  ParameterAbility: { parameter: oneOf(PARAMETERS), calc: Type.Union([CALC, SET_CALC, NOT_CALC]), lifetime: Type.Optional(F.conditions) },
   AreaAbility: { reach: F.targeting, ability: F.parameterAbility },
   NightmareAbility: { conditions: F.conditions },
 } as const satisfies Record<AbilityType, TProperties>;
@@ -84,6 +91,26 @@ function conditions(raw: unknown, path: string): Targeting[] {
     if (err) throw new CardDataError(err);
   });
   return raw as Targeting[];
+}
+
+/** The calculator a parameter takes: numeric modes for a number, boolean modes for a flag. */
+function compileCalc(raw: unknown, parameter: Parameter, path: string): Calculator | BooleanCalculator {
+  const mode = (raw as { mode?: unknown } | null)?.mode;
+  if (isFlagParameter(parameter)) {
+    if (mode === "Not") {
+      const err = checkField(NOT_CALC, raw, path);
+      if (err) throw new CardDataError(err);
+      return { mode: "Not" };
+    }
+    const err = checkField(SET_CALC, raw, path);
+    if (err) throw new CardDataError(`${err} (${parameter} is a flag: a BooleanCalculator)`);
+    const calc = raw as { mode: (typeof FLAG_MODES)[number]; value: boolean };
+    return { mode: calc.mode, value: calc.value };
+  }
+  const err = checkField(CALC, raw, path);
+  if (err) throw new CardDataError(`${err} (${parameter} is a number: a NumericCalculator)`);
+  const calc = raw as Static<typeof CALC>;
+  return { mode: calc.mode, amount: calc.amount };
 }
 
 export const abilityHandlers = {
@@ -99,12 +126,12 @@ export const abilityHandlers = {
   },
   ParameterAbility: {
     compile: (raw, _c, path) => {
-      const calc = raw.calc as Static<typeof CALC>;
+      const parameter = raw.parameter as Parameter;
       const lifetime = conditions(raw.lifetime ?? [], `${path}.lifetime`);
       return {
         type: "ParameterAbility",
-        parameter: raw.parameter as Parameter,
-        calc: { mode: calc.mode, amount: calc.amount },
+        parameter,
+        calc: compileCalc(raw.calc, parameter, `${path}.calc`),
         lifetime,
         kinds: lifetime.length === 0 ? [] : triggerKindsOf(lifetime),
       };

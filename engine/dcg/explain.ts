@@ -5,7 +5,7 @@ import type { Decision } from "./decision.ts";
 import { actorOf } from "./flow.ts";
 import { legal, STRATEGY_REMOVES } from "./operation.ts";
 import { HAND_CAP } from "./ops.ts";
-import { moveCost } from "./params.ts";
+import { canAttack, canMove, moveCost } from "./params.ts";
 import type { Pool } from "./pool.ts";
 
 /**
@@ -134,6 +134,7 @@ function reason(s: BattleData, pool: Pool, seat: Seat, d: Decision): string | nu
       if (ops) return ops;
       const bad = ownRubricOnField(d.card);
       if (bad) return bad;
+      if (!canMove(s, pool, d.card)) return `${nameOf(d.card)} cannot move (an ability sets its CanMove to false)`;
       const from = s.cards[d.card]!.cell;
       const cost = moveCost(s, pool, d.card);
       if (cost > p.mp) return `moving ${nameOf(d.card)} costs ${cost} MP and you have ${p.mp}`;
@@ -153,6 +154,7 @@ function reason(s: BattleData, pool: Pool, seat: Seat, d: Decision): string | nu
       const c = s.cards[d.card]!;
       if (c.summoned === s.turn) return `${nameOf(d.card)} was summoned this turn and cannot attack yet`;
       if (c.attacked === s.turn) return `${nameOf(d.card)} has already attacked this turn`;
+      if (!canAttack(s, pool, d.card)) return `${nameOf(d.card)} cannot attack (an ability sets its CanAttack to false)`;
       if (d.kind === "direct") {
         return inEnemyHome(c.cell, seat) ? null : `a direct attack is made from the enemy's home rows; ${nameOf(d.card)} is at ${cellName(c.cell)}`;
       }

@@ -21,7 +21,7 @@ import {
   TURN_FINISH,
 } from "./decision-table.ts";
 import { HAND_CAP } from "./ops.ts";
-import { moveCost } from "./params.ts";
+import { canAttack, canMove, moveCost } from "./params.ts";
 import type { Pool } from "./pool.ts";
 
 /** StrategyMoves of an already placed rubric, per player (placing an unplaced one is always allowed). */
@@ -158,7 +158,7 @@ function mainOps(s: BattleData, pool: Pool, seat: Seat): Decision[] {
     }
     for (let m = 0; m < mine.length; m++) {
       const id = mine[m]!;
-      if (moveCost(s, pool, id) > p.mp) continue;
+      if (moveCost(s, pool, id) > p.mp || !canMove(s, pool, id)) continue;
       const from = cards[id]!.cell;
       for (let dir = 0; dir < 4; dir++) {
         const to = NEIGHBOUR[from * 4 + dir]!;
@@ -171,7 +171,7 @@ function mainOps(s: BattleData, pool: Pool, seat: Seat): Decision[] {
       for (let m = 0; m < mine.length; m++) {
         const id = mine[m]!;
         const c = cards[id]!;
-        if (c.summoned === s.turn || c.attacked === s.turn) continue;
+        if (c.summoned === s.turn || c.attacked === s.turn || !canAttack(s, pool, id)) continue;
         for (let dir = 0; dir < 4; dir++) {
           const to = NEIGHBOUR[c.cell * 4 + dir]!;
           if (to >= 0 && cells[to]! >= 0 && cards[cells[to]!]!.owner !== seat) out.push(attackOf(id, to));

@@ -3,6 +3,7 @@ import { compileAbility, type Ability } from "./ability.ts";
 import { CardDataError } from "./card-data-error.ts";
 import { compileEffect, type Effect } from "./effect.ts";
 import { guardJson } from "./json-guard.ts";
+import { PARAMETERS, type Parameter } from "./params.ts";
 import { isPositional } from "./targeting.ts";
 import { checkFields, F, int, oneOf } from "./validate.ts";
 import Type, { type Static, type TObject, type TProperties } from "typebox";
@@ -74,6 +75,8 @@ export interface Pool {
   /** lifetimes[kind]: some ParameterAbility lifetime could end on this trigger kind. */
   readonly lifetimes: Readonly<Record<TriggerKind, boolean>>;
   readonly hasAreas: boolean;
+  /** params[p]: some ParameterAbility changes parameter p (else reading it is reading the printed value). */
+  readonly params: Readonly<Record<Parameter, boolean>>;
   /** Some card has an AreaAbility or a NightmareAbility (else refresh never has work). */
   readonly hasRefresh: boolean;
   /** Every AreaAbility reach reads only positions and printed card data (PhraseHandler.positional). */
@@ -181,6 +184,10 @@ function compilePool(raw: unknown, label: (index: number) => string): Pool {
   }
   const hasAreas = abilities.some((a) => a.type === "AreaAbility");
   const areasPositional = abilities.every((a) => a.type !== "AreaAbility" || isPositional(a.reach));
+  const params = Object.fromEntries(PARAMETERS.map((p) => [p, abilities.some((a) => a.type === "ParameterAbility" && a.parameter === p)])) as Record<
+    Parameter,
+    boolean
+  >;
   const hasRefresh = hasAreas || abilities.some((a) => a.type === "NightmareAbility");
-  return { cards, abilities, byId, listens, answers, lifetimes, hasAreas, hasRefresh, areasPositional, source: raw };
+  return { cards, abilities, byId, listens, answers, lifetimes, hasAreas, params, hasRefresh, areasPositional, source: raw };
 }

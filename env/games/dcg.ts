@@ -2,7 +2,7 @@ import { dcg, type DcgView, type Decision } from "../../engine/dcg/index.ts";
 import { asSeat, other } from "../../engine/dcg/battle-data.ts";
 import { CELLS, dirBetween, NEIGHBOUR, relCell, relDir } from "../../engine/dcg/board.ts";
 import { LIFE_MAX, PARAM_MAX } from "../../engine/dcg/ops.ts";
-import { effectiveAttack, moveCost } from "../../engine/dcg/params.ts";
+import { canAttack, effectiveAttack, moveCost } from "../../engine/dcg/params.ts";
 import { checkLayout, fieldOffsets, type ActionCodec, type GameAdapter, type ObservationEncoder, type ObservationField } from "../codec.ts";
 
 /**
@@ -257,7 +257,8 @@ const observation: ObservationEncoder<DcgView> = {
       out[o + 5] = clip(c.life, 0, LIFE_MAX) / 10;
       out[o + 6] = def.cost / 3;
       out[o + 7] = c.ailment === "poison" ? 1 : 0;
-      out[o + 8] = !strategy && c.owner === me && def.kind === "rubric" && c.summoned !== view.turn && c.attacked !== view.turn ? 1 : 0;
+      out[o + 8] =
+        !strategy && c.owner === me && def.kind === "rubric" && c.summoned !== view.turn && c.attacked !== view.turn && canAttack(view, pool, id) ? 1 : 0;
       out[o + 9] = c.sealed ? 1 : 0;
       out[o + 10] = c.owner === me && def.kind === "rubric" ? clip(moveCost(view, pool, id), 0, PARAM_MAX) / 2 : 0;
       out[o + 11] = c.attached.some((a) => a.area) ? 1 : 0;

@@ -1,4 +1,5 @@
 import { Rng } from "../../engine/core/index.ts";
+import { FLAG_PARAMETERS } from "../../engine/dcg/params.ts";
 import { buildCardSchema } from "../../engine/dcg/schema.ts";
 
 /**
@@ -114,7 +115,26 @@ export class CardGen {
       if (!required.includes(k) && !this.chance(0.5)) continue;
       out[k] = this.value(v, depth + 1);
     }
+    this.pair(out, props, depth);
     return out;
+  }
+
+  /**
+   * Pairs the schema states field by field and the loader checks together: a ParameterAbility's
+   * calculator fits its parameter (numeric or flag), an AttachAbility has exactly one of `ability`
+   * and `source`. Mostly made right, sometimes left wrong, which both checkers must refuse.
+   */
+  private pair(out: S, props: Record<string, S>, depth: number): void {
+    if (!this.chance(0.9)) return;
+    if (out.type === "ParameterAbility" && props.calc) {
+      const numeric = !FLAG_PARAMETERS.includes(out.parameter as never);
+      const fit = (props.calc.anyOf as S[]).filter((b) => JSON.stringify(b).includes('"Add"') === numeric);
+      out.calc = this.value(this.pick(fit), depth + 1);
+    }
+    if (out.kind === "AttachAbility" && props.source && (out.ability === undefined) === (out.source === undefined)) {
+      if (out.ability === undefined) out.ability = this.value(props.ability!, depth + 1);
+      else delete out[this.chance(0.5) ? "ability" : "source"];
+    }
   }
 
   /** A card as the schema's card definition allows (its kind's stats), with the given id. */

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { abilityHandlers } from "../../engine/dcg/ability.ts";
-import { CALCULATOR_MODES } from "../../engine/dcg/calculator.ts";
+import { BOOLEAN_CALCULATOR_MODES, CALCULATOR_MODES } from "../../engine/dcg/calculator.ts";
 import { SHIPPED_CARDS } from "../../engine/dcg/cards.ts";
 import { COMPARATORS } from "../../engine/dcg/comparator.ts";
 import { effectHandlers } from "../../engine/dcg/effect.ts";
 import { headHandlers } from "../../engine/dcg/heads.ts";
 import { dcg } from "../../engine/dcg/index.ts";
+import { PARAMETERS } from "../../engine/dcg/params.ts";
 import { pipeHandlers } from "../../engine/dcg/pipes.ts";
 
 /**
@@ -56,10 +57,10 @@ const expected: Record<string, readonly string[]> = {
   head: Object.keys(headHandlers),
   pipe: Object.keys(pipeHandlers),
   effect: Object.keys(effectHandlers),
-  calculator: CALCULATOR_MODES,
+  calculator: [...CALCULATOR_MODES, ...BOOLEAN_CALCULATOR_MODES],
   comparator: COMPARATORS,
   take: ["first", "random"],
-  parameter: ["Attack", "MoveCost"],
+  parameter: PARAMETERS,
 };
 
 /**
@@ -72,6 +73,9 @@ const NOT_YET_SHIPPED: Readonly<Record<string, readonly string[]>> = {
   // and have scenario tests; a shipped card using them changes the pool size K, so the card
   // one-hots of the observation and the goldens: that card must come with the new goldens.
   pipe: ["FilterCardHp", "FilterTriggerState"],
+  // The flags and their BooleanCalculator: same reason.
+  calculator: ["Set", "And", "Or", "Not"],
+  parameter: ["CanAttack", "CanMove"],
 };
 
 describe("the shipped card pool", () => {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { CALCULATOR_MODES, calculate, type CalculatorMode } from "../../../engine/dcg/calculator.ts";
+import {
+  BOOLEAN_CALCULATOR_MODES,
+  CALCULATOR_MODES,
+  calculate,
+  calculateFlag,
+  type BooleanCalculator,
+  type BooleanCalculatorMode,
+  type CalculatorMode,
+} from "../../../engine/dcg/calculator.ts";
 import { compare, COMPARATORS, type Comparator } from "../../../engine/dcg/comparator.ts";
 
 /** Calculator modes and Comparators (docs/cards.md): each against its definition. */
@@ -27,6 +35,28 @@ const calc: { [K in CalculatorMode]: [value: number, amount: number, result: num
   Min: [
     [1, 2, 1],
     [3, 2, 2],
+  ],
+};
+
+/** BooleanCalculator modes: [flag, operand (none for Not), result]. */
+const flags: { [K in BooleanCalculatorMode]: [value: boolean, operand: boolean | undefined, result: boolean][] } = {
+  Set: [
+    [true, false, false],
+    [false, true, true],
+  ],
+  And: [
+    [true, false, false],
+    [true, true, true],
+    [false, true, false],
+  ],
+  Or: [
+    [false, true, true],
+    [false, false, false],
+    [true, false, true],
+  ],
+  Not: [
+    [true, undefined, false],
+    [false, undefined, true],
   ],
 };
 
@@ -58,6 +88,15 @@ describe("Calculator modes", () => {
   for (const [mode, rows] of Object.entries(calc)) {
     it(mode, () => {
       for (const [value, amount, result] of rows) expect(calculate({ mode: mode as CalculatorMode, amount }, value)).toBe(result);
+    });
+  }
+});
+
+describe("BooleanCalculator modes", () => {
+  it("the table covers every mode", () => expect(Object.keys(flags).sort()).toEqual([...BOOLEAN_CALCULATOR_MODES].sort()));
+  for (const [mode, rows] of Object.entries(flags)) {
+    it(mode, () => {
+      for (const [value, operand, result] of rows) expect(calculateFlag({ mode, value: operand } as BooleanCalculator, value)).toBe(result);
     });
   }
 });

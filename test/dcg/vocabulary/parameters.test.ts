@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { SHIPPED_CARDS } from "../../../engine/dcg/cards.ts";
+import { makeDcg } from "../../../engine/dcg/index.ts";
+import { canAttack, canMove, FLAG_PARAMETERS } from "../../../engine/dcg/params.ts";
+import { loadPool } from "../../../engine/dcg/pool.ts";
+import { attach } from "../../../engine/dcg/ops.ts";
+import { at, mutate, scenario } from "./kit.ts";
+
+/** Parameters beyond Attack and MoveCost: the flags (BooleanCalculator) and the stats the rules read. */
+function gameWith(...cards: unknown[]) {
+  const pool = loadPool([...SHIPPED_CARDS, ...cards]);
+  if (!pool.ok) throw new Error(pool.error.message);
+  return makeDcg(pool.value);
+}
+const rubric = (id: string, abilities: unknown[], stats = { cost: 1, attack: 1, life: 3 }) => ({ id, name: id, kind: "rubric", ...stats, abilities });
+const param = (parameter: string, calc: unknown, lifetime: unknown[] = []) => ({ type: "ParameterAbility", parameter, calc, lifetime });
+
+describe("flag parameters (BooleanCalculator)", () => {
+  it("CanMove: an area that sets it false on adjacent enemies takes their moves away", () => {
+    const game = gameWith(
+      rubric("snare", [
+        {
+          type: "AreaAbility",
+          reach: [{ kind: "MapActorCard" }, { kind: "MapFollowCell", reach: "D1" }, { kind: "FilterCardOwner", opponent: true }],
+          ability: param("CanMove", { mode: "Set", value: false }),
+        },
+      ]),
+    );
+    const sc = scenario(game).withUnit(1, "snare", "C3").withUnit(0, "Agnis", "C2").withUnit(0, "Est", "A1");
+    const moves = () =>
+      sc
+        .legal()
+        .filter((d) => d.kind === "moveDeclare")
+        .map((d) => (d as { card: number }).card);
+    expect(moves()).not.toContain(1);
+    expect(moves()).toContain(2);
+    expect(canMove(sc.state, sc.pool, 1)).toBe(false);
+    expect(game.explain!(sc.state, { kind: "moveDeclare", card: 1, cell: at("B2") })).toMatch(/cannot move .*CanMove/);
+    // It can still attack the snare.
+    expect(sc.isLegal({ kind: "attack", card: 1, cell: at("C3") })).toBe(true);
+  });
+
+  it("CanAttack: Set, And, Or and Not fold in attachment order", () => {
+    // Printed: true And false = false, Or false stays false; an attached Not flips it back.
+    const game = gameWith(
+      rubric("pacifist", [param("CanAttack", { mode: "And", value: false }), param("CanAttack", { mode: "Or", value: false })]),
+      rubric("freed", [param("CanAttack", { mode: "Not" })]),
+    );
+    const sc = scenario(game).withUnit(0, "pacifist", "C2").withUnit(1, "Stone Wall", "C3");
+    expect(canAttack(sc.state, sc.pool, 0)).toBe(false);
+    expect(sc.isLegal({ kind: "attack", card: 0, cell: at("C3") })).toBe(false);
+    expect(game.explain!(sc.state, { kind: "attack", card: 0, cell: at("C3") })).toMatch(/cannot attack .*CanAttack/);
+    const not = game.pool.cards[game.pool.byId.get("freed")!]!.paramAbilities[0]!;
+    mutate(sc, (d) => attach(d, 0, not, 0, false, "Effect"));
+    expect(canAttack(sc.state, sc.pool, 0)).toBe(true);
+    expect(sc.isLegal({ kind: "attack", card: 0, cell: at("C3") })).toBe(true);
+    // Set overrides whatever came before.
+    const game2 = gameWith(rubric("set", [param("CanAttack", { mode: "Set", value: false }), param("CanAttack", { mode: "Set", value: true })]));
+    expect(canAttack(scenario(game2).withUnit(0, "set", "C2").state, game2.pool, 0)).toBe(true);
+  });
+
+  it("the loader pairs a flag with a BooleanCalculator and a number with a NumericCalculator", () => {
+    const bad = (calc: unknown, parameter = "CanAttack") => {
+      const r = loadPool([rubric("x", [param(parameter, calc)])]);
+      return r.ok ? "ok" : r.error.message;
+    };
+    expect(bad({ mode: "Add", amount: 1 })).toMatch(/abilities\[0\]\.calc\.amount: unknown field .*CanAttack is a flag/);
+    expect(bad({ mode: "Set" })).toMatch(/calc\.value: required/);
+    expect(bad({ mode: "Not", value: true })).toMatch(/calc\.value: unknown field/);
+    expect(bad({ mode: "Set", value: true }, "Attack")).toMatch(/Attack is a number/);
+    expect(bad({ mode: "Or", value: true }, "CanMove")).toBe("ok");
+    expect(FLAG_PARAMETERS).toEqual(["CanAttack", "CanMove"]);
+  });
+});
