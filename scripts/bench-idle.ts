@@ -4,9 +4,9 @@
  * Idle memory of the server: each way of starting it is launched on a Unix socket, asked once for
  * /healthz after it has listened and settled (--settle seconds, default 5), and its resident set
  * (VmRSS, and the anonymous and file-backed parts) read from /proc (Linux). Ways: this checkout
- * under tsx (`node --import tsx scripts/serve.ts`), this checkout bundled at start (`node
- * scripts/run-bundled.mjs scripts/serve.ts`, what `npm start` and the Python package run), and
- * with --old, another checkout under tsx. Runs alternate between the ways; the median is printed.
+ * under tsx (`node --import tsx scripts/serve.ts`), this checkout bundled at start with the
+ * server's node flags (`node <SERVER_NODE_FLAGS> scripts/run-bundled.mjs scripts/serve.ts`, what
+ * `npm start` and the Python package run), and with --old, another checkout bundled at start. Runs alternate between the ways; the median is printed.
  * A benchmark, not a test.
  */
 import { spawn } from "node:child_process";
@@ -14,6 +14,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { SERVER_NODE_FLAGS } from "../env/server/heap.ts";
 import { intArg, main, parseCli } from "./cli.ts";
 
 const USAGE = "tsx scripts/bench-idle.ts [--old <checkout>] [--settle S] [--runs N]";
@@ -63,9 +64,10 @@ main(async () => {
   const runs = intArg(values.runs, "runs", 3, 1, 100);
   const ways: [string, string, string[]][] = [
     ["this checkout, tsx", ".", ["--import", "tsx", "scripts/serve.ts"]],
-    ["this checkout, run-bundled (npm start)", ".", ["scripts/run-bundled.mjs", "scripts/serve.ts"]],
+    ["this checkout, run-bundled (npm start)", ".", [...SERVER_NODE_FLAGS, "scripts/run-bundled.mjs", "scripts/serve.ts"]],
   ];
-  if (values.old) ways.unshift([`old (${values.old}), tsx`, resolve(values.old), ["--import", "tsx", "scripts/serve.ts"]]);
+  // The old checkout as its own npm start ran it (no node flags before they were introduced).
+  if (values.old) ways.unshift([`old (${values.old}), run-bundled`, resolve(values.old), ["scripts/run-bundled.mjs", "scripts/serve.ts"]]);
   const got = new Map<string, Record<string, number>[]>(ways.map(([label]) => [label, []]));
   for (let r = 0; r < runs; r++) for (const [label, cwd, args] of ways) got.get(label)!.push(await idle(cwd, args, settle));
   console.log(`idle server RSS ${new Date().toISOString()}, median of ${runs}, ${settle / 1000} s after listening + one /healthz`);

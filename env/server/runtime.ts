@@ -1,4 +1,5 @@
 import { Worker } from "node:worker_threads";
+import { restoreWorkerYoungGeneration } from "./heap.ts";
 import type { Job } from "./jobs.ts";
 import { SessionHost, type HostReply, type HostRequest, type HostSetup, type LoggedOp } from "./session-host.ts";
 import type { WorkerInit } from "./session-module.ts";
@@ -115,6 +116,7 @@ export class SessionRuntime {
 
   constructor(private readonly o: RuntimeOptions) {
     this.host = o.workers === 0 ? new SessionHost(o.setup) : null;
+    if (o.workers > 0) restoreWorkerYoungGeneration();
     this.slots = Array.from({ length: Math.max(1, o.workers) }, (_, index) => ({
       index,
       worker: null,

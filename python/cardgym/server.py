@@ -70,6 +70,9 @@ def _is_checkout(path: Path) -> bool:
 
 
 #: The server bundled into an installed wheel (built by ``npm run build:wheel``).
+# Node flags of the server process, as env/server/heap.ts's SERVER_NODE_FLAGS (a test checks they agree):
+# a small young generation for the event-loop thread; the session workers keep V8's default.
+SERVER_NODE_FLAGS = ("--max-semi-space-size=1",)
 BUNDLED_SERVER = Path(__file__).resolve().parent / "_server" / "dist" / "serve.mjs"
 
 #: Oldest Node.js major version the server runs on.
@@ -186,7 +189,7 @@ class EmbeddedServer:
         self.transport = "unix" if self._socket_dir else "tcp"
         # --exit-on-stdin-eof: the server ends when this process does, however it dies and on any OS,
         # because the OS closes our end of its stdin pipe (PR_SET_PDEATHSIG below is Linux-only).
-        args = [node, *program, *where, "--quiet", "--exit-on-stdin-eof", *(extra_args or [])]
+        args = [node, *SERVER_NODE_FLAGS, *program, *where, "--quiet", "--exit-on-stdin-eof", *(extra_args or [])]
         self._stderr: Deque[str] = collections.deque(maxlen=40)
         try:
             self.process = subprocess.Popen(
