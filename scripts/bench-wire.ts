@@ -387,7 +387,8 @@ main(async () => {
     const n = values.envs === undefined ? 64 : intArg(values.envs, "envs", 64, 1, 4096);
     return runtimeBench(game, k, n, seconds, transport, values.server === "tsx");
   }
-  const { child, urls } = await startServer(transport, values.server === "tsx", undefined);
+  const workers = values.workers === undefined ? undefined : intArg(values.workers, "workers", 1, 0, 1024);
+  const { child, urls } = await startServer(transport, values.server === "tsx", workers);
   serverPid = child.pid ?? 0;
   try {
     console.log(
