@@ -3,25 +3,19 @@
  * over real HTTP and WebSockets; and sessions whose config carries the same board.
  */
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseRecord, replay, unwrap } from "../../engine/core/index.ts";
 import { registry } from "../../engine/games.ts";
 import { boardCell } from "../../engine/dcg/board-file.ts";
 import { dcg } from "../../engine/dcg/index.ts";
-import { Client, http, startLive, tempDir, type Live } from "./helpers.ts";
+import { Client, http, liveForFile, startLive, tempDir, type Live } from "./helpers.ts";
 
 const BOARD = JSON.parse(readFileSync(new URL("../../docs/examples/dcg-board.json", import.meta.url), "utf8"));
 const board = () => structuredClone(BOARD);
 
-let live: Live;
-beforeAll(async () => {
-  live = await startLive();
-});
-afterAll(async () => {
-  await live.close();
-});
+const server = liveForFile();
 
-const create = (body: Record<string, unknown>) => http(live.base, "POST", "/v1/tables", body);
+const create = server.create;
 const fast = { botDelayMs: 0 };
 
 /** Every unit of the board stands on its cell in a dcg view (cells hold instance ids; cards their defs). */
@@ -38,7 +32,7 @@ function expectUnits(view: any): void {
 
 /** The table's record replays in this process to the hash the table reached. */
 async function expectReplays(table: string): Promise<any> {
-  const record = (await http(live.base, "GET", `/v1/tables/${table}/record`)).body;
+  const record = (await http(server.live.base, "GET", `/v1/tables/${table}/record`)).body;
   expect(record.config.board).toEqual(BOARD);
   const parsed = unwrap(parseRecord(record));
   expect(unwrap(replay(registry, parsed)).finalHash).toBe(record.finalHash);
@@ -52,7 +46,7 @@ describe("debug facilitator", () => {
     expect(made.body.facilitator).toBe("debug");
     expect(made.body.config.board).toEqual(BOARD);
     expect(made.body.seats.map((s: any) => s.kind)).toEqual(["human", "agent"]);
-    const c = await Client.open(`${live.ws}/v1/tables/${made.body.table}/seats/0/ws?token=${made.body.tokens["0"]}`);
+    const c = await Client.open(`${server.live.ws}/v1/tables/${made.body.table}/seats/0/ws?token=${made.body.tokens["0"]}`);
     let f = await c.frame();
     expect(f.seq).toBe(0);
     expect(f.view.turn).toBe(5);
@@ -83,7 +77,7 @@ describe("debug facilitator", () => {
     const made = await create({ game: "dcg", facilitator: "debug", board: board(), seats: ["random", "computer"], seed: 8, deadlines: fast });
     expect(made.status).toBe(201);
     expect(made.body.tokens).toEqual({});
-    const w = await Client.open(`${live.ws}/v1/tables/${made.body.table}/spectate`);
+    const w = await Client.open(`${server.live.ws}/v1/tables/${made.body.table}/spectate`);
     const first = await w.next((m) => m.type === "spectate");
     expectUnits(first.view);
     await w.frame((x) => x.status === "finished");
@@ -168,28 +162,28 @@ describe("debug tables are durable", () => {
 
 describe("sessions with config.board", () => {
   it("every reset starts at the board's position", async () => {
-    const made = await http(live.base, "POST", "/v1/sessions", { game: "dcg", config: { board: board() }, numEnvs: 2, seed: 5 });
+    const made = await http(server.live.base, "POST", "/v1/sessions", { game: "dcg", config: { board: board() }, numEnvs: 2, seed: 5 });
     expect(made.status).toBe(201);
     const id = made.body.session;
-    const render = async (env: number) => (await http(live.base, "GET", `/v1/sessions/${id}/render?env=${env}`)).body.text as string;
+    const render = async (env: number) => (await http(server.live.base, "GET", `/v1/sessions/${id}/render?env=${env}`)).body.text as string;
     const start = dcg.render(dcg.setup(unwrap(dcg.parseConfig({ board: BOARD })), 1));
-    expect((await http(live.base, "POST", `/v1/sessions/${id}/reset`, {})).status).toBe(200);
+    expect((await http(server.live.base, "POST", `/v1/sessions/${id}/reset`, {})).status).toBe(200);
     for (const env of [0, 1]) expect((await render(env)).startsWith(start)).toBe(true);
     // Play a few steps (the first legal action each time), then reset: back at the board.
     for (let t = 0; t < 3; t++) {
-      const mask = (await http(live.base, "GET", `/v1/sessions/${id}/mask?labels=true`)).body;
+      const mask = (await http(server.live.base, "GET", `/v1/sessions/${id}/mask?labels=true`)).body;
       const actions = mask.labels.map((legal: { id: number }[]) => legal[0]!.id);
-      expect((await http(live.base, "POST", `/v1/sessions/${id}/step`, { actions })).status).toBe(200);
+      expect((await http(server.live.base, "POST", `/v1/sessions/${id}/step`, { actions })).status).toBe(200);
     }
     expect((await render(0)).startsWith(start)).toBe(false);
-    await http(live.base, "POST", `/v1/sessions/${id}/reset`, { seed: 11 });
+    await http(server.live.base, "POST", `/v1/sessions/${id}/reset`, { seed: 11 });
     expect((await render(0)).startsWith(start)).toBe(true);
   });
 
   it("a malformed board is a 400 invalid_config naming the path", async () => {
     const b = board();
     b.players[0].hand[0] = "no-such-card";
-    const bad = await http(live.base, "POST", "/v1/sessions", { game: "dcg", config: { board: b } });
+    const bad = await http(server.live.base, "POST", "/v1/sessions", { game: "dcg", config: { board: b } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe("invalid_config");
     expect(bad.body.error.message).toMatch(/^board\.players\[0\]\.hand\[0\]: unknown card "no-such-card"/);

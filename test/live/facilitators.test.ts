@@ -1,20 +1,14 @@
 /** Facilitator presets of POST /v1/tables (docs/live.md, Facilitators): each checks and fills in its seats. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, http, startLive, type Live } from "./helpers.ts";
+import { describe, expect, it } from "vitest";
+import { Client, http, liveForFile } from "./helpers.ts";
 
-let live: Live;
-beforeAll(async () => {
-  live = await startLive();
-});
-afterAll(async () => {
-  await live.close();
-});
+const server = liveForFile();
 
-const create = (body: Record<string, unknown>) => http(live.base, "POST", "/v1/tables", body);
+const create = server.create;
 
 describe("facilitator presets", () => {
   it("the protocol's schemas are served as JSON Schema for client authors", async () => {
-    const r = await http(live.base, "GET", "/v1/tables/protocol");
+    const r = await http(server.live.base, "GET", "/v1/tables/protocol");
     expect(r.status).toBe(200);
     expect(r.body.protocol).toBe(1);
     expect(r.body.schemas.SeatFrame.properties.decisions.type).toBe("array");
@@ -47,7 +41,7 @@ describe("facilitator presets", () => {
   it("sandbag: one person against sandbag agents; the agents play their turns", async () => {
     const made = await create({ game: "sevens", facilitator: "sandbag", seats: ["sandbag", "human", "sandbag"], seed: 6 });
     expect(made.status).toBe(201);
-    const c = await Client.open(`${live.ws}/v1/tables/${made.body.table}/seats/1/ws?token=${made.body.tokens["1"]}`);
+    const c = await Client.open(`${server.live.ws}/v1/tables/${made.body.table}/seats/1/ws?token=${made.body.tokens["1"]}`);
     let f = await c.frame();
     while (f.status !== "finished") {
       if (f.decisions.length > 0) c.send({ type: "answer", seq: f.seq, decisionId: f.decisions[0].id });
@@ -55,7 +49,7 @@ describe("facilitator presets", () => {
       f = await c.frame((x) => x.seq > seq);
     }
     c.close();
-    const log = (await http(live.base, "GET", `/v1/tables/${made.body.table}/log?since=0`)).body.events;
+    const log = (await http(server.live.base, "GET", `/v1/tables/${made.body.table}/log?since=0`)).body.events;
     expect(log.filter((e: any) => e.seat !== 1).every((e: any) => e.cause === "agent")).toBe(true);
   });
 
@@ -79,30 +73,30 @@ describe("facilitator presets", () => {
 
   it("replay: a record stepped forward and back, watched from a chosen seat's view", async () => {
     const game = await create({ game: "blackpoker", facilitator: "audience", seats: ["random", "random"], seed: 3, deadlines: { botDelayMs: 0 } });
-    const w = await Client.open(`${live.ws}/v1/tables/${game.body.table}/spectate`);
+    const w = await Client.open(`${server.live.ws}/v1/tables/${game.body.table}/spectate`);
     await w.frame((f) => f.status === "finished");
     w.close();
-    const record = (await http(live.base, "GET", `/v1/tables/${game.body.table}/record`)).body;
+    const record = (await http(server.live.base, "GET", `/v1/tables/${game.body.table}/record`)).body;
     const made = await create({ game: "blackpoker", facilitator: "replay", record });
     expect(made.status).toBe(201);
     const id = made.body.table;
-    expect((await http(live.base, "GET", `/v1/tables/${id}`)).body).toMatchObject({ table: id, facilitator: "replay", seq: 0 });
-    const seat0 = await Client.open(`${live.ws}/v1/tables/${id}/spectate?viewer=0`);
+    expect((await http(server.live.base, "GET", `/v1/tables/${id}`)).body).toMatchObject({ table: id, facilitator: "replay", seq: 0 });
+    const seat0 = await Client.open(`${server.live.ws}/v1/tables/${id}/spectate?viewer=0`);
     expect((await seat0.frame()).seq).toBe(0);
-    expect((await http(live.base, "POST", `/v1/tables/${id}/cursor`, { seq: 5 })).status).toBe(200);
+    expect((await http(server.live.base, "POST", `/v1/tables/${id}/cursor`, { seq: 5 })).status).toBe(200);
     const at5 = await seat0.frame((f) => f.seq === 5);
     expect(at5.viewer).toBe(0);
     expect(at5.view.players[0].hand).not.toBeNull();
     expect(at5.view.players[1].hand).toBeNull();
     expect(at5.events.map((e: any) => e.seq)).toEqual([0, 1, 2, 3, 4]);
-    await http(live.base, "POST", `/v1/tables/${id}/cursor`, { seq: 2 });
+    await http(server.live.base, "POST", `/v1/tables/${id}/cursor`, { seq: 2 });
     expect((await seat0.frame((f) => f.seq === 2)).events).toEqual([]);
-    await http(live.base, "POST", `/v1/tables/${id}/cursor`, { seq: record.decisions.length });
+    await http(server.live.base, "POST", `/v1/tables/${id}/cursor`, { seq: record.decisions.length });
     expect((await seat0.frame((f) => f.status === "finished")).returns).toHaveLength(2);
     seat0.close();
-    expect((await http(live.base, "POST", `/v1/tables/${id}/cursor`, { seq: record.decisions.length + 1 })).body.error.code).toBe("bad_cursor");
+    expect((await http(server.live.base, "POST", `/v1/tables/${id}/cursor`, { seq: record.decisions.length + 1 })).body.error.code).toBe("bad_cursor");
     // A live table never shows a seat's view to a spectator.
-    expect((await http(live.base, "GET", `/v1/tables/${game.body.table}/spectate?viewer=0`)).status).toBe(403);
+    expect((await http(server.live.base, "GET", `/v1/tables/${game.body.table}/spectate?viewer=0`)).status).toBe(403);
     const edited = structuredClone(record);
     edited.finalHash = "0";
     expect((await create({ game: "blackpoker", facilitator: "replay", record: edited })).body.error.code).toBe("invalid_record");

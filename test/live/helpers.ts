@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import WebSocket from "ws";
+import { afterAll, beforeAll } from "vitest";
 import type { FastifyInstance } from "fastify";
 import { buildApp, type ServerOptions } from "../../env/server/index.ts";
 
@@ -30,6 +31,30 @@ export async function startLive(options: ServerOptions = {}, dataDir = tempDir()
       await app.close();
       if (!keepData) rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * One server for a whole test file, started before its tests and closed after them: `server.live`
+ * (inside a test) and `server.create(body)` (POST /v1/tables).
+ */
+export function liveForFile(options: ServerOptions = {}): { readonly live: Live; create(body: Record<string, unknown>): ReturnType<typeof http> } {
+  let live: Live | undefined;
+  beforeAll(async () => {
+    live = await startLive(options);
+  });
+  afterAll(async () => {
+    await live?.close();
+  });
+  const get = (): Live => {
+    if (!live) throw new Error("the live server is not running (use server.live inside a test)");
+    return live;
+  };
+  return {
+    get live() {
+      return get();
+    },
+    create: (body) => http(get().base, "POST", "/v1/tables", body),
   };
 }
 
