@@ -2,6 +2,7 @@ import { other, type Seat } from "./battle-data.ts";
 import type { Draft } from "./draft.ts";
 import { runEffect } from "./effect.ts";
 import { changeMp, countActivation, damageCard, damagePlayer, drawCard, enterField, moveUnit, removeFromHand, setFeintDown, toGrave } from "./ops.ts";
+import { effectiveCost } from "./params.ts";
 import { trigger, type Trigger, type TriggerType } from "./trigger.ts";
 
 /**
@@ -85,11 +86,13 @@ export const COMMAND_TYPE: { readonly [K in CommandKind]: TriggerType } = {
   BattleForceFinishCommand: "Battle",
 };
 
-/** A rubric leaving the Field at 0 life costs its owner HP equal to its cost. */
-function costDamage(d: Draft, id: number, type: TriggerType): void {
+/**
+ * A rubric leaving the Field at 0 life costs its owner HP equal to its cost: its Cost parameter,
+ * read while it still stands (`cost`, taken before the Grave clears what is attached to it).
+ */
+function costDamage(d: Draft, id: number, cost: number, type: TriggerType): void {
   const c = d.s.cards[id]!;
-  const def = d.pool.cards[c.def]!;
-  if (def.kind === "rubric") damagePlayer(d, c.owner, def.cost, "CostDamaged", type, id);
+  if (d.pool.cards[c.def]!.kind === "rubric") damagePlayer(d, c.owner, cost, "CostDamaged", type, id);
 }
 
 export const commandHandlers = {
@@ -192,8 +195,9 @@ export const commandHandlers = {
   AttackDamageCommand: (c, d) => damageCard(d, c.target, c.amount, "AttackDamaged", "Attack", c.card),
   AttackDestroyCommand: (c, d) => {
     d.emit("AttackDestroyed", "Attack", c.card, c.target, d.s.cards[c.target]!.owner, 0);
+    const cost = effectiveCost(d.s, d.pool, c.target);
     toGrave(d, c.target, "Attack", c.card);
-    costDamage(d, c.target, "Attack");
+    costDamage(d, c.target, cost, "Attack");
   },
   AttackFinishCommand: (c, d) => d.emit("AttackFinished", "Attack", c.card, c.target, d.s.cards[c.card]!.owner, 0),
   DirectDeclareCommand: (c, d) => {
@@ -237,8 +241,9 @@ export const commandHandlers = {
   EffectFinishCommand: (c, d) => d.emit("EffectFinished", "Effect", c.card, c.trigger.target, d.s.cards[c.card]!.owner, 0),
   DestroyCommand: (c, d) => {
     if (c.cause === "Effect") d.emit("EffectDestroyed", "Effect", -1, c.card, d.s.cards[c.card]!.owner, 0);
+    const cost = effectiveCost(d.s, d.pool, c.card);
     toGrave(d, c.card, c.cause, -1);
-    costDamage(d, c.card, c.cause);
+    costDamage(d, c.card, cost, c.cause);
   },
   TurnFinishCommand: (c, d) => d.emit("TurnFinish", "Turn", -1, -1, c.seat, d.s.turn),
   PoisonDamageCommand: (c, d) => {

@@ -1,6 +1,7 @@
 import type { Seat } from "./battle-data.ts";
 import type { Ailment } from "./battle-data.ts";
 import type { Draft } from "./draft.ts";
+import { effectiveLife } from "./params.ts";
 import type { TriggerKind, TriggerType } from "./trigger.ts";
 
 // Imported functions are aliased once: tsx compiles imports to getter calls, ~20x slower in hot loops.
@@ -79,16 +80,39 @@ export function removeFromHand(d: Draft, seat: Seat, id: number): void {
   if (i >= 0) hand.splice(i, 1);
 }
 
-/** Puts a card onto the Field (units) and attaches its own ParameterAbilities. */
+/**
+ * Puts a card onto the Field (units) and attaches its own ParameterAbilities: it enters with its
+ * full life (Life parameter), its printed life moved by its own Life abilities.
+ */
 export function enterField(d: Draft, id: number, cell: number): void {
   const c = d.card(id);
   const def = d.pool.cards[c.def]!;
+  const before = d.pool.params.Life ? def.life : 0;
   c.layer = "Field";
   c.cell = cell;
   c.summoned = d.s.turn;
   c.attached = def.paramAbilities.map((ability) => ({ ability, producer: id, area: false }));
   d.setCell(cell, id);
+  if (d.pool.params.Life) shiftLife(d, id, before);
 }
+
+/**
+ * Keeps a unit's life in step with its Life parameter (its full life) after what is attached to
+ * it or its seal changed: current life moves by the change (a +2 Life buff gives 2 life, losing it
+ * takes them back, which can kill: the unit leaves at 0 life like any other), saturating at
+ * LIFE_MAX. `before` is the full life before the change. No trigger: this is not damage.
+ */
+function shiftLife(d: Draft, id: number, before: number): void {
+  const c0 = d.s.cards[id]!;
+  if (c0.layer !== "Field") return;
+  const delta = effectiveLife(d.s, d.pool, id) - before;
+  if (delta === 0) return;
+  d.card(id).life = Math.min(LIFE_MAX, c0.life + delta);
+  if (delta < 0) d.maybeDead = true;
+}
+
+/** The full life before a change that shiftLife follows (0, unused, when no card changes Life). */
+const lifeBefore = (d: Draft, id: number): number => (d.pool.params.Life ? effectiveLife(d.s, d.pool, id) : 0);
 
 export function setFeintDown(d: Draft, seat: Seat, id: number, cell: number): void {
   removeFromHand(d, seat, id);
@@ -131,16 +155,20 @@ export function attach(d: Draft, id: number, ability: number, producer: number, 
   const c0 = d.s.cards[id]!;
   // The same ability from the same producer never stacks.
   for (const a of c0.attached) if (a.ability === ability && a.producer === producer) return;
+  const before = lifeBefore(d, id);
   const c = d.card(id);
   c.attached = [...c0.attached, { ability, producer, area }];
+  if (d.pool.params.Life) shiftLife(d, id, before);
   d.emit("AbilityAttached", type, producer, id, c0.owner, 0);
 }
 
 export function detachAt(d: Draft, id: number, index: number, type: TriggerType): void {
   const c0 = d.s.cards[id]!;
   const a = c0.attached[index]!;
+  const before = lifeBefore(d, id);
   const c = d.card(id);
   c.attached = c0.attached.filter((_, i) => i !== index);
+  if (d.pool.params.Life) shiftLife(d, id, before);
   d.emit("AbilityDetached", type, a.producer, id, c0.owner, 0);
 }
 
@@ -167,7 +195,9 @@ export function countActivation(d: Draft, id: number, ability: number): void {
  */
 export function setSealed(d: Draft, id: number, sealed: boolean, type: TriggerType): void {
   if (d.s.cards[id]!.sealed === sealed) return;
+  const before = lifeBefore(d, id);
   d.card(id).sealed = sealed;
+  if (d.pool.params.Life) shiftLife(d, id, before);
   d.boardDirty = true;
   d.emit("AbilityOblivionChanged", type, id, id, d.s.cards[id]!.owner, sealed ? 1 : 0);
 }

@@ -8,7 +8,7 @@ import type { Pool } from "./pool.ts";
  * does): every stat the rules read, each from the card's printed value (docs/rules/dcg.md,
  * "Parameters").
  */
-export const NUMERIC_PARAMETERS = ["Attack", "MoveCost"] as const;
+export const NUMERIC_PARAMETERS = ["Attack", "MoveCost", "Cost", "Life"] as const;
 export const FLAG_PARAMETERS = ["CanAttack", "CanMove"] as const;
 export const PARAMETERS = [...NUMERIC_PARAMETERS, ...FLAG_PARAMETERS] as const;
 export type NumericParameter = (typeof NUMERIC_PARAMETERS)[number];
@@ -67,6 +67,30 @@ export function moveCost(s: CardsLike, pool: Pool, id: number): number {
   const def = pool.cards[c.def]!;
   if (c.attached.length === 0) return def.move;
   return Math.min(PARAM_MAX, Math.max(0, paramValue(s, pool, id, "MoveCost", def.move)));
+}
+
+/**
+ * Cost as the rules read it on the Field: the HP its owner loses when the rubric is destroyed
+ * (CostDamaged). Summon and declare costs are paid from the printed cost (a card in the hand or
+ * face down carries no abilities); FilterCardCost and the cost-3 rules read the printed cost too.
+ */
+export function effectiveCost(s: CardsLike, pool: Pool, id: number): number {
+  const c = s.cards[id]!;
+  const def = pool.cards[c.def]!;
+  if (!pool.params.Cost || c.attached.length === 0) return def.cost;
+  return Math.min(PARAM_MAX, Math.max(0, paramValue(s, pool, id, "Cost", def.cost)));
+}
+
+/**
+ * Life as the rules read it: the card's full life, printed life through its Life abilities. A unit
+ * enters the Field with it, every change of it on the Field moves current life by the same amount
+ * (ops.ts, shiftLife), and "damage" (FilterCardDamage) is it minus current life.
+ */
+export function effectiveLife(s: CardsLike, pool: Pool, id: number): number {
+  const c = s.cards[id]!;
+  const def = pool.cards[c.def]!;
+  if (!pool.params.Life || c.attached.length === 0) return def.life;
+  return Math.min(PARAM_MAX, Math.max(0, paramValue(s, pool, id, "Life", def.life)));
 }
 
 /** CanAttack: may this rubric attack (or attack directly) at all. No flag ability in the pool: always. */

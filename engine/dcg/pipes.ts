@@ -4,7 +4,7 @@ import { cellOf, depthOf, inEnemyHome, relCell } from "./board.ts";
 import { compare } from "./comparator.ts";
 import type { Draft } from "./draft.ts";
 import { byNumber } from "./heads.ts";
-import { effectiveAttack } from "./params.ts";
+import { effectiveAttack, effectiveLife } from "./params.ts";
 import type { Items, PhraseHandler, Scope } from "./targeting.ts";
 import { STATE_KINDS } from "./state.ts";
 import { F, listOf, type RowName, type Tagged } from "./validate.ts";
@@ -146,7 +146,8 @@ export const pipeHandlers = {
   FilterCardHp: { ...OTHER, run: filterCards((p, d, _s, id) => compare(p.cmp, d.s.cards[id]!.life, p.value)) },
   FilterCardDamage: {
     ...OTHER,
-    run: filterCards((p, d, _s, id) => compare(p.cmp ?? "GreaterThan", defOf(d, id).life - d.s.cards[id]!.life, p.value ?? 0)),
+    // Damage: full life (the Life parameter: printed life through Life abilities) minus current life.
+    run: filterCards((p, d, _s, id) => compare(p.cmp ?? "GreaterThan", effectiveLife(d.s, d.pool, id) - d.s.cards[id]!.life, p.value ?? 0)),
   },
   FilterCardAilment: {
     ...OTHER,

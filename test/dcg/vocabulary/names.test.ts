@@ -67,6 +67,12 @@ const REQUIRED: readonly { readonly design: string; readonly name: string; reado
   { design: "ParameterAbility", name: "ParameterAbility", in: "ability" },
   { design: "Parameter Attack", name: "Attack", in: "parameter" },
   { design: "Parameter MoveCost", name: "MoveCost", in: "parameter" },
+  { design: "Parameter Cost", name: "Cost", in: "parameter" },
+  { design: "Parameter Life", name: "Life", in: "parameter" },
+  { design: "Parameter CanAttack (a flag)", name: "CanAttack", in: "parameter" },
+  { design: "Parameter CanMove (a flag)", name: "CanMove", in: "parameter" },
+  { design: "BooleanCalculator And", name: "And", in: "calculator" },
+  { design: "BooleanCalculator Not", name: "Not", in: "calculator" },
   { design: "IsSuccess / WillSuccessIfSelect", name: "explain", in: "game" },
 ];
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { SHIPPED_CARDS } from "../../../engine/dcg/cards.ts";
 import { makeDcg } from "../../../engine/dcg/index.ts";
-import { canAttack, canMove, FLAG_PARAMETERS } from "../../../engine/dcg/params.ts";
+import { canAttack, canMove, effectiveCost, effectiveLife, FLAG_PARAMETERS } from "../../../engine/dcg/params.ts";
 import { loadPool } from "../../../engine/dcg/pool.ts";
-import { attach } from "../../../engine/dcg/ops.ts";
-import { at, mutate, scenario } from "./kit.ts";
+import { attach, damageCard } from "../../../engine/dcg/ops.ts";
+import { at, ids, mutate, scenario } from "./kit.ts";
 
 /** Parameters beyond Attack and MoveCost: the flags (BooleanCalculator) and the stats the rules read. */
 function gameWith(...cards: unknown[]) {
@@ -70,5 +70,62 @@ describe("flag parameters (BooleanCalculator)", () => {
     expect(bad({ mode: "Set", value: true }, "Attack")).toMatch(/Attack is a number/);
     expect(bad({ mode: "Or", value: true }, "CanMove")).toBe("ok");
     expect(FLAG_PARAMETERS).toEqual(["CanAttack", "CanMove"]);
+  });
+});
+
+describe("Cost and Life parameters", () => {
+  it("Cost: the HP its owner loses when the rubric is destroyed; the summon is paid at the printed cost", () => {
+    const game = gameWith(
+      rubric("martyr", [param("Cost", { mode: "Add", amount: 2 })], { cost: 1, attack: 1, life: 1 }),
+      rubric("expendable", [param("Cost", { mode: "Equalizer", amount: 0 })], { cost: 2, attack: 1, life: 1 }),
+    );
+    const sc = scenario(game).withUnit(0, "Agnis", "C2").withUnit(1, "martyr", "C3").withUnit(0, "Agnis", "B2").withUnit(1, "expendable", "B3");
+    expect(effectiveCost(sc.state, sc.pool, 1)).toBe(3);
+    sc.act({ kind: "attack", card: 0, cell: at("C3") });
+    expect(sc.card(1).layer).toBe("Grave");
+    expect(sc.state.players[1].hp).toBe(12);
+    expect(sc.triggers("CostDamaged")).toHaveLength(1);
+    sc.act({ kind: "attack", card: 2, cell: at("B3") });
+    expect(sc.card(3).layer).toBe("Grave");
+    expect(sc.state.players[1].hp).toBe(12); // Cost 0: nothing lost
+    expect(sc.triggers("CostDamaged")).toEqual([]);
+    // Summoning pays the printed cost (a card in the hand carries no abilities).
+    const s2 = scenario(game).withHand(0, "martyr");
+    s2.act({ kind: "summon", card: 0, cell: at("A0") });
+    expect(s2.state.players[0].mp).toBe(7);
+  });
+
+  it("Life: a unit enters with its full life, and damage is measured from it", () => {
+    const game = gameWith(rubric("giant", [param("Life", { mode: "Add", amount: 2 })], { cost: 1, attack: 1, life: 3 }));
+    const sc = scenario(game).withHand(0, "giant");
+    sc.act({ kind: "summon", card: 0, cell: at("A0") });
+    expect(sc.card(0).life).toBe(5);
+    const damaged = [{ kind: "MapCard" }, { kind: "FilterCardDamage" }] as const;
+    expect(ids(sc, damaged)).toEqual([]);
+    mutate(sc, (d) => damageCard(d, 0, 1, "EffectDamagedCard", "Effect", -1));
+    expect(ids(sc, damaged)).toEqual([0]);
+    expect(ids(sc, [{ kind: "MapCard" }, { kind: "FilterCardDamage", cmp: "Equal", value: 1 }])).toEqual([0]);
+  });
+
+  it("Life: a change on the Field moves current life with it; losing a Life buff can kill", () => {
+    const game = gameWith(
+      rubric("banner", [
+        {
+          type: "AreaAbility",
+          reach: [{ kind: "MapActorCard" }, { kind: "MapFollowCell", reach: "D1" }, { kind: "FilterCardOwner", opponent: false }],
+          ability: param("Life", { mode: "Add", amount: 2 }),
+        },
+      ]),
+    );
+    const sc = scenario(game).withUnit(0, "banner", "C1").withUnit(0, "Est", "C2");
+    expect(sc.card(1).life).toBe(4); // 2 printed + 2
+    expect(effectiveLife(sc.state, sc.pool, 1)).toBe(4);
+    expect(ids(sc, [{ kind: "MapCard" }, { kind: "FilterCardDamage" }])).toEqual([]); // a buff is no damage
+    mutate(sc, (d) => damageCard(d, 1, 3, "EffectDamagedCard", "Effect", -1));
+    expect(sc.card(1).life).toBe(1);
+    // Out of the banner's reach: 2 full life, 3 damage taken: it dies.
+    sc.act({ kind: "moveDeclare", card: 1, cell: at("D2") }).act({ kind: "reactNone" });
+    expect(sc.card(1).layer).toBe("Grave");
+    expect(sc.triggers("CardGraved")).toHaveLength(1);
   });
 });
