@@ -206,7 +206,8 @@ export function advance(d: Draft, start: State): void {
     if (st.kind !== "Initial" && st.kind !== "Cointoss" && hpCheck(d)) continue;
     if (watch && changed(was, st)) {
       was = st;
-      runTrigger(d, stateTrigger(d, st));
+      // The attack's target at 0 life is the AttackDestroy step's to destroy (AttackDamageCommand does not sweep either).
+      runTrigger(d, stateTrigger(d, st), st.kind !== "AttackDestroy");
       // What answered may have ended the battle or emptied a player's HP: check again first.
       continue;
     }

@@ -55,13 +55,15 @@ export function logCommand(d: Draft, cmd: Command): void {
 /**
  * Emits a trigger that no command emits (StateChanged, raised by the phase machine itself) and
  * resolves it as a top-level command's triggers are resolved: abilities at depth 1, then units at
- * 0 life leave the Field. The state change writes nothing, so there is nothing to refresh.
+ * 0 life leave the Field, unless `sweepDead` is false (entering AttackDestroy: that step destroys
+ * the attack's target itself, as the attack's kill, and the next command sweeps the rest). The
+ * state change writes nothing, so there is nothing to refresh.
  */
-export function runTrigger(d: Draft, t: Trigger): void {
+export function runTrigger(d: Draft, t: Trigger, sweepDead = true): void {
   if (d.trace) d.trace.triggers.push(t);
   if (!d.pool.listens[t.kind]) return;
   resolveTriggers(d, [t], 0);
-  if (d.maybeDead) sweep(d, t.type);
+  if (sweepDead && d.maybeDead) sweep(d, t.type);
 }
 
 export const commandType = (kind: CommandKind): TriggerType => COMMAND_TYPE[kind];

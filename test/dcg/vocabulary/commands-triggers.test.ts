@@ -254,6 +254,17 @@ describe("StateChanged: the battle entered another State", () => {
     expect(sc.life("C3")).toBe(2);
   });
 
+  it("an attack's kill stays the attack's: AttackDestroyed, the attacker as the CardGraved actor", () => {
+    // Some card answers StateChanged (herald-of-dawn), so the flow resolves it on entering
+    // AttackDestroy; the target at 0 life must wait for that step, not be swept as an Effect death.
+    const sc = scenario(game).withUnit(0, "herald-of-dawn", "A1").withUnit(0, "Agnis", "C2").withUnit(1, "Est", "C3");
+    sc.act({ kind: "attack", card: 1, cell: at("C3") });
+    expect(sc.card(2).layer).toBe("Grave");
+    expect(sc.commands()).toContain("AttackDestroyCommand");
+    expect(sc.commands()).not.toContain("DestroyCommand");
+    expect(sc.trace.triggers.find((t) => t.kind === "CardGraved")).toMatchObject({ type: "Attack", actor: 1, target: 2 });
+  });
+
   it("a step that an answer made impossible does not happen: a filled summon cell, a spent feint", () => {
     const entering = (state: string) => [...when("StateChanged"), { kind: "FilterTriggerState", states: [state] }];
     const g = gameWith(
