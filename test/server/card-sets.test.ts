@@ -69,6 +69,17 @@ describe("cardSetFile in a session config", () => {
     expect(both.body.error.message).toMatch(/either cardSet \(inline\) or cardSetFile, not both/);
   });
 
+  it("serves the shipped vocabulary set from the default card-set directory (cards/)", async () => {
+    const shipped = buildApp({});
+    const c = new Client(injectTransport(shipped));
+    const created = await c.ok("POST", "/v1/sessions", { game: "dcg", seed: 2, config: { cardSetFile: "vocabulary.json", books: ["mimicry", "wardens"] } });
+    expect(created.config.cardSet.cards.map((x: { id: string }) => x.id)).toContain("mimic");
+    expect(created.config.books).toEqual(["mimicry", "wardens"]);
+    const r = await c.call("POST", `/v1/sessions/${created.session}/reset`);
+    expect(r.status).toBe(200);
+    await shipped.close();
+  });
+
   it("reports invalid JSON and invalid card data from the file with the JSON path", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cardgym-set-"));
     writeFileSync(join(dir, "broken.json"), "{ not json");
