@@ -3,7 +3,7 @@ import { SHIPPED_CARDS } from "../../../engine/dcg/cards.ts";
 import { makeDcg } from "../../../engine/dcg/index.ts";
 import { canAttack, canMove, effectiveCost, effectiveLife, FLAG_PARAMETERS } from "../../../engine/dcg/params.ts";
 import { loadPool } from "../../../engine/dcg/pool.ts";
-import { attach, damageCard } from "../../../engine/dcg/ops.ts";
+import { attach, damageCard, setSealed } from "../../../engine/dcg/ops.ts";
 import { at, ids, mutate, scenario } from "./kit.ts";
 
 /** Parameters beyond Attack and MoveCost: the flags (BooleanCalculator) and the stats the rules read. */
@@ -105,6 +105,23 @@ describe("Cost and Life parameters", () => {
     mutate(sc, (d) => damageCard(d, 0, 1, "EffectDamagedCard", "Effect", -1));
     expect(ids(sc, damaged)).toEqual([0]);
     expect(ids(sc, [{ kind: "MapCard" }, { kind: "FilterCardDamage", cmp: "Equal", value: 1 }])).toEqual([0]);
+  });
+
+  it("Life: a seal that silences its own Life ability takes the life back, lifting it gives it again", () => {
+    // Sealed while its owner has more than 10 HP.
+    const nightmare = {
+      type: "NightmareAbility",
+      conditions: [[{ kind: "MapPlayer" }, { kind: "FilterCardOwner", opponent: false }, { kind: "FilterPlayerHp", cmp: "LessThanOrEqual", value: 10 }]],
+    };
+    const game = gameWith(rubric("brute", [param("Life", { mode: "Add", amount: 2 }), nightmare], { cost: 1, attack: 1, life: 3 }));
+    const calm = scenario(game).withPlayer(0, { hp: 10 }).withHand(0, "brute");
+    calm.act({ kind: "summon", card: 0, cell: at("A0") });
+    expect([calm.card(0).sealed, calm.card(0).life]).toEqual([false, 5]);
+    const sc = scenario(game).withHand(0, "brute");
+    sc.act({ kind: "summon", card: 0, cell: at("A0") });
+    expect([sc.card(0).sealed, sc.card(0).life]).toEqual([true, 3]);
+    mutate(sc, (d) => setSealed(d, 0, false, "Battle"));
+    expect(sc.card(0).life).toBe(5);
   });
 
   it("Life: a change on the Field moves current life with it; losing a Life buff can kill", () => {
