@@ -64,6 +64,14 @@ const param = (parameter: string, mode: string, amount: number, lifetime: Senten
   lifetime,
 });
 
+/** A ParameterAbility on a yes/no parameter (a boolean calculator: Set/And/Or take a value, Not none). */
+const flag = (parameter: string, mode: string, value?: boolean, lifetime: Sentence[] = []): J => ({
+  type: "ParameterAbility",
+  parameter,
+  calc: value === undefined ? { mode } : { mode, value },
+  lifetime,
+});
+
 class Gen {
   constructor(private readonly rng: Rng) {}
 
@@ -89,13 +97,14 @@ class Gen {
   /** Enemy units, narrowed by one of the card pipes, one of them (first or random). */
   enemyUnits(): Sentence {
     const t: Sentence = [{ kind: "MapCard" }, own(true)];
-    const narrow = this.rng.int(7);
+    const narrow = this.rng.int(8);
     if (narrow === 0) t.push({ kind: "FilterCardKind", cardKind: "rubric" });
     else if (narrow === 1) t.push({ kind: "FilterCardCost", cmp: this.pick(["GreaterThanOrEqual", "LessThanOrEqual"] as const), value: this.rng.int(3) });
     else if (narrow === 2) t.push({ kind: "FilterCardAttack", cmp: this.pick(["GreaterThan", "LessThan", "Equal"] as const), value: 1 + this.rng.int(3) });
     else if (narrow === 3) t.push({ kind: "FilterCardDamage" });
     else if (narrow === 4) t.push({ kind: "FilterLayer", row: this.pick(["enemyFront", "enemyMiddle", "front", "centre"] as const) });
     else if (narrow === 5) t.push({ kind: "FilterCardAilment", ailment: this.pick(["poison", "none"] as const) });
+    else if (narrow === 6) t.push({ kind: "FilterCardHp", cmp: "LessThanOrEqual", value: 2 + this.rng.int(3) });
     t.push({ kind: "Take", count: 1, mode: this.pick(["first", "random"] as const) });
     return t;
   }
@@ -103,7 +112,7 @@ class Gen {
   /** An effect a trigger or a feint runs, with its value. */
   effect(): { value: number; effect: J } {
     const n = this.small(3);
-    switch (this.rng.int(9)) {
+    switch (this.rng.int(11)) {
       case 0:
         return { value: 2.5 * n, effect: { kind: "PlayerDamage", amount: n, target: players(true) } };
       case 1:
@@ -138,6 +147,26 @@ class Gen {
           },
         };
       }
+      case 8:
+        // Copy: an own rubric gains the printed abilities of a random enemy rubric.
+        return {
+          value: 1,
+          effect: {
+            kind: "AttachAbility",
+            source: [{ kind: "MapCard" }, own(true), { kind: "FilterCardKind", cardKind: "rubric" }, { kind: "Take", count: 1, mode: "random" }],
+            target: [{ kind: "MapCard" }, own(false), { kind: "FilterCardKind", cardKind: "rubric" }, { kind: "Take", count: 1, mode: "random" }],
+          },
+        };
+      case 9:
+        // Hex: an enemy rubric cannot attack until the end of the turn (a boolean Not).
+        return {
+          value: 1,
+          effect: {
+            kind: "AttachAbility",
+            ability: flag("CanAttack", "Not", undefined, [[...when("TurnFinish"), { kind: "FilterTurnPlayer" }]]),
+            target: [{ kind: "MapCard" }, own(true), { kind: "FilterCardKind", cardKind: "rubric" }, { kind: "Take", count: 1, mode: "first" }],
+          },
+        };
       default:
         return { value: 1, effect: { kind: "CardDamage", amount: 1, target: [{ kind: "MapCell" }, { kind: "FilterInvader" }, own(true)] } };
     }
@@ -145,7 +174,9 @@ class Gen {
 
   /** An ability a unit prints, with its value (negative values are drawbacks). */
   ability(kind: "rubric" | "object"): Template {
-    const choice = this.rng.int(kind === "rubric" ? 11 : 7);
+    // Rubrics draw from every template; objects from 0..6, then from the object-valid new ones.
+    const drawn = this.rng.int(kind === "rubric" ? 16 : 10);
+    const choice = kind === "object" && drawn >= 7 ? [11, 12, 16][drawn - 7]! : drawn;
     switch (choice) {
       case 0: {
         const e = this.effect();
@@ -249,6 +280,50 @@ class Gen {
         return {
           value: 0.5,
           ability: trig([when("Summoned"), consumerActs], { kind: "CardMove", direction: "forward", distance: 1, target: [{ kind: "MapActorCard" }] }),
+        };
+      case 11:
+        // A life aura: own rubrics around it have more full life.
+        return {
+          value: 1.5,
+          ability: {
+            type: "AreaAbility",
+            reach: [{ kind: "MapActorCard" }, { kind: "MapFollowCell", reach: "D1" }, { kind: "FilterCardKind", cardKind: "rubric" }, own(false)],
+            ability: param("Life", "Add", 1),
+          },
+        };
+      case 12: {
+        // At the end of its owner's turn (the state the battle enters), once a turn.
+        const e = this.effect();
+        return {
+          value: e.value * 4,
+          ability: trig([[...when("StateChanged"), { kind: "FilterTriggerState", states: ["TurnFinish"] }, { kind: "FilterTurnPlayer" }]], e.effect),
+        };
+      }
+      case 13:
+        // Mimic: when its attack defeats a card, it copies that card's printed abilities.
+        return {
+          value: 1.5,
+          ability: trig([[...when("CardGraved"), { kind: "FilterTriggerType", types: ["Attack"] }], consumerActs], {
+            kind: "AttachAbility",
+            source: [{ kind: "MapTargetCard" }],
+            target: [{ kind: "MapCard" }, { kind: "FilterAbilityConsumer" }],
+          }),
+        };
+      case 14:
+        // Rooted: never moves (a drawback that buys stats).
+        return { value: -1, ability: flag("CanMove", "Set", false) };
+      case 15:
+        // Its owner loses 1 HP less when it is destroyed.
+        return { value: 0.5, ability: param("Cost", "Subtract", 1) };
+      case 16:
+        // A snare: enemy rubrics next to it cannot move.
+        return {
+          value: 1,
+          ability: {
+            type: "AreaAbility",
+            reach: [{ kind: "MapActorCard" }, { kind: "MapFollowCell", reach: "D1" }, own(true), { kind: "FilterCardKind", cardKind: "rubric" }],
+            ability: flag("CanMove", "Set", false),
+          },
         };
       default: {
         // Berserk: after taking 2+ damage, attack doubled for its next attack.

@@ -69,10 +69,10 @@ def _is_checkout(path: Path) -> bool:
     return (path / "scripts" / "serve.ts").is_file()
 
 
-#: The server bundled into an installed wheel (built by ``npm run build:wheel``).
 # Node flags of the server process, as env/server/heap.ts's SERVER_NODE_FLAGS (a test checks they agree):
 # a small young generation for the event-loop thread; the session workers keep V8's default.
 SERVER_NODE_FLAGS = ("--max-semi-space-size=1",)
+#: The server bundled into an installed wheel (built by ``npm run build:wheel``).
 BUNDLED_SERVER = Path(__file__).resolve().parent / "_server" / "dist" / "serve.mjs"
 
 #: Oldest Node.js major version the server runs on.

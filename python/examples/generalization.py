@@ -11,7 +11,8 @@ printed. Generated cards have no card one-hot in the observation, so what transf
 card stats. Needs torch (docs/tutorial.md: ``sudo bash scripts/torch-env.sh``, then
 ``bash scripts/python-env.sh``). A short run shows the mechanics; a gap worth reading needs more
 pools, updates and evaluation games (and PPO: python/examples/train_ppo.py). Measured 2026-11-23
-(36 s on a shared 2-core machine):
+(36 s on a shared 2-core machine), and again on 2026-11-26 with the generator's later templates
+(other pools, the same figures; 28 s):
 
     python/.venv/bin/python python/examples/generalization.py --updates 12 --batch 8 --eval-games 40
     win rate vs random, greedy: training pools 0.825, held-out pools 0.762, gap +0.062

@@ -37,7 +37,8 @@ describe("generated card pools", () => {
         expect(r.problems).toEqual([]);
         expect(r.books).toBe(4);
         JSON.stringify(set, (k, v: unknown) => {
-          if ((k === "kind" || k === "type" || k === "mode" || k === "cmp") && typeof v === "string") kinds.add(v);
+          if ((k === "kind" || k === "type" || k === "mode" || k === "cmp" || k === "parameter") && typeof v === "string") kinds.add(v);
+          if (k === "source") kinds.add("AttachAbility source");
           return v;
         });
       }
@@ -57,6 +58,16 @@ describe("generated card pools", () => {
         "LessThan",
         "feint",
         "object",
+        // The vocabulary added after the generator's first version: copy, boolean flags, Cost/Life, life and state filters.
+        "AttachAbility source",
+        "CanAttack",
+        "CanMove",
+        "Not",
+        "Set",
+        "Life",
+        "Cost",
+        "FilterCardHp",
+        "FilterTriggerState",
       ]) {
         expect(kinds, name).toContain(name);
       }
