@@ -7,7 +7,7 @@
  * resource path derived from agents/paths.ts resolves the same way in both (docs/api.md).
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { main, parseCli } from "../cli.ts";
@@ -45,7 +45,9 @@ main(() => {
   cpSync(join(ROOT, "models", "builtin"), join(OUT, "models", "builtin"), { recursive: true });
   copyWebClient(OUT);
   mkdirSync(join(OUT, "cards"), { recursive: true });
-  copyFileSync(join(ROOT, "cards", "README.md"), join(OUT, "cards", "README.md"));
+  // The card-set directory with its README and the shipped sets (cards/*.json: the vocabulary set).
+  for (const f of readdirSync(join(ROOT, "cards")).filter((f) => f === "README.md" || f.endsWith(".json")))
+    copyFileSync(join(ROOT, "cards", f), join(OUT, "cards", f));
   copyFileSync(join(ROOT, "docs", "api.md"), join(OUT, "README.md"));
   const exportsMap: Record<string, unknown> = {};
   for (const [subpath, entry] of Object.entries(ENTRY_POINTS)) exportsMap[subpath] = { types: `./${entry}.d.ts`, default: `./${entry}.js` };

@@ -80,6 +80,13 @@ describe("the npm package", () => {
       expect(page.status).toBe(200);
       expect(await page.text()).toMatch(/<html/i);
       expect((await fetch(`${url}/app.js`)).status).toBe(200);
+      // The shipped vocabulary card set is in the installed package's card-set directory.
+      const vocabulary = await fetch(`${url}/v1/sessions`, {
+        method: "POST",
+        headers: json,
+        body: JSON.stringify({ game: "dcg", config: { cardSetFile: "vocabulary.json", books: ["mimicry", "wardens"] }, numEnvs: 1, seed: 1 }),
+      });
+      expect(vocabulary.status, (await vocabulary.clone().text()).slice(0, 300)).toBe(201);
     } finally {
       server.kill("SIGTERM");
     }
