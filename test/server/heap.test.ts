@@ -8,10 +8,12 @@ const ROOT = new URL("../../", import.meta.url);
 /**
  * Runs a node process started with the server's flags: the main thread and a worker each allocate
  * short-lived objects until V8 has grown their young generation as far as it will, and report its
- * size (KiB); `restore` calls restoreWorkerYoungGeneration() before the worker starts.
+ * size (KiB); before the worker starts, `restore` calls restoreWorkerYoungGeneration() ("heap") or
+ * creates a SessionRuntime with workers ("runtime"), or neither (false).
  */
-function youngGenerations(restore: boolean): { main: number; worker: number } {
+function youngGenerations(restore: "heap" | "runtime" | false): { main: number; worker: number } {
   const heap = JSON.stringify(new URL("env/server/heap.ts", ROOT).href);
+  const runtime = JSON.stringify(new URL("env/server/runtime.ts", ROOT).href);
   const script = `
     import { Worker } from "node:worker_threads";
     import v8 from "node:v8";
@@ -19,7 +21,9 @@ function youngGenerations(restore: boolean): { main: number; worker: number } {
     const size = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size >> 10;
     churn();
     const main = size();
-    if (${restore}) (await import(${heap})).restoreWorkerYoungGeneration();
+    if (${JSON.stringify(restore)} === "heap") (await import(${heap})).restoreWorkerYoungGeneration();
+    // The session runtime with workers resets the flag itself, before it starts any of them.
+    if (${JSON.stringify(restore)} === "runtime") new (await import(${runtime})).SessionRuntime({ workers: 1 });
     const w = new Worker(\`
       (async () => {
         const v8 = await import("node:v8");
@@ -36,12 +40,16 @@ function youngGenerations(restore: boolean): { main: number; worker: number } {
 
 describe("the server process's node flags", () => {
   it("give the event loop a small young generation and the session workers V8's default", () => {
-    const restored = youngGenerations(true);
+    const restored = youngGenerations("heap");
     expect(restored.main).toBeLessThanOrEqual(2048);
     expect(restored.worker).toBeGreaterThan(2048);
     // Without the reset the flag would reach every worker too (it wins over resourceLimits).
     const unrestored = youngGenerations(false);
     expect(unrestored.worker).toBeLessThanOrEqual(2048);
+  });
+
+  it("are reset by the session runtime before its workers start", () => {
+    expect(youngGenerations("runtime").worker).toBeGreaterThan(2048);
   });
 
   it("are the ones npm start and the Python package's embedded server pass", () => {
