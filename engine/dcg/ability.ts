@@ -2,7 +2,7 @@ import Type, { type Static, type TProperties } from "typebox";
 import { BOOLEAN_CALCULATOR_MODES, CALCULATOR_MODES, type BooleanCalculator, type Calculator } from "./calculator.ts";
 import { CardDataError } from "./card-data-error.ts";
 import type { Effect } from "./effect.ts";
-import { checkTargeting, isPlayerOnly, triggerKindsOf, type Targeting } from "./targeting.ts";
+import { checkTargeting, isPlayerOnly, isPositional, triggerKindsOf, type Targeting } from "./targeting.ts";
 import type { TriggerKind } from "./trigger.ts";
 import { isFlagParameter, PARAMETERS, type Parameter } from "./params.ts";
 import { checkField, checkFields, F, oneOf } from "./validate.ts";
@@ -42,6 +42,8 @@ export type Ability =
       readonly conditions: readonly Targeting[];
       /** Its conditions read only player data: re-evaluated only when a player or the board changed. */
       readonly playersOnly: boolean;
+      /** Its conditions read only positions and printed card data: re-evaluated only when the board changed. */
+      readonly positional: boolean;
     };
 
 export type AbilityType = Ability["type"];
@@ -149,7 +151,7 @@ export const abilityHandlers = {
   NightmareAbility: {
     compile: (raw, _c, path) => {
       const conds = conditions(raw.conditions, `${path}.conditions`);
-      return { type: "NightmareAbility", conditions: conds, playersOnly: conds.every(isPlayerOnly) };
+      return { type: "NightmareAbility", conditions: conds, playersOnly: conds.every(isPlayerOnly), positional: conds.every(isPositional) };
     },
   },
 } satisfies { [K in AbilityType]: AbilityHandler<K> };

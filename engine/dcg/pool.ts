@@ -81,6 +81,13 @@ export interface Pool {
   readonly hasRefresh: boolean;
   /** Every AreaAbility reach reads only positions and printed card data (PhraseHandler.positional). */
   readonly areasPositional: boolean;
+  /**
+   * What refresh must look at when the board did not change: sealsOnPlayers, some NightmareAbility
+   * reads only player records (re-checked when a player changed); sealsAlways, some reads other
+   * state (life, hands...) and is re-checked after every write.
+   */
+  readonly sealsOnPlayers: boolean;
+  readonly sealsAlways: boolean;
   /** The card JSON it was compiled from (a card set extends it). */
   readonly source: readonly unknown[];
 }
@@ -189,5 +196,7 @@ function compilePool(raw: unknown, label: (index: number) => string): Pool {
     boolean
   >;
   const hasRefresh = hasAreas || abilities.some((a) => a.type === "NightmareAbility");
-  return { cards, abilities, byId, listens, answers, lifetimes, hasAreas, params, hasRefresh, areasPositional, source: raw };
+  const sealsOnPlayers = abilities.some((a) => a.type === "NightmareAbility" && a.playersOnly);
+  const sealsAlways = abilities.some((a) => a.type === "NightmareAbility" && !a.playersOnly && !a.positional);
+  return { cards, abilities, byId, listens, answers, lifetimes, hasAreas, params, hasRefresh, areasPositional, sealsOnPlayers, sealsAlways, source: raw };
 }

@@ -169,10 +169,17 @@ function fire(d: Draft, t: Trigger, depth: number, cands: readonly number[]): bo
 function refresh(d: Draft, type: TriggerType): void {
   if (!d.dirty || !d.pool.hasRefresh) return;
   const pool = d.pool;
-  // Positional reaches (the usual case) only change when what stands where changes.
+  // Positional reaches and conditions (the usual case) only change when what stands where changes.
   const board = d.boardDirty;
   const areasDue = board || !pool.areasPositional;
   const playersChanged = board || d.playersDirty;
+  if (!areasDue && !pool.sealsAlways && !(playersChanged && pool.sealsOnPlayers)) {
+    // Nothing any seal or area reads has changed (e.g. only a hand, a life total or an MP count
+    // with no player-reading NightmareAbility): not even the unit list is needed.
+    d.dirty = false;
+    d.playersDirty = false;
+    return;
+  }
   if (d.auraUnits === null || board) d.auraUnits = auraUnits(d, poolIndex(pool).aura);
   const units = d.auraUnits;
   for (let i = 0; i < units.length; i++) {
@@ -181,7 +188,7 @@ function refresh(d: Draft, type: TriggerType): void {
     const def = pool.cards[c.def]!;
     if (def.nightmare >= 0) {
       const ab = pool.abilities[def.nightmare]!;
-      if (ab.type === "NightmareAbility" && (playersChanged || !ab.playersOnly)) {
+      if (ab.type === "NightmareAbility" && (board || (ab.playersOnly ? playersChanged : !ab.positional))) {
         const sealed = !holds(d, { consumer: id, producer: id, owner: c.owner, ability: def.nightmare, trigger: null }, ab.conditions);
         if (sealed !== c.sealed) {
           d.emit(sealed ? "NightmareSealed" : "NightmareUnsealed", type, id, id, c.owner, 0);
