@@ -24,6 +24,14 @@ const BOOK0 = 1 << 10;
 const GRAVES = 1 << 12;
 const GRAVE0 = 1 << 13;
 
+// A one-entry memo of refresh's aura unit list (resolve.ts) across applies: a playout feeds each
+// result straight back in, and most applies change nothing that list depends on, so rebuilding it
+// from the board every time was wasted work. Valid because states are immutable and the list is a
+// function of the state alone; a hand-built board is settled (resolve.ts's settle drops it).
+let lastResult: BattleData | null = null;
+let lastCells: readonly number[] | null = null;
+let lastAuraUnits: number[] | null = null;
+
 /**
  * The working copy of BattleData during one apply. Copy-on-write: the input state is never
  * mutated; each array or record is shallow-copied the first time it is written, and only once.
@@ -71,6 +79,7 @@ export class Draft {
     };
     this.pool = pool;
     this.trace = trace;
+    if (base === lastResult && base.cells === lastCells) this.auraUnits = lastAuraUnits;
   }
 
   get rng(): Rng {
@@ -169,6 +178,10 @@ export class Draft {
 
   finish(): BattleData {
     if (this.rngObj !== null) this.s.rng = this.rngObj.save();
+    // Only a list refresh brought up to date with every write is handed on.
+    lastResult = this.s;
+    lastCells = this.s.cells;
+    lastAuraUnits = this.dirty ? null : this.auraUnits;
     return this.s;
   }
 }
