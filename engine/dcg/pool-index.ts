@@ -5,7 +5,15 @@ import { TRIGGER_KINDS, type TriggerKind } from "./trigger.ts";
  * Lookup tables derived from a compiled pool, for ability matching in resolve.ts: built once per
  * pool (pools are immutable) instead of re-filtering every card's abilities per trigger.
  */
+/**
+ * Everything resolve.ts asks about one trigger kind, in one record: a lookup by a string key that
+ * varies is a slow (megamorphic) property read, so it is done once per trigger, not once per question.
+ */
 export interface KindIndex {
+  /** The pool's listens / lifetimes / answers for this kind (Pool). */
+  readonly listens: boolean;
+  readonly lifetimes: boolean;
+  readonly answers: boolean;
   /** defAbilities[def]: the card's own TriggerAbilities that can match this kind, in card order. */
   readonly defAbilities: readonly (readonly number[])[];
   /** matches[ability] = 1 when that ability is a TriggerAbility that can match this kind. */
@@ -56,7 +64,7 @@ function buildKinds(pool: Pool): Record<TriggerKind, KindIndex> {
       const list = def.triggerAbilities.filter((id) => matches[id] === 1);
       return list.length === 0 ? NO_ABILITIES : list;
     });
-    out[kind] = { defAbilities, matches };
+    out[kind] = { listens: pool.listens[kind], lifetimes: pool.lifetimes[kind], answers: pool.answers[kind], defAbilities, matches };
   }
   return out;
 }

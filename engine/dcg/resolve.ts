@@ -3,7 +3,7 @@ import type { Attached } from "./battle-data.ts";
 import { commandHandlers, COMMAND_TYPE, type Command, type CommandKind } from "./command.ts";
 import type { Draft } from "./draft.ts";
 import { attach, detachAt, setSealed } from "./ops.ts";
-import { poolIndex } from "./pool-index.ts";
+import { poolIndex, type KindIndex } from "./pool-index.ts";
 import { evaluate, holds, type Scope } from "./targeting.ts";
 import type { Trigger, TriggerType } from "./trigger.ts";
 
@@ -26,12 +26,19 @@ import type { Trigger, TriggerType } from "./trigger.ts";
 export const MAX_CHAIN_DEPTH = 16;
 export const MAX_RESOLUTIONS = 1000;
 
+// Each command kind's handler and trigger type, found with one lookup by kind: a lookup by a
+// string key that varies is a slow (megamorphic) property read, and this runs for every command.
+const COMMANDS = Object.fromEntries(
+  (Object.keys(commandHandlers) as CommandKind[]).map((k) => [k, { run: commandHandlers[k] as (c: Command, d: Draft) => void, type: COMMAND_TYPE[k] }]),
+) as Record<CommandKind, { readonly run: (c: Command, d: Draft) => void; readonly type: TriggerType }>;
+
 export function runCommand(d: Draft, cmd: Command, depth = 0): void {
   if (d.trace) d.trace.commands.push(cmd);
   const prev = d.sink;
   d.sink = null;
-  (commandHandlers[cmd.kind] as (c: Command, d: Draft) => void)(cmd, d);
-  const type = COMMAND_TYPE[cmd.kind];
+  const entry = COMMANDS[cmd.kind];
+  entry.run(cmd, d);
+  const type = entry.type;
   refresh(d, type);
   const sink = d.sink as Trigger[] | null;
   d.sink = prev;
@@ -73,13 +80,15 @@ function budgetLeft(d: Draft, depth: number): boolean {
 }
 
 function resolveTriggers(d: Draft, triggers: readonly Trigger[], depth: number): void {
-  const listens = d.pool.listens;
+  const byKind = poolIndex(d.pool).byKind;
   for (let i = 0; i < triggers.length; i++) {
     const t = triggers[i]!;
-    if (!listens[t.kind]) continue;
+    // One lookup by kind for all three questions (see KindIndex).
+    const ki = byKind[t.kind];
+    if (!ki.listens) continue;
     if (!budgetLeft(d, depth)) return;
-    if (d.pool.lifetimes[t.kind]) expireLifetimes(d, t, depth);
-    if (d.pool.answers[t.kind]) matchAbilities(d, t, depth);
+    if (ki.lifetimes) expireLifetimes(d, t, depth);
+    if (ki.answers) matchAbilities(d, t, depth, ki);
   }
 }
 
@@ -113,10 +122,9 @@ function answers(d: Draft, id: number, t: Trigger): boolean {
   return c.layer === "Grave" && t.kind === "CardGraved" && t.target === id;
 }
 
-function matchAbilities(d: Draft, t: Trigger, depth: number): void {
+function matchAbilities(d: Draft, t: Trigger, depth: number, ki: KindIndex): void {
   // Snapshot the candidates (card, ability, producer): the turn player's cards first, then the
   // other's, each by instance id; then check each when its turn comes.
-  const ki = poolIndex(d.pool).byKind[t.kind];
   const defAbilities = ki.defAbilities;
   const matches = ki.matches;
   const cards = d.s.cards;
