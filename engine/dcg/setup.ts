@@ -5,6 +5,7 @@ import { CELLS } from "./board.ts";
 import { resolveBook, type DcgConfig, type PresetBook } from "./config.ts";
 import { Draft, type Trace } from "./draft.ts";
 import { advance } from "./flow.ts";
+import { effectiveLife } from "./params.ts";
 import type { Pool } from "./pool.ts";
 import { settle } from "./resolve.ts";
 
@@ -99,11 +100,13 @@ function boardBattle(cfg: DcgConfig, board: BoardFile, seed: number, pool: Pool,
       case "field": {
         const u = e as Exclude<typeof e, string>;
         const cell = boardCell(u.cell);
-        const life = "life" in u && u.life !== undefined ? u.life : card.life;
         const ailment = "ailment" in u && u.ailment !== undefined ? u.ailment : "none";
         const attached = pool.cards[inst.def]!.paramAbilities.map((ability) => ({ ability, producer: id, area: false }));
         // On the field since before the position (summoned at 0, as strategy rubrics): free to act.
-        cards.push({ ...card, layer: "Field", cell, life, ailment, summoned: 0, attached });
+        const placed: Card = { ...card, layer: "Field", cell, ailment, summoned: 0, attached };
+        cards.push(placed);
+        // No life given: its full life (printed life through its own Life abilities), as a summon gives.
+        cards[id] = { ...placed, life: "life" in u && u.life !== undefined ? u.life : effectiveLife({ cards }, pool, id) };
         cells[cell] = id;
         break;
       }

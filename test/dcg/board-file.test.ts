@@ -115,6 +115,16 @@ describe("board file: setup", () => {
     expect(dcg.poolFor(c).cards[s.cards[s.cells[boardCell("A5")]!]!.def]!.id).toBe("test-golem");
     expect(refuse(b).path).toBe("board.players[1].field[3].card");
   });
+
+  it("a unit without a life enters at its full life, printed life through its own Life abilities, as a summon does", () => {
+    const giant = { id: "test-giant", name: "Test Giant", kind: "rubric", cost: 2, attack: 2, life: 5 };
+    const cardSet = { cards: [{ ...giant, abilities: [{ type: "ParameterAbility", parameter: "Life", calc: { mode: "Add", amount: 3 } }] }] };
+    const b = example();
+    b.players[1].field.push({ card: "test-giant", cell: "A5" }, { card: "test-giant", cell: "A1", life: 2 });
+    const s = dcg.setup(cfg({ cardSet, board: b }), 1);
+    expect(s.cards[s.cells[boardCell("A5")]!]!.life).toBe(8);
+    expect(s.cards[s.cells[boardCell("A1")]!]!.life).toBe(2);
+  });
 });
 
 describe("board file: errors name the JSON path", () => {
