@@ -59,7 +59,8 @@ export function applyPreset(game: AnyGame, body: CreateTableBody): Preset {
       break;
     }
     case "replay":
-      throw new TableError(400, "unsupported_facilitator", `facilitator ${facilitator} is not available on this server yet`);
+      // Replay tables are built from their record by TableStore.createReplay, never from a preset.
+      throw new TableError(400, "invalid_record", "facilitator replay needs `record` (a GameRecord), not seats");
   }
   return { facilitator, seats, config };
 }
