@@ -36,7 +36,13 @@ export const BOARD_UNIT = Type.Object(
   {
     card: CARD_ID,
     cell: BOARD_CELL,
-    life: Type.Optional(Type.Integer({ minimum: 1, maximum: LIFE_MAX, description: "current life (default: the card's full life, its printed life through its own Life abilities)" })),
+    life: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: LIFE_MAX,
+        description: "current life (default: the card's full life, its printed life through its own Life abilities)",
+      }),
+    ),
     ailment: Type.Optional(Type.Union([Type.Literal("none"), Type.Literal("poison")], { description: 'default "none"' })),
   },
   { additionalProperties: false, description: "a unit (rubric or object) on the field" },
