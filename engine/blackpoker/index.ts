@@ -1,4 +1,4 @@
-import { applyChecked, type Game } from "../core/index.ts";
+import { applyChecked, decisionOnlyEvents, type Game } from "../core/index.ts";
 import { applyBlackpoker } from "./apply.ts";
 import { blackpokerMaxDecisions, parseBlackpokerConfig, SEATS, type BlackpokerConfig } from "./config.ts";
 import { blackpokerActor, blackpokerExpectation, blackpokerLegal } from "./legal.ts";
@@ -32,5 +32,6 @@ export const blackpoker: Game<BlackpokerState, BlackpokerDecision, BlackpokerVie
   maxDecisions: blackpokerMaxDecisions,
   determinize: determinizeBlackpoker,
   describe: describeBlackpoker,
+  events: decisionOnlyEvents(blackpokerActor, describeBlackpoker),
   render: renderBlackpoker,
 };

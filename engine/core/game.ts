@@ -1,4 +1,5 @@
 import type { GameError, Result } from "./errors.ts";
+import type { GameEvent } from "./events.ts";
 import type { Rng } from "./rng.ts";
 
 /** A seat index, 0-based. */
@@ -72,8 +73,17 @@ export interface Game<S = unknown, D = unknown, V = unknown, C extends BaseConfi
    * legality: implementations check legal() first and only explain a refusal.
    */
   explain?(state: S, decision: unknown): string | null;
-  /** One readable line for a decision, for logs and action labels. */
+  /**
+   * One readable line for a decision, for the seat that makes it (its own action labels). Never
+   * shown to anyone else: other viewers read the decision's projected event (`events`).
+   */
   describe(state: S, decision: D): string;
+  /**
+   * What applying `decision` to `before` did (`after` is the result), each event tagged with who may
+   * read it; the first is always the `decision` event. Pure. The one source of every text a
+   * channel, log, replay or client shows about a game; viewers get `projectEvents(events, viewer)`.
+   */
+  events(before: S, decision: D, after: S): readonly GameEvent[];
   /** A readable multi-line picture of the state, for the play CLI. */
   render(state: S): string;
 }

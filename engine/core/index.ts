@@ -6,3 +6,4 @@ export * from "./apply.ts";
 export * from "./record.ts";
 export * from "./registry.ts";
 export * from "./config.ts";
+export * from "./events.ts";

@@ -1,4 +1,4 @@
-import { applyChecked, canonicalJson, type Game, type Result, type Seat, type Viewer } from "../core/index.ts";
+import { applyChecked, canonicalJson, decisionOnlyEvents, type Game, type Result, type Seat, type Viewer } from "../core/index.ts";
 import { asSeat, type BattleData } from "./battle-data.ts";
 import { PRESET_BOOKS, STARTER_POOL } from "./cards.ts";
 import { generateCardSet } from "./generate.ts";
@@ -111,6 +111,8 @@ export function makeDcg(pool: Pool = STARTER_POOL, presets: readonly PresetBook[
       return determinizeView(view, asSeat(seat), rng, set.pool, set.presets);
     },
     describe: (s, decision) => describeDecision(s, poolOf(s), decision, actorOf({ s })),
+    // Placeholder: every label to everyone (leaks strategy placements and feints; being replaced).
+    events: decisionOnlyEvents(actor, (s: BattleData, decision: Decision) => describeDecision(s, poolOf(s), decision, actorOf({ s }))),
     render: (s) => renderBattle(s, poolOf(s)),
   };
 }

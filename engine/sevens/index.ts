@@ -1,4 +1,4 @@
-import { applyChecked, type Game } from "../core/index.ts";
+import { applyChecked, decisionOnlyEvents, type Game } from "../core/index.ts";
 import { parseSevensConfig, sevensMaxDecisions, DEFAULT_SEATS, MAX_SEATS, MIN_SEATS, type SevensConfig } from "./config.ts";
 import { setupSevens } from "./setup.ts";
 import { sevensActor, sevensExpectation, sevensLegal } from "./legal.ts";
@@ -44,5 +44,6 @@ export const sevens: Game<SevensState, SevensDecision, SevensView, SevensConfig>
   maxDecisions: sevensMaxDecisions,
   determinize: determinizeSevens,
   describe: describeSevens,
+  events: decisionOnlyEvents(sevensActor, describeSevens),
   render: renderSevens,
 };

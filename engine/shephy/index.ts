@@ -1,4 +1,4 @@
-import { applyChecked, type Game } from "../core/index.ts";
+import { applyChecked, decisionOnlyEvents, type Game } from "../core/index.ts";
 import { RANKS } from "./cards.ts";
 import { applyDecision, MAX_DECISIONS_PER_PLAY, MAX_PLAYS, setup } from "./apply.ts";
 import { parseConfig } from "./config.ts";
@@ -42,5 +42,6 @@ export const shephy: Game<ShephyState, ShephyDecision, ShephyView, ShephyConfig>
   maxDecisions: () => MAX_PLAYS * MAX_DECISIONS_PER_PLAY,
   determinize,
   describe: describeDecision,
+  events: decisionOnlyEvents(actor, describeDecision),
   render: renderState,
 };

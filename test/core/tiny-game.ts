@@ -1,5 +1,5 @@
 /** A minimal game on the kernel contract for kernel and runner tests: race to a target, 2 seats. */
-import { applyChecked, asObject, fail, intField, ok, Rng, type Game, type RngState } from "../../engine/core/index.ts";
+import { applyChecked, asObject, publicEvent, fail, intField, ok, Rng, type Game, type RngState } from "../../engine/core/index.ts";
 
 export interface TinyConfig {
   readonly seats: number;
@@ -64,5 +64,6 @@ export const tiny: Game<TinyState, TinyDecision, unknown, TinyConfig> = {
     return { config: { seats: 2, target: 10, timeoutMs: null }, total: seen.total, turn: seen.turn, bonus: 1 + rng.int(3), rng: rng.save() };
   },
   describe: (_s, d) => (d.kind === "add" ? `add ${d.n}` : "stall"),
+  events: (s, d) => [publicEvent("decision", s.turn % s.config.seats, d.kind === "add" ? `add ${d.n}` : "stall")],
   render: (s) => `total ${s.total}`,
 };
