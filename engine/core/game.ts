@@ -74,6 +74,12 @@ export interface Game<S = unknown, D = unknown, V = unknown, C extends BaseConfi
    */
   explain?(state: S, decision: unknown): string | null;
   /**
+   * The decision by which `seat` gives the game up now (it loses), when the game has one and
+   * `seat` decides now; null otherwise. Optional: games without a conceding decision leave it out
+   * (live tables then hand a resigned seat to an agent). Pure.
+   */
+  concede?(state: S, seat: Seat): D | null;
+  /**
    * One readable line for a decision, for the seat that makes it (its own action labels). Never
    * shown to anyone else: other viewers read the decision's projected event (`events`).
    */

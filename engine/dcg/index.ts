@@ -90,6 +90,8 @@ export function makeDcg(pool: Pool = STARTER_POOL, presets: readonly PresetBook[
     legal,
     apply: (s, decision) => applyChecked(s, decision, actor, legal, applyTrusted, expectation, explain),
     explain,
+    // forceFinish makes the actor lose (docs/rules/dcg.md): the one way to give a battle up.
+    concede: (s, seat) => (!s.finished && actorOf({ s }) === seat ? FORCE_FINISH : null),
     applyTrusted,
     applyTraced(s, decision) {
       const trace: Trace = { commands: [], triggers: [] };

@@ -103,9 +103,10 @@ export const SeatKind = Type.Union([Type.Literal("human"), Type.Literal("open"),
 /**
  * connected: a person holds the seat and has a live channel; away: the person is disconnected,
  * within the grace period; bot: an agent plays it (an agent seat, an open seat nobody joined, or a
- * person gone past the grace period, until they return).
+ * person gone past the grace period, until they return); resigned: the person resigned, the
+ * takeover agent plays it to the end and its token no longer works.
  */
-export const SeatStatus = Type.Union([Type.Literal("connected"), Type.Literal("away"), Type.Literal("bot")]);
+export const SeatStatus = Type.Union([Type.Literal("connected"), Type.Literal("away"), Type.Literal("bot"), Type.Literal("resigned")]);
 
 export const SeatInfo = Type.Object({
   seat: SeatIndex,
@@ -115,6 +116,8 @@ export const SeatInfo = Type.Object({
   status: SeatStatus,
   /** Whether a person holds a token for this seat. */
   held: Type.Boolean(),
+  /** While `away`: when the takeover agent starts playing the seat (server clock, epoch ms); else null. */
+  takeoverAt: Type.Union([EpochMs, Type.Null()]),
 });
 export type SeatInfo = Static<typeof SeatInfo>;
 
@@ -161,8 +164,11 @@ export const LiveEvent = Type.Object({
   seq: Seq,
   seat: SeatIndex,
   label: Type.String(),
-  /** answer: the seat's holder answered; agent: an agent seat (or a bot standing in); timeout: the deadline's default. */
-  cause: Type.Union([Type.Literal("answer"), Type.Literal("agent"), Type.Literal("timeout")]),
+  /**
+   * answer: the seat's holder answered; agent: an agent seat (or a bot standing in); timeout: the
+   * deadline's default; resign: the seat's holder resigned and this is the game's conceding decision.
+   */
+  cause: Type.Union([Type.Literal("answer"), Type.Literal("agent"), Type.Literal("timeout"), Type.Literal("resign")]),
   at: EpochMs,
 });
 export type LiveEvent = Static<typeof LiveEvent>;
@@ -236,6 +242,14 @@ export const Hello = Type.Object({
   gameVersion: Type.String(),
   facilitator: Facilitator,
   config: Type.Unknown(),
+  /** The table's deadlines with defaults filled in (grace period and takeover agent included). */
+  deadlines: Type.Object({
+    turnMs: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+    graceMs: Type.Integer({ minimum: 0 }),
+    takeover: Type.String(),
+    botDelayMs: Type.Integer({ minimum: 0 }),
+  }),
+  spectators: Type.Boolean(),
   role: Type.Union([Type.Literal("seat"), Type.Literal("spectator")]),
   seat: Type.Union([SeatIndex, Type.Null()]),
 });
@@ -270,7 +284,13 @@ export const Sync = Type.Object({ type: Type.Literal("sync"), since: Type.Option
 /** Give the seat up for now: an agent plays it until the holder comes back with the token. */
 export const Leave = Type.Object({ type: Type.Literal("leave") }, { additionalProperties: false });
 
-export const ClientMessage = Type.Union([Answer, Sync, Leave]);
+/**
+ * Give the seat up for good (docs/live.md, Resigning): the game's conceding decision where it has
+ * one (dcg), else the takeover agent plays the seat to the end. The token stops working.
+ */
+export const Resign = Type.Object({ type: Type.Literal("resign") }, { additionalProperties: false });
+
+export const ClientMessage = Type.Union([Answer, Sync, Leave, Resign]);
 export type ClientMessage = Static<typeof ClientMessage>;
 
 /** HTTP fallback: POST /v1/tables/:id/seats/:seat/answer */
@@ -279,6 +299,16 @@ export const AnswerBody = Type.Object(
   { additionalProperties: false, $id: "AnswerBody" },
 );
 export type AnswerBody = Static<typeof AnswerBody>;
+
+/**
+ * POST /v1/tables/:id/seats/:seat/resign. outcome: "conceded" (the game's conceding decision ends
+ * it for this seat, at once or at its next decision), "takeover" (the takeover agent plays on).
+ */
+export const ResignReply = Type.Object(
+  { resigned: Type.Literal(true), seat: SeatIndex, outcome: Type.Union([Type.Literal("conceded"), Type.Literal("takeover")]) },
+  { $id: "ResignReply" },
+);
+export type ResignReply = Static<typeof ResignReply>;
 
 export const TableParams = Type.Object({ id: Id }, { additionalProperties: false });
 export const SeatParams = Type.Object({ id: Id, seat: Type.String({ pattern: "^[0-9]{1,2}$" }) }, { additionalProperties: false });
@@ -368,6 +398,8 @@ export const PROTOCOL_SCHEMAS: Readonly<Record<string, TSchema>> = {
   Answer,
   Sync,
   Leave,
+  Resign,
+  ResignReply,
   AnswerBody,
   ErrorBody,
   LogHeader,

@@ -16,10 +16,11 @@ import {
   SeatParams,
   TableParams,
   type Hello,
+  type ResignReply,
 } from "./protocol.ts";
 import { ReplayTable } from "./replay.ts";
 import type { TableStore } from "./store.ts";
-import { TableError, type Channel, type Table } from "./table.ts";
+import { DEFAULT_DEADLINES, RESIGNED_CLOSE, TableError, type Channel, type Table } from "./table.ts";
 
 const clientMessage = Compile(ClientMessage);
 
@@ -36,6 +37,8 @@ function hello(table: Table | ReplayTable, seat: number | null): Hello {
     gameVersion: table.game.info.version,
     facilitator: table.facilitator,
     config: table.config,
+    deadlines: table instanceof ReplayTable ? DEFAULT_DEADLINES : table.deadlines,
+    spectators: table.spectatorsAllowed,
     role: seat === null ? "spectator" : "seat",
     seat,
   };
@@ -89,6 +92,7 @@ export function registerTableRoutes(app: FastifyInstance, store: TableStore): vo
       const table = tableOf(request.params.id);
       const seat = seatOf(table, request.params.seat);
       if (!table.authorize(seat, tokenOf(request))) throw new ApiError(401, "unauthorized", `missing or wrong seat token for seat ${seat} (send x-seat-token)`);
+      if (table.isResigned(seat)) throw new ApiError(403, "seat_resigned", `seat ${seat} was resigned; its token no longer plays it (watch the table instead)`);
       return { table, seat };
     };
 
@@ -154,6 +158,8 @@ export function registerTableRoutes(app: FastifyInstance, store: TableStore): vo
         if (!/^[0-9]{1,2}$/.test(request.params.seat) || !table.hasSeat(seat))
           return refuse("unknown_seat", `table ${table.id} has no seat ${request.params.seat}`, 4004);
         if (!table.authorize(seat, tokenOf(request))) return refuse("unauthorized", `missing or wrong seat token for seat ${seat}`, 4001);
+        if (table.isResigned(seat))
+          return refuse("seat_resigned", `seat ${seat} was resigned; its token no longer plays it (watch the table instead)`, RESIGNED_CLOSE);
         for (const old of table.channelsOf(seat)) old.close(4000, "replaced by a newer connection");
         const channel: Channel = {
           seat,
@@ -176,7 +182,11 @@ export function registerTableRoutes(app: FastifyInstance, store: TableStore): vo
           }
           if (!clientMessage.Check(msg)) {
             return channel.send(
-              errorText("bad_message", 'expected {"type": "answer", "seq", "decisionId"}, {"type": "sync"} or {"type": "leave"} as JSON text', table.seq),
+              errorText(
+                "bad_message",
+                'expected {"type": "answer", "seq", "decisionId"}, {"type": "sync"}, {"type": "leave"} or {"type": "resign"} as JSON text',
+                table.seq,
+              ),
             );
           }
           try {
@@ -190,6 +200,8 @@ export function registerTableRoutes(app: FastifyInstance, store: TableStore): vo
               );
             } else if (msg.type === "sync") {
               channel.send(table.frameFor(channel, msg.since ?? null));
+            } else if (msg.type === "resign") {
+              table.resign(seat);
             } else {
               table.leave(seat);
             }
@@ -303,6 +315,21 @@ export function registerTableRoutes(app: FastifyInstance, store: TableStore): vo
         try {
           const out = await table.answer(seat, request.body.seq, request.body.decisionId);
           return json(reply, 200, { type: "ack", seq: out.seq, decisionId: request.body.decisionId });
+        } catch (e) {
+          throw toApi(e);
+        }
+      },
+    );
+
+    api.post<{ Params: { id: string; seat: string }; Querystring: { token?: string } }>(
+      "/v1/tables/:id/seats/:seat/resign",
+      { schema: { params: SeatParams } },
+      (request, reply) => {
+        const { table, seat } = holder(request);
+        try {
+          const { outcome } = table.resign(seat);
+          const body: ResignReply = { resigned: true, seat, outcome };
+          return json(reply, 200, body);
         } catch (e) {
           throw toApi(e);
         }

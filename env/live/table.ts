@@ -48,6 +48,12 @@ export const DEFAULT_DEADLINES: ResolvedDeadlines = { turnMs: null, graceMs: 30_
 
 export type SeatKindName = "human" | "open" | "agent";
 
+/** The WebSocket close code of a resigned seat's channels. */
+export const RESIGNED_CLOSE = 4002;
+
+const resignedError = (seat: number) =>
+  new TableError(403, "seat_resigned", `seat ${seat} was resigned; its token no longer plays it (watch the table instead)`);
+
 /** What a table needs from its host (the store). */
 export interface TableDeps {
   readonly clock: LiveClock;
@@ -93,6 +99,8 @@ interface SeatState {
   /** Whether presence (when no socket) means "away" (a lost socket) or "connected" (HTTP polling). */
   polling: boolean;
   left: boolean;
+  /** The holder resigned: the takeover agent (or the game's conceding decision) plays it; its token is refused. */
+  resigned: boolean;
   cancelPresence: (() => void) | null;
 }
 
@@ -198,6 +206,7 @@ export class Table {
         presentUntil: createdAt + setup.deadlines.graceMs,
         polling: false,
         left: false,
+        resigned: false,
         cancelPresence: null,
       };
     });
@@ -255,6 +264,7 @@ export class Table {
     const { game, adapter } = resolve(first.header);
     const entries: { entry: SignedEntry; decision: unknown }[] = [];
     const joins: { seat: number; tokenHash: string }[] = [];
+    const resigned: number[] = [];
     const labels: string[] = [];
     for (const line of lines.slice(1)) {
       const l = line as { t: string; entry?: SignedEntry; decision?: unknown; seat?: number; tokenHash?: string };
@@ -263,6 +273,7 @@ export class Table {
         entries.push({ entry, decision: l.decision });
         labels.push(typeof label === "string" ? label : "");
       } else if (l.t === "join" && typeof l.seat === "number" && typeof l.tokenHash === "string") joins.push({ seat: l.seat, tokenHash: l.tokenHash });
+      else if (l.t === "resign" && typeof l.seat === "number") resigned.push(l.seat);
     }
     const bad = verifyChain(deps.key, first.header, first.headerHash, first.headerMac, entries);
     if (bad) throw new Error(bad);
@@ -285,6 +296,10 @@ export class Table {
         s.tokenHash = j.tokenHash;
         s.kind = "human";
       }
+    }
+    for (const seat of resigned) {
+      const s = table.seatStates[seat];
+      if (s) s.resigned = true;
     }
     for (const { entry, decision } of entries) {
       const out = game.apply(table.state, decision);
@@ -325,13 +340,17 @@ export class Table {
   }
 
   seatInfo(): SeatInfo[] {
-    return this.seatStates.map((s) => ({
-      seat: s.index,
-      kind: s.kind,
-      agent: s.kind === "human" ? (this.statusOf(s) === "bot" ? this.deadlines.takeover : null) : s.agentSpec,
-      status: this.statusOf(s),
-      held: s.tokenHash !== null,
-    }));
+    return this.seatStates.map((s) => {
+      const status = this.statusOf(s);
+      return {
+        seat: s.index,
+        kind: s.kind,
+        agent: s.kind === "human" ? (status === "bot" || status === "resigned" ? this.deadlines.takeover : null) : s.agentSpec,
+        status,
+        held: s.tokenHash !== null,
+        takeoverAt: status === "away" ? s.presentUntil : null,
+      };
+    });
   }
 
   summary(): TableSummary {
@@ -355,6 +374,11 @@ export class Table {
     const a = Buffer.from(sha256(token), "hex");
     const b = Buffer.from(s.tokenHash, "hex");
     return a.length === b.length && timingSafeEqual(a, b);
+  }
+
+  /** Whether the seat's holder resigned (its token no longer plays it). */
+  isResigned(seat: number): boolean {
+    return this.seatStates[seat]?.resigned === true;
   }
 
   hasSeat(seat: number): boolean {
@@ -394,6 +418,7 @@ export class Table {
 
   private statusOf(s: SeatState): SeatInfo["status"] {
     if (s.kind === "agent" || s.tokenHash === null) return "bot";
+    if (s.resigned) return "resigned";
     if (s.sockets > 0) return "connected";
     if (s.left) return "bot";
     if (this.deps.clock.now() < s.presentUntil) return s.polling ? "connected" : "away";
@@ -500,6 +525,7 @@ export class Table {
       } catch {
         // a dead socket is removed by its close handler
       }
+      if (c.seat !== null && this.seatStates[c.seat]?.resigned && !this.concessionPending(c.seat)) c.close(RESIGNED_CLOSE, "seat_resigned");
     }
     const waiting = [...this.waiters];
     this.waiters.clear();
@@ -616,6 +642,36 @@ export class Table {
     return token;
   }
 
+  /**
+   * The holder gives the seat up for good (docs/live.md, Resigning). Journaled first (a restart
+   * keeps it), then: where the game has a conceding decision (dcg's forceFinish) it is applied
+   * through applyAt with cause "resign", at once or at the seat's next decision; otherwise the
+   * takeover agent plays the seat to the end. Either way the token is refused from now on and the
+   * seat's channels are closed (code 4002) once they have the frame that shows it.
+   */
+  resign(seat: number): { outcome: "conceded" | "takeover" } {
+    const s = this.seatStates[seat];
+    if (!s) throw new TableError(404, "unknown_seat", `table ${this.id} has no seat ${seat}`);
+    if (this.finished) throw new TableError(409, "game_over", "the game is over; there is nothing to resign");
+    if (s.resigned) throw resignedError(seat);
+    if (s.kind === "agent" || s.tokenHash === null) throw new TableError(409, "not_held", `nobody holds seat ${seat}; only a person's seat can resign`);
+    this.journal?.append({ t: "resign", seat, at: this.deps.clock.now() });
+    s.resigned = true;
+    s.cancelPresence?.();
+    s.cancelPresence = null;
+    this.changed();
+    return { outcome: this.game.concede ? "conceded" : "takeover" };
+  }
+
+  /** The resigned seat decides now and the game has a conceding decision for it (it is about to be applied). */
+  private concessionPending(seat: Seat): boolean {
+    return !this.finished && this.actorSeat() === seat && this.concession(seat) !== null;
+  }
+
+  private concession(seat: Seat): unknown {
+    return this.game.concede?.(this.state, seat) ?? null;
+  }
+
   /** The holder gives the seat up for now: an agent plays it until they come back. */
   leave(seat: number): void {
     const s = this.seatStates[seat]!;
@@ -633,6 +689,7 @@ export class Table {
    */
   answer(seat: Seat, seq: number, decisionId: number): Promise<{ seq: number }> {
     if (this.finished) throw new TableError(409, "game_over", "the game is over; no decision can be applied");
+    if (this.seatStates[seat]?.resigned) throw resignedError(seat);
     if (seq !== this.seq || this.committing) {
       throw new TableError(
         409,
@@ -717,6 +774,15 @@ export class Table {
     const actor = this.actorSeat();
     if (actor === "terminal") return;
     const s = this.seatStates[actor]!;
+    if (s.resigned) {
+      // A resigned seat concedes where the game allows it (refused while another decision commits;
+      // the commit drives again); otherwise the takeover agent plays it, below.
+      const c = this.concession(actor);
+      if (c !== null) {
+        this.applyAt(this.seq, actor, c, "resign");
+        return;
+      }
+    }
     const ms = this.deadlineMs(s);
     if (ms !== null && this.deadlineSeq !== this.seq) {
       const seq = this.seq;
@@ -726,7 +792,8 @@ export class Table {
         if (this.seq === seq && !this.finished) this.applyAt(seq, actor, this.defaultDecision(), "timeout");
       });
     }
-    if (this.statusOf(s) === "bot" && this.agentSeq !== this.seq) this.runAgent(actor, s);
+    const status = this.statusOf(s);
+    if ((status === "bot" || status === "resigned") && this.agentSeq !== this.seq) this.runAgent(actor, s);
   }
 
   private agentFor(s: SeatState, spec: string): Promise<Facilitatee> {
