@@ -17,6 +17,7 @@ import { viewOf, type DcgView } from "./view.ts";
 
 export type { BattleData, CardSet, CardSetJson, DcgConfig, Decision, DcgView, Pool, PresetBook, Trace };
 export { PRESET_BOOKS, STARTER_POOL };
+export { cardStats, cardText } from "./card-text.ts";
 
 const FORCE_FINISH: Decision = { kind: "forceFinish" };
 
