@@ -3,17 +3,22 @@
  * Re-runs a GameRecord in this process and prints its final state hash. Exits non-zero on an
  * illegal decision, a hash mismatch (against the record's own hashes, or --expect), or a bad file.
  * --verify: the record is a live table's export (GET /v1/tables/:id/record); its signed log is
- * checked with the key in DIR (the server's --data-dir): an edited or reordered entry fails.
+ * checked with the key in DIR (the server's --data-dir). Exit 0: a verified finished game (its end
+ * marker signs its length, returns and final hash). Exit 1: the record does not verify (an edited,
+ * dropped or reordered entry, a bad end marker...). Exit 3: every entry verifies but the log has no
+ * end marker ("incomplete at N": cut short, or exported before end markers were signed).
  */
 import { readFileSync, statSync } from "node:fs";
 import { parseRecord, replay, unwrap } from "../engine/core/index.ts";
 import { registry } from "../engine/games.ts";
 import { readKey } from "../env/live/signing.ts";
-import { verifySignedRecord } from "../env/live/verify.ts";
+import { checkSignedRecord } from "../env/live/verify.ts";
 import { main, parseCli, UsageError } from "./cli.ts";
 
 const USAGE = "npm run replay -- <record.json> [--expect HASH] [--verify [--data-dir DIR]]";
 const MAX_BYTES = 256 * 1024 * 1024;
+/** --verify: the signed entries hold but nothing signs the log's end (not a verified finished game). */
+const EXIT_INCOMPLETE = 3;
 
 main(() => {
   const { values, positionals } = parseCli(USAGE, { expect: { type: "string" }, verify: { type: "boolean" }, "data-dir": { type: "string" } });
@@ -38,12 +43,16 @@ main(() => {
   }
   if (values.verify) {
     const dir = values["data-dir"] ?? process.env.CARDGYM_DATA_DIR ?? "cardgym-data";
-    const bad = verifySignedRecord(registry, readKey(dir), doc);
-    if (bad !== null) {
-      console.error(`error: verify_failed: ${path}: ${bad}`);
+    const checked = checkSignedRecord(registry, readKey(dir), doc);
+    if (checked.status === "failed") {
+      console.error(`error: verify_failed: ${path}: ${checked.reason}`);
       return 1;
     }
-    console.log(`signed log verified with the key in ${dir}`);
+    if (checked.status === "incomplete") {
+      console.error(`error: incomplete: ${path}: signed log incomplete at ${checked.at}: ${checked.reason}`);
+      return EXIT_INCOMPLETE;
+    }
+    console.log(`signed log verified with the key in ${dir}: a finished game of ${checked.decisions} decisions`);
   }
   const record = parseRecord(doc);
   if (!record.ok) throw new Error(`${path}: ${record.error.message}`);

@@ -358,6 +358,21 @@ export const SignedEntry = Type.Object({
 });
 export type SignedEntry = Static<typeof SignedEntry>;
 
+/**
+ * The last link of a finished game's signed log: how many decisions it took, the final returns
+ * per seat and the final state hash. hash = sha256 hex of `${prev}\n${canonical JSON of {end:
+ * true, decisions, returns, finalHash}}` where prev is the last entry's hash (the header's hash
+ * for a game of no decision); mac = HMAC-SHA256 hex of hash under the server's key.
+ */
+export const SignedEnd = Type.Object({
+  decisions: Seq,
+  returns: Type.Array(Type.Number()),
+  finalHash: Type.String(),
+  hash: Type.String(),
+  mac: Type.String(),
+});
+export type SignedEnd = Static<typeof SignedEnd>;
+
 /** GET /v1/tables/:id/record: a GameRecord (replayable by any copy of the engine) plus its signed log. */
 export const SignedRecord = Type.Object(
   {
@@ -373,6 +388,8 @@ export const SignedRecord = Type.Object(
       headerHash: Type.String(),
       headerMac: Type.String(),
       entries: Type.Array(SignedEntry),
+      /** The end marker; absent only in records exported before end markers were signed. */
+      end: Type.Optional(SignedEnd),
     }),
   },
   { $id: "SignedRecord" },
@@ -404,5 +421,6 @@ export const PROTOCOL_SCHEMAS: Readonly<Record<string, TSchema>> = {
   ErrorBody,
   LogHeader,
   SignedEntry,
+  SignedEnd,
   SignedRecord,
 };

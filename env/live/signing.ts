@@ -2,7 +2,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypt
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { canonicalJson } from "../../engine/core/index.ts";
-import type { LiveEvent, LogHeader, SignedEntry } from "./protocol.ts";
+import type { LiveEvent, LogHeader, SignedEnd, SignedEntry } from "./protocol.ts";
 
 /**
  * The signed log (docs/live.md, "The signed log"): each entry's hash chains to the previous one,
@@ -60,6 +60,30 @@ export function entryHash(prev: string, e: EntryContent): string {
 export function signEntry(key: Buffer, prev: string, e: EntryContent): SignedEntry {
   const hash = entryHash(prev, e);
   return { seq: e.seq, seat: e.seat, cause: e.cause, at: e.at, stateHash: e.stateHash, hash, mac: macOf(key, hash) };
+}
+
+/** What a finished game's end marker commits to: how many decisions, the final returns and state hash. */
+export interface EndContent {
+  readonly decisions: number;
+  readonly returns: readonly number[];
+  readonly finalHash: string;
+}
+
+/** The end marker's hash: chained to the last entry's hash (the header's for a game of no decision). */
+export function endHash(prev: string, e: EndContent): string {
+  return sha256(`${prev}\n${canonicalJson({ end: true, decisions: e.decisions, returns: e.returns, finalHash: e.finalHash })}`);
+}
+
+export function signEnd(key: Buffer, prev: string, e: EndContent): SignedEnd {
+  const hash = endHash(prev, e);
+  return { decisions: e.decisions, returns: [...e.returns], finalHash: e.finalHash, hash, mac: macOf(key, hash) };
+}
+
+/** Checks an end marker against the chain's last hash and the key; null when it holds. */
+export function verifyEnd(key: Buffer, prev: string, end: SignedEnd): string | null {
+  if (endHash(prev, end) !== end.hash) return "the end marker's hash does not match its content and the last entry (entries dropped, added or edited)";
+  if (!macMatches(key, end.hash, end.mac)) return "the end marker's signature is not this server's";
+  return null;
 }
 
 export function macMatches(key: Buffer, hash: string, mac: string): boolean {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { decisionKey, deriveSeed, stateHash, type AnyGame, type Seat } from "../../engine/core/index.ts";
+import { canonicalJson, decisionKey, deriveSeed, stateHash, type AnyGame, type Seat } from "../../engine/core/index.ts";
 import type { Facilitatee } from "../../agents/facilitatee.ts";
 import { isPassive } from "../../agents/passive.ts";
 import type { GameAdapter } from "../codec.ts";
@@ -16,12 +16,13 @@ import type {
   LogHeader,
   SeatFrame,
   SeatInfo,
+  SignedEnd,
   SignedEntry,
   SignedRecord,
   SpectatorFrame,
   TableSummary,
 } from "./protocol.ts";
-import { headerHash, macOf, signEntry, verifyChain } from "./signing.ts";
+import { headerHash, macOf, signEnd, signEntry, verifyChain, verifyEnd } from "./signing.ts";
 
 /** A refused table operation: HTTP status, code and message (the same code goes on a WebSocket). */
 export class TableError extends Error {
@@ -155,6 +156,8 @@ export class Table {
 
   private state: unknown;
   private readonly items: LogItem[] = [];
+  /** The signed end marker, once the game is over (null on a journal written before end markers). */
+  private end: SignedEnd | null = null;
   private readonly seatStates: SeatState[];
   private readonly channels = new Set<Channel>();
   private readonly waiters = new Set<() => void>();
@@ -266,9 +269,11 @@ export class Table {
     const joins: { seat: number; tokenHash: string }[] = [];
     const resigned: number[] = [];
     const labels: string[] = [];
+    let endLine: { end?: SignedEnd } | null = null;
     for (const line of lines.slice(1)) {
-      const l = line as { t: string; entry?: SignedEntry; decision?: unknown; seat?: number; tokenHash?: string };
-      if (l.t === "entry" && l.entry) {
+      const l = line as { t: string; entry?: SignedEntry; decision?: unknown; seat?: number; tokenHash?: string; end?: SignedEnd };
+      if (l.t === "end") endLine = l;
+      else if (l.t === "entry" && l.entry) {
         const { label, ...entry } = l.entry as SignedEntry & { label?: string };
         entries.push({ entry, decision: l.decision });
         labels.push(typeof label === "string" ? label : "");
@@ -311,12 +316,50 @@ export class Table {
     const now = deps.clock.now();
     table.pendingSince = now;
     for (const s of table.seatStates) s.presentUntil = now + table.deadlines.graceMs;
-    if (game.actor(table.state) === "terminal") table.finished = true;
+    if (game.actor(table.state) === "terminal") {
+      table.finished = true;
+      table.recoverEnd(endLine);
+    } else if (endLine) throw new Error("the journal has an end marker but its game is not over");
     else {
       table.journal = new Journal(deps.journalDir, table.id);
       table.startPresenceTimers();
     }
     return table;
+  }
+
+  /**
+   * A finished game's end marker from its journal: a signed one must chain to the last entry and
+   * agree with the replayed game; an unsigned one (written before end markers) is kept as such; a
+   * missing one (the crash cut the end line, or it was deleted) is signed now and journaled, as the
+   * game replays to its end.
+   */
+  private recoverEnd(line: { end?: SignedEnd } | null): void {
+    const want = this.endContent();
+    if (line?.end) {
+      const bad = verifyEnd(this.deps.key, this.chainHash(), line.end);
+      if (bad) throw new Error(bad);
+      if (line.end.decisions !== want.decisions || line.end.finalHash !== want.finalHash || canonicalJson(line.end.returns) !== canonicalJson(want.returns))
+        throw new Error("the end marker disagrees with the replayed game");
+      this.end = line.end;
+    } else if (line === null) {
+      this.end = signEnd(this.deps.key, this.chainHash(), want);
+      const journal = new Journal(this.deps.journalDir, this.id);
+      try {
+        journal.append({ t: "end", at: this.deps.clock.now(), end: this.end });
+      } finally {
+        journal.close();
+      }
+      this.deps.log(`table ${this.id}: its journal ended without an end marker; one was signed and journaled`);
+    }
+  }
+
+  private endContent(): { decisions: number; returns: readonly number[]; finalHash: string } {
+    return { decisions: this.items.length, returns: this.game.returns(this.state), finalHash: stateHash(this.state) };
+  }
+
+  /** The hash the next link of the signed log chains to: the last entry's, or the header's. */
+  private chainHash(): string {
+    return this.items.length === 0 ? this.headerHash : this.items[this.items.length - 1]!.entry.hash;
   }
 
   // ------------------------------------------------------------ queries
@@ -401,7 +444,13 @@ export class Table {
       seed: this.seed,
       decisions: this.items.map((i) => i.decision),
       finalHash: stateHash(this.state),
-      signed: { header: this.header, headerHash: this.headerHash, headerMac: this.headerMac, entries: this.items.map((i) => i.entry) },
+      signed: {
+        header: this.header,
+        headerHash: this.headerHash,
+        headerMac: this.headerMac,
+        entries: this.items.map((i) => i.entry),
+        ...(this.end ? { end: this.end } : {}),
+      },
     };
   }
 
@@ -726,13 +775,15 @@ export class Table {
     }
     const at = this.deps.clock.now();
     const hash = stateHash(out.state);
-    const prev = this.items.length === 0 ? this.headerHash : this.items[this.items.length - 1]!.entry.hash;
+    const prev = this.chainHash();
     const label = this.game.describe(before, decision);
     const entry = signEntry(this.deps.key, prev, { seq, seat, decision, cause, at, stateHash: hash });
     const ends = this.game.actor(out.state) === "terminal";
     const lines: unknown[] = [{ t: "entry", entry: { ...entry, label }, decision }];
-    // The end marker lets a restart skip finished tables (they are loaded again on demand).
-    if (ends) lines.push({ t: "end", at });
+    // The signed end marker commits the log to its length and result; it also lets a restart skip
+    // finished tables (they are loaded again on demand).
+    const end = ends ? signEnd(this.deps.key, entry.hash, { decisions: seq + 1, returns: this.game.returns(out.state), finalHash: hash }) : null;
+    if (end) lines.push({ t: "end", at, end });
     const commit = (err: Error | null) => {
       this.committing = false;
       if (err) {
@@ -746,7 +797,8 @@ export class Table {
       this.pendingSince = this.deps.clock.now();
       this.cancelDeadline?.();
       this.cancelDeadline = null;
-      if (ends) {
+      if (end) {
+        this.end = end;
         this.finished = true;
         this.journal?.close();
         this.journal = null;

@@ -1,23 +1,41 @@
 import { Compile } from "typebox/compile";
-import { replay, type GameRegistry } from "../../engine/core/index.ts";
+import { canonicalJson, replay, type GameRegistry } from "../../engine/core/index.ts";
 import { SignedRecord } from "./protocol.ts";
-import { verifyChain } from "./signing.ts";
+import { verifyChain, verifyEnd } from "./signing.ts";
 
 const signedRecord = Compile(SignedRecord);
 
 /**
- * Checks an exported table record (GET /v1/tables/:id/record) against the server's key: the
- * header and every entry must hash and sign as the server wrote them (so an edited decision, a
- * dropped, added or reordered entry fails), the record's game fields must be the header's, and the
- * game must replay to every entry's state hash and the final hash. Returns null or the first problem.
+ * What checking a signed record found:
+ * - `verified`: a finished game; every entry and the end marker are this server's, and the game
+ *   replays to the marker's decision count, returns and final hash.
+ * - `incomplete`: every entry present is this server's and replays, but the log has no end marker
+ *   (`at`: how many decisions it holds). `finished` tells whether the game still replays to its
+ *   end: true only for a record exported before end markers were signed (its length and result
+ *   are not signed); false for a cut-short log. Neither is a verified finished game.
+ * - `failed`: the record does not verify; `reason` names the first bad part.
  */
-export function verifySignedRecord(registry: GameRegistry, key: Buffer, doc: unknown): string | null {
-  if (!signedRecord.Check(doc)) return "not a signed table record (no signed log: export it with GET /v1/tables/:id/record)";
-  const { header, headerHash, headerMac, entries } = doc.signed;
+export type RecordCheck =
+  | { readonly status: "verified"; readonly decisions: number }
+  | { readonly status: "incomplete"; readonly at: number; readonly finished: boolean; readonly reason: string }
+  | { readonly status: "failed"; readonly reason: string };
+
+const failed = (reason: string): RecordCheck => ({ status: "failed", reason });
+
+/**
+ * Checks an exported table record (GET /v1/tables/:id/record) against the server's key: the
+ * header, every entry and the end marker must hash and sign as the server wrote them (so an
+ * edited decision, a dropped, added or reordered entry, or a cut-short log fails), the record's
+ * game fields must be the header's, and the game must replay to every entry's state hash and to
+ * the end marker's decision count, returns and final hash.
+ */
+export function checkSignedRecord(registry: GameRegistry, key: Buffer, doc: unknown): RecordCheck {
+  if (!signedRecord.Check(doc)) return failed("not a signed table record (no signed log: export it with GET /v1/tables/:id/record)");
+  const { header, headerHash, headerMac, entries, end } = doc.signed;
   if (doc.game !== header.game || doc.version !== header.version || doc.seed !== header.seed || JSON.stringify(doc.config) !== JSON.stringify(header.config)) {
-    return "the record's game, version, seed or config differ from its signed header";
+    return failed("the record's game, version, seed or config differ from its signed header");
   }
-  if (entries.length !== doc.decisions.length) return `the record has ${doc.decisions.length} decisions but ${entries.length} signed entries`;
+  if (entries.length !== doc.decisions.length) return failed(`the record has ${doc.decisions.length} decisions but ${entries.length} signed entries`);
   const bad = verifyChain(
     key,
     header,
@@ -25,7 +43,15 @@ export function verifySignedRecord(registry: GameRegistry, key: Buffer, doc: unk
     headerMac,
     entries.map((entry, i) => ({ entry, decision: doc.decisions[i] })),
   );
-  if (bad) return bad;
+  if (bad) return failed(bad);
+  if (end) {
+    const badEnd = verifyEnd(key, entries[entries.length - 1]?.hash ?? headerHash, end);
+    if (badEnd) return failed(badEnd);
+    if (end.decisions !== entries.length) return failed(`the end marker signs ${end.decisions} decisions but the record has ${entries.length}`);
+    if (end.finalHash !== doc.finalHash) return failed(`the record's finalHash ${doc.finalHash} is not the signed final hash ${end.finalHash}`);
+  }
+  const game = registry.get(doc.game);
+  if (!game.ok) return failed(game.error.message);
   const replayed = replay(registry, {
     game: doc.game,
     version: doc.version,
@@ -34,9 +60,30 @@ export function verifySignedRecord(registry: GameRegistry, key: Buffer, doc: unk
     decisions: doc.decisions,
     finalHash: doc.finalHash,
   });
-  if (!replayed.ok) return replayed.error.message;
+  if (!replayed.ok) return failed(replayed.error.message);
   for (let i = 0; i < entries.length; i++) {
-    if (replayed.value.hashes[i + 1] !== entries[i]!.stateHash) return `entry ${i}: the replayed state hash differs from the signed one`;
+    if (replayed.value.hashes[i + 1] !== entries[i]!.stateHash) return failed(`entry ${i}: the replayed state hash differs from the signed one`);
   }
-  return null;
+  const over = game.value.actor(replayed.value.state) === "terminal";
+  if (end) {
+    if (!over) return failed(`the end marker says the game ended after ${end.decisions} decisions, but it replays to an unfinished game`);
+    if (canonicalJson(game.value.returns(replayed.value.state)) !== canonicalJson(end.returns))
+      return failed("the replayed returns differ from the signed ones");
+    return { status: "verified", decisions: entries.length };
+  }
+  return over
+    ? {
+        status: "incomplete",
+        at: entries.length,
+        finished: true,
+        reason: "no end marker (a record exported before end markers were signed): the game replays to its end, but its length and result are not signed",
+      }
+    : { status: "incomplete", at: entries.length, finished: false, reason: "no end marker and the game does not replay to its end: the log stops mid-game" };
+}
+
+/** checkSignedRecord as one message: null for a verified finished game, else what is wrong or missing. */
+export function verifySignedRecord(registry: GameRegistry, key: Buffer, doc: unknown): string | null {
+  const c = checkSignedRecord(registry, key, doc);
+  if (c.status === "verified") return null;
+  return c.status === "incomplete" ? `incomplete at ${c.at}: ${c.reason}` : c.reason;
 }

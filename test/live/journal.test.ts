@@ -10,7 +10,7 @@ import { registry } from "../../engine/games.ts";
 import { adapters } from "../../env/games/index.ts";
 import { ManualClock } from "../../env/live/clock.ts";
 import { TableStore } from "../../env/live/store.ts";
-import { verifySignedRecord } from "../../env/live/verify.ts";
+import { checkSignedRecord, verifySignedRecord } from "../../env/live/verify.ts";
 import { tempDir } from "./helpers.ts";
 
 const dirs: string[] = [];
@@ -96,5 +96,34 @@ describe("table journal", () => {
     const r = o.recover();
     expect(r.recovered).toBe(0);
     expect(r.failed[0]?.reason).toMatch(/signature/);
+  });
+
+  it("a finished game's end marker is signed into its journal; a cut end line is signed again at restart, an edited one refused", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const a = store(dir);
+    const made = await a.create({ game: "sevens", seats: ["random", "random", "random"], seed: 4, facilitator: "audience", deadlines: { botDelayMs: 0 } });
+    await until(() => a.get(made.table).isFinished);
+    const want = a.get(made.table).record();
+    a.close();
+    const file = join(dir, "tables", `${made.table}.jsonl`);
+    const lines = readFileSync(file, "utf8").trimEnd().split("\n");
+    const end = JSON.parse(lines[lines.length - 1]!);
+    expect(end).toMatchObject({ t: "end", end: want.signed.end });
+    // The crash cut the end line (the last decision's line is whole): the restart signs it again.
+    writeFileSync(file, lines.slice(0, -1).join("\n") + "\n");
+    const b = store(dir);
+    expect(b.recover()).toEqual({ recovered: 1, failed: [] });
+    const back = b.get(made.table);
+    expect(back.isFinished).toBe(true);
+    expect(back.record().signed.end).toEqual(want.signed.end);
+    expect(checkSignedRecord(registry, b.key, back.record())).toEqual({ status: "verified", decisions: want.decisions.length });
+    expect(JSON.parse(readFileSync(file, "utf8").trimEnd().split("\n").pop()!)).toMatchObject({ t: "end", end: want.signed.end });
+    b.close();
+    // An end marker whose returns were edited does not load.
+    const edited = { ...end, end: { ...end.end, returns: end.end.returns.map((r: number) => r + 1) } };
+    writeFileSync(file, [...lines.slice(0, -1), JSON.stringify(edited)].join("\n") + "\n");
+    const c = store(dir);
+    expect(() => c.get(made.table)).toThrow(/no table/);
   });
 });
