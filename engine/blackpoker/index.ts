@@ -1,5 +1,6 @@
-import { applyChecked, decisionOnlyEvents, type Game } from "../core/index.ts";
+import { applyChecked, type Game } from "../core/index.ts";
 import { applyBlackpoker } from "./apply.ts";
+import { blackpokerEvents } from "./events.ts";
 import { blackpokerMaxDecisions, parseBlackpokerConfig, SEATS, type BlackpokerConfig } from "./config.ts";
 import { blackpokerActor, blackpokerExpectation, blackpokerLegal } from "./legal.ts";
 import { describeBlackpoker, renderBlackpoker } from "./render.ts";
@@ -32,6 +33,6 @@ export const blackpoker: Game<BlackpokerState, BlackpokerDecision, BlackpokerVie
   maxDecisions: blackpokerMaxDecisions,
   determinize: determinizeBlackpoker,
   describe: describeBlackpoker,
-  events: decisionOnlyEvents(blackpokerActor, describeBlackpoker),
+  events: blackpokerEvents,
   render: renderBlackpoker,
 };

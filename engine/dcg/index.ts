@@ -1,4 +1,4 @@
-import { applyChecked, canonicalJson, decisionOnlyEvents, type Game, type Result, type Seat, type Viewer } from "../core/index.ts";
+import { applyChecked, canonicalJson, type Game, type Result, type Seat, type Viewer } from "../core/index.ts";
 import { asSeat, type BattleData } from "./battle-data.ts";
 import { PRESET_BOOKS, STARTER_POOL } from "./cards.ts";
 import { generateCardSet } from "./generate.ts";
@@ -6,6 +6,7 @@ import { extendCardSet, type CardSet, type CardSetJson } from "./card-set.ts";
 import { parseDcgConfig, STRATEGY_SIZE, type DcgConfig, type PresetBook } from "./config.ts";
 import type { Decision } from "./decision.ts";
 import { determinizeView } from "./determinize.ts";
+import { dcgEvents } from "./events.ts";
 import { Draft, type Trace } from "./draft.ts";
 import { explainDecision } from "./explain.ts";
 import { actorOf, applyDecision } from "./flow.ts";
@@ -69,6 +70,12 @@ export function makeDcg(pool: Pool = STARTER_POOL, presets: readonly PresetBook[
     applyDecision(d, decision);
     return d.finish();
   };
+  const traced = (s: BattleData, decision: Decision): { state: BattleData; trace: Trace } => {
+    const trace: Trace = { commands: [], triggers: [] };
+    const d = new Draft(s, poolOf(s), trace);
+    applyDecision(d, decision);
+    return { state: d.finish(), trace };
+  };
   const explain = (s: BattleData, decision: unknown): string | null => explainDecision(s, poolOf(s), decision);
   const expectation = (s: BattleData) => {
     if (s.finished) return null;
@@ -94,12 +101,7 @@ export function makeDcg(pool: Pool = STARTER_POOL, presets: readonly PresetBook[
     // forceFinish makes the actor lose (docs/rules/dcg.md): the one way to give a battle up.
     concede: (s, seat) => (!s.finished && actorOf({ s }) === seat ? FORCE_FINISH : null),
     applyTrusted,
-    applyTraced(s, decision) {
-      const trace: Trace = { commands: [], triggers: [] };
-      const d = new Draft(s, poolOf(s), trace);
-      applyDecision(d, decision);
-      return { state: d.finish(), trace };
-    },
+    applyTraced: traced,
     returns: (s) => (!s.finished || s.winner < 0 ? [0, 0] : s.winner === 0 ? [1, -1] : [-1, 1]),
     view: (s, viewer: Viewer) => viewOf(s, poolOf(s), viewer),
     expectation,
@@ -114,8 +116,8 @@ export function makeDcg(pool: Pool = STARTER_POOL, presets: readonly PresetBook[
       return determinizeView(view, asSeat(seat), rng, set.pool, set.presets);
     },
     describe: (s, decision) => describeDecision(s, poolOf(s), decision, actorOf({ s })),
-    // Placeholder: every label to everyone (leaks strategy placements and feints; being replaced).
-    events: decisionOnlyEvents(actor, (s: BattleData, decision: Decision) => describeDecision(s, poolOf(s), decision, actorOf({ s }))),
+    // Re-runs the decision with a trace: events are for logs and channels, never for hot paths.
+    events: (s, decision) => dcgEvents(s, poolOf(s), decision, actorOf({ s }), traced(s, decision).trace),
     render: (s) => renderBattle(s, poolOf(s)),
   };
 }

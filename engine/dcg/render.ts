@@ -4,7 +4,8 @@ import type { Decision } from "./decision.ts";
 import { effectiveAttack } from "./params.ts";
 import type { Pool } from "./pool.ts";
 
-const SEAT_NAME = ["Host", "Guest"] as const;
+/** Seat names as every dcg text writes them: seat 0 is the Host, seat 1 the Guest. */
+export const SEAT_NAME = ["Host", "Guest"] as const;
 
 function short(pool: Pool, def: number): string {
   return pool.cards[def]!.name.replace(/[^A-Za-z]/g, "").slice(0, 4);
