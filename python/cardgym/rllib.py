@@ -126,9 +126,12 @@ class RLlibMultiAgentEnv(_MultiAgentBase):
     (or the client seats of ``seats``, the rest played in the server).
 
     ``reset()`` and ``step()`` return an observation only for the agent to act next (RLlib's
-    turn-based convention); ``step({agent: action})`` takes that agent's action. Rewards go to
-    every agent whose return changed; when the game ends every agent gets its final observation
-    and ``terminateds``/``truncateds`` hold every agent and ``"__all__"``.
+    turn-based convention); ``step({agent: action})`` takes that agent's action. Every ``step()``
+    reports every agent's reward, zero included: RLlib's episode requires a reward for an agent
+    that acted and gets its next observation in the same step (an agent with several decisions in
+    a row), and sums the rewards of agents not observed until they next act. When the game ends
+    every agent gets its final observation and ``terminateds``/``truncateds`` hold every agent and
+    ``"__all__"``.
     """
 
     metadata = {"render_modes": ["ansi", "human"]}
@@ -200,11 +203,10 @@ class RLlibMultiAgentEnv(_MultiAgentBase):
             raise ValueError(f"{self._acting} is to act; got actions for {sorted(action_dict)}")
         b = self.session.step([action_dict[self._acting]])
         reward = b["reward"][0]
-        rewards = {a: float(reward[s]) for a, s in self._seat_of.items() if float(reward[s]) != 0.0}
+        rewards = {a: float(reward[s]) for a, s in self._seat_of.items()}
         terminated, truncated = bool(b["terminated"][0]), bool(b["truncated"][0])
         if terminated or truncated:
             obs = {a: self._obs_of(b, a, False) for a in self.possible_agents}
-            rewards = {a: float(reward[s]) for a, s in self._seat_of.items()}
             infos: Dict[str, Any] = {a: {} for a in self.possible_agents}
             illegal = b["info"].get("illegal")
             if illegal is not None and bool(illegal[0]):
