@@ -27,7 +27,7 @@ export interface SoloSummary {
 export interface AgentSummary {
   readonly agent: string;
   readonly decisions: number;
-  /** Decisions per second of the agent's own thinking time (latency, batching waits included). */
+  /** Decisions per second of the agent's own work per decision (a batched model's share of each run; waits for other games' decisions excluded). */
   readonly decisionsPerSec: number;
   /** Bradley-Terry rating on the Elo scale with a 95% bootstrap interval (multi-seat games only). */
   readonly rating: { readonly elo: number; readonly low: number; readonly high: number } | null;
@@ -171,6 +171,8 @@ export function markdownReport(report: ArenaReport, gates?: readonly { readonly 
       lines.push(`| **${row}** | ${cells.join(" | ")} |`);
     }
     lines.push("");
+    lines.push(...pairingTable(report));
+    lines.push("");
     lines.push(`| agent | Elo (Bradley-Terry, ${report.ratingAnchor === "random" ? "random = 0" : "mean = 0"}) | 95% bootstrap | decisions | decisions/s |`);
     lines.push("|---|---:|---|---:|---:|");
     const order = [...report.agents].sort((x, y) => (y.rating?.elo ?? 0) - (x.rating?.elo ?? 0));
@@ -187,4 +189,17 @@ export function markdownReport(report: ArenaReport, gates?: readonly { readonly 
   }
   lines.push("");
   return lines.join("\n");
+}
+
+/** One row per pairing: the first-named agent's win rate (draws are not wins) with its 95% Wilson interval. */
+function pairingTable(report: ArenaReport): string[] {
+  const order = report.agents.map((a) => a.agent);
+  const rows = report.matrix.filter((m) => order.indexOf(m.agent) < order.indexOf(m.opponent));
+  return [
+    "| agent | opponent | games | wins-draws-losses | win rate | 95% Wilson |",
+    "|---|---|---:|---|---:|---|",
+    ...rows.map(
+      (m) => `| ${m.agent} | ${m.opponent} | ${m.games} | ${m.wins}-${m.draws}-${m.losses} | ${pct(m.winRate)} | ${pct(m.wilsonLow)} .. ${pct(m.wilsonHigh)} |`,
+    ),
+  ];
 }

@@ -191,8 +191,24 @@ export async function playFixture(options: ArenaOptions, f: Fixture, timing: Age
   return { seats: f.seats, pair: f.pair, deal: f.deal, seed: dealSeed, returns: result.returns, decisions: result.decisions, score };
 }
 
-/** Wraps an agent to add its thinking time (latency per decision, batching waits included). */
-function timed(agent: Facilitatee, t: AgentTiming): Facilitatee {
+/**
+ * Wraps an agent to add its thinking time per decision: the work the agent reports for it
+ * (decideTimed: a batched model's share of each run, not the wait for other games' decisions),
+ * else the wall time of decide.
+ */
+export function timed(agent: Facilitatee, t: AgentTiming): Facilitatee {
+  const decideTimed = agent.decideTimed?.bind(agent);
+  if (decideTimed) {
+    return {
+      name: agent.name,
+      async decide(request: DecisionRequest) {
+        const r = await decideTimed(request);
+        t.seconds += r.seconds;
+        t.decisions++;
+        return r.index;
+      },
+    };
+  }
   return {
     name: agent.name,
     decide(request: DecisionRequest) {

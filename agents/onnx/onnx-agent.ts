@@ -1,5 +1,5 @@
 import { Rng } from "../../engine/core/index.ts";
-import type { DecisionRequest, Facilitatee } from "../facilitatee.ts";
+import type { DecisionRequest, Facilitatee, TimedDecision } from "../facilitatee.ts";
 import type { PolicyAdapter } from "../policy-adapter.ts";
 import type { PolicyModel } from "./policy-model.ts";
 
@@ -47,6 +47,12 @@ export class OnnxAgent implements Facilitatee {
   }
 
   async decide(request: DecisionRequest): Promise<number> {
+    return (await this.decideTimed(request)).index;
+  }
+
+  /** The decision, with its own encoding and choosing time plus its share of the batched model run. */
+  async decideTimed(request: DecisionRequest): Promise<TimedDecision> {
+    const start = performance.now();
     const { view, legal } = request;
     const { actions, observation } = this.adapter;
     const shared = !this.busy;
@@ -59,7 +65,7 @@ export class OnnxAgent implements Facilitatee {
       }
       ids[i] = id;
     }
-    if (legal.length === 1) return 0;
+    if (legal.length === 1) return { index: 0, seconds: (performance.now() - start) / 1000 };
     let obs: Float32Array;
     if (shared) {
       if (this.obs === null || this.obs.length !== observation.size) this.obs = new Float32Array(observation.size);
@@ -67,14 +73,18 @@ export class OnnxAgent implements Facilitatee {
       obs.fill(0); // an encoder that skips unset features must not see the last view's values
     } else obs = new Float32Array(observation.size);
     observation.encode(view, obs);
-    let logits: Float32Array;
+    const before = performance.now() - start;
+    let answer: { readonly logits: Float32Array; readonly seconds: number };
     if (shared) this.busy = true;
     try {
-      logits = await this.model.infer(obs);
+      answer = await this.model.inferTimed(obs);
     } finally {
       if (shared) this.busy = false;
     }
-    return this.options.sample ? this.sampleIndex(logits, ids, legal.length) : argmaxIndex(logits, ids, legal.length);
+    const chosen = performance.now();
+    const { logits } = answer;
+    const index = this.options.sample ? this.sampleIndex(logits, ids, legal.length) : argmaxIndex(logits, ids, legal.length);
+    return { index, seconds: (before + performance.now() - chosen) / 1000 + answer.seconds };
   }
 
   private sampleIndex(logits: Float32Array, ids: Int32Array, count: number): number {

@@ -37,7 +37,8 @@ const ort = (): Promise<Ort> => (ortModule ??= import("onnxruntime-node"));
 
 interface Pending {
   readonly obs: Float32Array;
-  readonly resolve: (logits: Float32Array) => void;
+  /** The logits, and this request's share of the run's seconds (the run divided by its batch). */
+  readonly resolve: (logits: Float32Array, seconds: number) => void;
   readonly reject: (e: Error) => void;
 }
 
@@ -102,13 +103,24 @@ export class PolicyModel {
 
   /** Logits for one observation (length obsSize); resolves with a view of length actionSize. */
   infer(obs: Float32Array): Promise<Float32Array> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ obs, resolve, reject });
-      if (!this.scheduled && !this.running) {
-        this.scheduled = true;
-        setImmediate(() => void this.drain());
-      }
-    });
+    return new Promise((resolve, reject) => this.enqueue({ obs, resolve, reject }));
+  }
+
+  /**
+   * As infer, with the seconds of model work this observation cost: the batch run it joined (input
+   * copy, onnxruntime, output) divided by the batch size. Time spent queued behind other runs is
+   * not counted.
+   */
+  inferTimed(obs: Float32Array): Promise<{ readonly logits: Float32Array; readonly seconds: number }> {
+    return new Promise((resolve, reject) => this.enqueue({ obs, resolve: (logits, seconds) => resolve({ logits, seconds }), reject }));
+  }
+
+  private enqueue(request: Pending): void {
+    this.queue.push(request);
+    if (!this.scheduled && !this.running) {
+      this.scheduled = true;
+      setImmediate(() => void this.drain());
+    }
   }
 
   private async drain(): Promise<void> {
@@ -132,6 +144,7 @@ export class PolicyModel {
   private async run(batch: Pending[]): Promise<void> {
     const n = batch.length;
     if (this.loaded === null) await this.ortSession();
+    const start = performance.now();
     const { session, ort: m } = this.loaded!;
     const obsSize = this.obsSize > 0 ? this.obsSize : batch[0]!.obs.length;
     let data: Float32Array;
@@ -152,7 +165,8 @@ export class PolicyModel {
     this.stats.runs++;
     this.stats.requests += n;
     this.stats.largestBatch = Math.max(this.stats.largestBatch, n);
-    for (let i = 0; i < n; i++) batch[i]!.resolve(flat.subarray(i * width, (i + 1) * width));
+    const share = (performance.now() - start) / 1000 / n;
+    for (let i = 0; i < n; i++) batch[i]!.resolve(flat.subarray(i * width, (i + 1) * width), share);
   }
 
   async release(): Promise<void> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { bradleyTerry, ratingsWithIntervals, wilson } from "../../agents/arena/stats.ts";
-import { FILLER, pairScore, runArena, schedule } from "../../agents/arena/tournament.ts";
+import { FILLER, pairScore, runArena, schedule, timed } from "../../agents/arena/tournament.ts";
 import { summarise, markdownReport } from "../../agents/arena/report.ts";
 import { checkGateAgents, evaluateGates, GateFileError, parseGates } from "../../agents/arena/gates.ts";
 import { games } from "./fixtures/games.ts";
@@ -110,6 +110,44 @@ describe("arena runs and gates", () => {
     const md = markdownReport(report);
     expect(md).toContain("| **computer:dets=2** |");
     expect(md).toContain("Elo (Bradley-Terry, random = 0)");
+  });
+
+  it("prints every pairing's win rate with its 95% Wilson interval", async () => {
+    const agents = ["random", "computer:dets=2", "sandbag"];
+    const run = await runArena({ game, config, agents, games: 6, seed: 5 });
+    const report = summarise({ game: "sevens", gameVersion: "1", config, seats: 3, seed: 5, games: 6, agents, run });
+    const md = markdownReport(report);
+    const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+    for (const [a, b] of [
+      ["random", "computer:dets=2"],
+      ["random", "sandbag"],
+      ["computer:dets=2", "sandbag"],
+    ] as const) {
+      const m = report.matrix.find((x) => x.agent === a && x.opponent === b)!;
+      const ci = wilson(m.wins, m.games);
+      expect(md).toContain(`| ${a} | ${b} | 6 | ${m.wins}-${m.draws}-${m.losses} | ${pct(m.wins / 6)} | ${pct(ci.low)} .. ${pct(ci.high)} |`);
+    }
+  });
+
+  it("times an agent by the work it reports per decision, not by how long its decide waited", async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    const agent = {
+      name: "batched",
+      decide: () => 0,
+      async decideTimed() {
+        await gate; // as a decision queued behind other games' model runs
+        return { index: 1, seconds: 0.25 };
+      },
+    };
+    const t = { decisions: 0, seconds: 0 };
+    const wrapped = timed(agent, t);
+    const request = { game, seat: 0, view: null, legal: [0, 1], step: 0 };
+    const answers = Promise.all([wrapped.decide(request), wrapped.decide(request)]);
+    await new Promise((r) => setTimeout(r, 20));
+    release();
+    expect(await answers).toEqual([1, 1]);
+    expect(t).toEqual({ decisions: 2, seconds: 0.5 });
   });
 
   it("a solitaire reports a win rate per agent", async () => {

@@ -133,6 +133,18 @@ describe("ONNX policy agent", () => {
     expect(model.stats.largestBatch).toBeGreaterThanOrEqual(32);
   });
 
+  it("charges each request of a batch an equal share of the run, not its wait", async () => {
+    const model = loadPolicyModel(sevensModel, { maxBytes: 1 << 24, maxBatch: 4096 });
+    await model.ready();
+    const runs = model.stats.runs;
+    const obs = new Float32Array(sevensAdapter.observation.size);
+    const answers = await Promise.all(Array.from({ length: 24 }, () => model.inferTimed(obs)));
+    expect(model.stats.runs - runs).toBe(1);
+    const shares = new Set(answers.map((a) => a.seconds));
+    expect(shares.size).toBe(1);
+    expect([...shares][0]).toBeGreaterThan(0);
+  });
+
   it("plays through the arena with concurrent games by default when an ONNX agent is seated, and batches across them", async () => {
     const game = sevensAdapter.game;
     const own = modelFile("arena.onnx", sevensAdapter, { seed: 11 }); // its own cache entry and stats
