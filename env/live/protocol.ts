@@ -15,7 +15,10 @@ export const PROTOCOL_VERSION = 1;
 export const LIVE_LIMITS = {
   maxSeats: 8,
   maxSpecLength: 512,
+  /** A client message over this is answered with `bad_message` (the channel stays open). */
   maxMessageBytes: 4096,
+  /** The WebSocket reads messages up to this size; a bigger one closes the channel (1009). */
+  maxReadBytes: 65_536,
   maxLongPollMs: 30_000,
   maxTurnMs: 86_400_000,
   maxGraceMs: 86_400_000,

@@ -46,6 +46,21 @@ function hello(table: Table | ReplayTable, seat: number | null): Hello {
 
 const errorText = (code: string, message: string, seq: number | null) => JSON.stringify({ type: "error", error: { code, message }, seq });
 
+/**
+ * A client's WebSocket message as JSON, or undefined with why it was refused (over the size
+ * limit, binary, not JSON): the caller answers bad_message, and the channel stays open.
+ */
+function parseMessage(raw: Buffer, isBinary: boolean): { msg: unknown; refused: string } {
+  if (raw.length > LIVE_LIMITS.maxMessageBytes)
+    return { msg: undefined, refused: `messages are at most ${LIVE_LIMITS.maxMessageBytes} bytes, this one has ${raw.length}; ` };
+  if (isBinary) return { msg: undefined, refused: "messages are JSON text, not binary; " };
+  try {
+    return { msg: JSON.parse(raw.toString("utf8")), refused: "" };
+  } catch {
+    return { msg: undefined, refused: "the message is not valid JSON; " };
+  }
+}
+
 function intOf(text: string | undefined): number | null {
   if (text === undefined) return null;
   const n = Number(text);
@@ -57,7 +72,9 @@ function intOf(text: string | undefined): number | null {
  * and the same frames over plain HTTP for clients without WebSocket.
  */
 export function registerTableRoutes(app: FastifyInstance, store: TableStore): void {
-  app.register(websocket, { options: { maxPayload: LIVE_LIMITS.maxMessageBytes } });
+  // Read messages well past the protocol's limit, so an oversize one gets a bad_message answer
+  // (parseMessage) rather than a closed channel; past maxReadBytes ws closes with 1009.
+  app.register(websocket, { options: { maxPayload: LIVE_LIMITS.maxReadBytes } });
   app.register(async (api) => {
     // Table routes speak JSON unless the client asks for msgpack (errors follow the Accept header).
     api.addHook("onRequest", (request, _reply, done) => {
@@ -174,17 +191,12 @@ export function registerTableRoutes(app: FastifyInstance, store: TableStore): vo
         socket.on("close", () => table.detach(channel));
         socket.on("error", () => table.detach(channel));
         socket.on("message", (raw: Buffer, isBinary: boolean) => {
-          let msg: unknown;
-          try {
-            msg = isBinary ? undefined : JSON.parse(raw.toString("utf8"));
-          } catch {
-            msg = undefined;
-          }
+          const { msg, refused } = parseMessage(raw, isBinary);
           if (!clientMessage.Check(msg)) {
             return channel.send(
               errorText(
                 "bad_message",
-                'expected {"type": "answer", "seq", "decisionId"}, {"type": "sync"}, {"type": "leave"} or {"type": "resign"} as JSON text',
+                refused + 'expected {"type": "answer", "seq", "decisionId"}, {"type": "sync"}, {"type": "leave"} or {"type": "resign"} as JSON text',
                 table.seq,
               ),
             );
@@ -266,15 +278,10 @@ export function registerTableRoutes(app: FastifyInstance, store: TableStore): vo
         watched.attach(channel, intOf(request.query.since));
         socket.on("close", () => watched.detach(channel));
         socket.on("error", () => watched.detach(channel));
-        socket.on("message", (raw: Buffer) => {
-          let msg: unknown;
-          try {
-            msg = JSON.parse(raw.toString("utf8"));
-          } catch {
-            msg = undefined;
-          }
+        socket.on("message", (raw: Buffer, isBinary: boolean) => {
+          const { msg, refused } = parseMessage(raw, isBinary);
           if (clientMessage.Check(msg) && msg.type === "sync") channel.send(watched.frameFor(channel, msg.since ?? null));
-          else channel.send(errorText("bad_message", 'a spectator may only send {"type": "sync"}', watched.seq));
+          else channel.send(errorText("bad_message", refused + 'a spectator may only send {"type": "sync"}', watched.seq));
         });
       },
     });

@@ -1,0 +1,62 @@
+/**
+ * WebSocket message limits over a real socket: a message over 4096 bytes is answered with `error`
+ * `bad_message` and the channel stays open (seat and spectator channels); only a message past the
+ * read limit (64 KiB) closes the channel, with 1009.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { LIVE_LIMITS } from "../../env/live/protocol.ts";
+import { Client, liveForFile } from "./helpers.ts";
+
+const server = liveForFile();
+const clients: Client[] = [];
+afterEach(() => {
+  for (const c of clients.splice(0)) c.close();
+});
+
+async function open(url: string): Promise<Client> {
+  const c = await Client.open(url);
+  clients.push(c);
+  return c;
+}
+
+/** A well-formed sync message padded (with spaces, still valid JSON) to exactly `bytes` bytes. */
+function syncOf(bytes: number): string {
+  const text = JSON.stringify({ type: "sync" });
+  return text.slice(0, -1) + " ".repeat(bytes - text.length) + "}";
+}
+
+describe("WebSocket message limits", () => {
+  it("a seat's message over 4096 bytes gets bad_message and the channel stays open; 4096 bytes is fine", async () => {
+    const made = await server.create({ game: "sevens", seats: ["human", "random", "random"], seed: 2 });
+    const { table, tokens } = made.body;
+    const c = await open(`${server.live.ws}/v1/tables/${table}/seats/0/ws?token=${tokens["0"]}`);
+    await c.next((m) => m.type === "hello");
+    await c.frame();
+    const over = syncOf(LIVE_LIMITS.maxMessageBytes + 1);
+    expect(Buffer.byteLength(over)).toBe(4097);
+    c.socket.send(over);
+    const err = await c.next((m) => m.type === "error");
+    expect(err.error.code).toBe("bad_message");
+    expect(err.error.message).toContain("at most 4096 bytes, this one has 4097");
+    // Still open: a message of exactly the limit is read and answered with a frame.
+    c.socket.send(syncOf(LIVE_LIMITS.maxMessageBytes));
+    const f = await c.next((m) => m.type === "frame");
+    expect(f.table).toBe(table);
+    expect(c.closed).toBeNull();
+  });
+
+  it("a spectator's oversize message gets bad_message too; past the read limit the channel closes with 1009", async () => {
+    const made = await server.create({ game: "sevens", seats: ["human", "random", "random"], seed: 3 });
+    const w = await open(`${server.live.ws}/v1/tables/${made.body.table}/spectate`);
+    await w.next((m) => m.type === "spectate");
+    w.socket.send(syncOf(10_000));
+    const err = await w.next((m) => m.type === "error");
+    expect(err.error.code).toBe("bad_message");
+    expect(err.error.message).toContain("at most 4096 bytes");
+    w.socket.send(syncOf(100));
+    await w.next((m) => m.type === "spectate");
+    const closed = new Promise<number>((resolve) => w.socket.once("close", (code) => resolve(code)));
+    w.socket.send(syncOf(LIVE_LIMITS.maxReadBytes + 1));
+    expect(await closed).toBe(1009);
+  });
+});
