@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll } from "vitest";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { buildApp } from "../../env/server/index.ts";
 
@@ -101,4 +102,28 @@ export async function moved(page: Page, seq: number): Promise<void> {
     seq,
     { timeout: 30_000 },
   );
+}
+
+/** One server and one browser for a whole test file: started before its tests, closed after them. */
+export function serverAndBrowser(): { readonly server: Server; readonly browser: Browser } {
+  let server: Server | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  return {
+    get server() {
+      if (!server) throw new Error("the server is not running (use it inside a test)");
+      return server;
+    },
+    get browser() {
+      if (!browser) throw new Error("the browser is not running (use it inside a test)");
+      return browser;
+    },
+  };
 }

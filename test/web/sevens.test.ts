@@ -85,7 +85,7 @@ describe("sevens in the browser", () => {
     expect(reloaded).toBe(true);
     expect(moves).toBeGreaterThan(5);
     await page.waitForSelector('.table-screen[data-status="finished"]');
-    await expect(page.locator(".result").textContent()).resolves.toMatch(/Game over/);
+    await expect(page.locator(".results .result").textContent()).resolves.toMatch(/^You finished (1st|2nd|3rd) of 3$/);
     const summary = await api(server.base, "GET", `/v1/tables/${table}`);
     expect(summary.status).toBe("finished");
 

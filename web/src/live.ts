@@ -2,7 +2,11 @@ import type { Ack, ErrorMessage, Hello, SeatFrame, SpectatorFrame } from "../../
 
 export type Frame = SeatFrame | SpectatorFrame;
 export type ServerMessage = Hello | SeatFrame | SpectatorFrame | Ack | ErrorMessage;
-export type LinkState = "connecting" | "open" | "closed" | "refused";
+/**
+ * replaced: another tab or window opened this seat with its token (close code 4000); resigned: the
+ * seat was resigned (4002). Neither reconnects by itself.
+ */
+export type LinkState = "connecting" | "open" | "closed" | "refused" | "replaced" | "resigned";
 
 export interface LiveHandlers {
   hello(m: Hello): void;
@@ -66,14 +70,23 @@ export class LiveLink {
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.stopped) return;
-      if (refused || e.code === 4000 || e.code === 4001 || e.code === 4003 || e.code === 4004) {
-        this.on.state("refused", e.code === 4000 ? "this seat was opened in another tab or window" : e.reason || "refused");
-        return;
-      }
+      // Final: a newer tab holds the seat (reconnecting would take it back, and that tab would
+      // do the same: a tug of war), the seat was resigned, or the server refused the channel.
+      if (e.code === 4000) return this.on.state("replaced", "this seat is open in another tab or window");
+      if (e.code === 4002) return this.on.state("resigned", "the seat was resigned");
+      if (refused || e.code === 4001 || e.code === 4003 || e.code === 4004) return this.on.state("refused", e.reason || "refused");
       const wait = Math.min(8000, 250 * 2 ** this.retry++);
       this.on.state("closed", `reconnecting in ${Math.round(wait / 100) / 10} s`);
       this.timer = setTimeout(() => this.open(), wait);
     };
+  }
+
+  /** Opens the channel again after a final close (the person chose to play in this tab again). */
+  reopen(): void {
+    if (this.stopped || this.ws) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.retry = 0;
+    this.open();
   }
 
   send(msg: object): boolean {

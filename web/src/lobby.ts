@@ -6,11 +6,65 @@ type SeatChoice = "you" | "person" | "open" | "agent";
 const AGENTS = ["random", "computer", "sandbag", "tutorial", "mcts:iters=200", "onnx:builtin/dcg-ppo-v1", "onnx:path=my-model.onnx"];
 
 /**
+ * What a new table's seat links look like: one link per person to invite (it holds their seat's
+ * secret), and a way to your own seat (or to watch). Used by the lobby and by Rematch.
+ */
+export function invitePanel(table: string, tokensBySeat: Record<string, string>, people: readonly number[], mine: number | null): HTMLElement {
+  return h(
+    "div",
+    { class: "made", "data-table": table },
+    h("p", null, `Table ${table} created. Send each person their link (it holds their seat's secret):`),
+    h(
+      "ul",
+      null,
+      people.map((seat) =>
+        h(
+          "li",
+          null,
+          h("label", { for: `link-${seat}` }, `Seat ${seat}: `),
+          h("input", {
+            id: `link-${seat}`,
+            readonly: true,
+            value: seatLink(table, seat, tokensBySeat[String(seat)] ?? ""),
+            class: "link",
+            "data-seat-link": seat,
+          }),
+        ),
+      ),
+    ),
+    mine !== null
+      ? h("p", null, h("a", { href: `#/play/${table}/${mine}`, class: "btn primary" }, "Go to your seat"))
+      : h("p", null, h("a", { href: `#/watch/${table}` }, "Watch this table")),
+  );
+}
+
+/** The lobby form's starting values, from `#/?game=G&seats=you,person,open:random,computer&turn=S&delay=MS` (New table after a game). */
+export interface LobbyPrefill {
+  readonly game: string | null;
+  readonly seats: readonly string[];
+  readonly turn: number | null;
+  readonly delay: number | null;
+}
+
+export function prefillOf(params: URLSearchParams): LobbyPrefill {
+  const int = (k: string) => {
+    const t = params.get(k);
+    const n = t === null || t === "" ? NaN : Number(t);
+    return Number.isInteger(n) && n >= 0 ? n : null;
+  };
+  const seats = (params.get("seats") ?? "")
+    .split(",")
+    .filter((x) => x.length > 0 && x.length <= 512)
+    .slice(0, 8);
+  return { game: params.get("game"), seats, turn: int("turn"), delay: int("delay") };
+}
+
+/**
  * The lobby: create a table (a game, who sits at each seat: you, a person you send a link to, an
  * open seat anybody may join, or any agent spec), list the server's tables, join an open seat,
  * watch, replay a finished game.
  */
-export function lobbyScreen(root: HTMLElement): () => void {
+export function lobbyScreen(root: HTMLElement, prefill: LobbyPrefill | null = null): () => void {
   let games: GameInfo[] = [];
   let tables: TableSummary[] = [];
   let message: HTMLElement | null = null;
@@ -33,6 +87,15 @@ export function lobbyScreen(root: HTMLElement): () => void {
 
   let game = "sevens";
   let seats: { kind: SeatChoice; agent: string }[] = [];
+  // Kept across redraws of the form (a seat's kind changing redraws it).
+  let turnValue: string = prefill?.turn ? String(prefill.turn) : "";
+  let delayValue: string = String(prefill?.delay ?? 300);
+  const seatFromSpec = (spec: string): { kind: SeatChoice; agent: string } => {
+    if (spec === "you" || spec === "person") return { kind: spec, agent: "computer" };
+    if (spec === "open") return { kind: "open", agent: "random" };
+    if (spec.startsWith("open:")) return { kind: "open", agent: spec.slice(5) };
+    return { kind: "agent", agent: spec };
+  };
   const resetSeats = () => {
     const g = games.find((x) => x.id === game);
     const n = g ? g.defaultSeats : 2;
@@ -108,9 +171,26 @@ export function lobbyScreen(root: HTMLElement): () => void {
         "div",
         { class: "row" },
         h("label", { for: "turn" }, "Turn time (s, empty: none) "),
-        h("input", { id: "turn", name: "turn", type: "number", min: 1, max: 3600, inputmode: "numeric" }),
+        h("input", {
+          id: "turn",
+          name: "turn",
+          type: "number",
+          min: 1,
+          max: 3600,
+          inputmode: "numeric",
+          value: turnValue,
+          oninput: (e) => (turnValue = (e.target as HTMLInputElement).value),
+        }),
         h("label", { for: "delay" }, " bot delay (ms) "),
-        h("input", { id: "delay", name: "delay", type: "number", min: 0, max: 60000, value: 300 }),
+        h("input", {
+          id: "delay",
+          name: "delay",
+          type: "number",
+          min: 0,
+          max: 60000,
+          value: delayValue,
+          oninput: (e) => (delayValue = (e.target as HTMLInputElement).value),
+        }),
         h("label", { for: "seed" }, " seed "),
         h("input", { id: "seed", name: "seed", type: "number", min: 0, placeholder: "random" }),
       ),
@@ -145,33 +225,12 @@ export function lobbyScreen(root: HTMLElement): () => void {
       const made = await api.create(body);
       for (const [seat, token] of Object.entries(made.tokens)) tokens.set(made.table, Number(seat), token);
       const mine = seats.findIndex((s) => s.kind === "you");
-      const links = seats
-        .map((s, i) => (s.kind === "person" ? { seat: i, url: seatLink(made.table, i, made.tokens[String(i)] ?? "") } : null))
-        .filter((x) => x !== null);
-      if (links.length === 0) {
+      const people = seats.map((s, i) => (s.kind === "person" ? i : -1)).filter((i) => i >= 0);
+      if (people.length === 0) {
         location.hash = mine >= 0 ? `#/play/${made.table}/${mine}` : `#/watch/${made.table}`;
         return;
       }
-      message = h(
-        "div",
-        { class: "made" },
-        h("p", null, `Table ${made.table} created. Send each person their link (it holds their seat's secret):`),
-        h(
-          "ul",
-          null,
-          links.map((l) =>
-            h(
-              "li",
-              null,
-              `Seat ${l.seat}: `,
-              h("input", { readonly: true, value: l.url, "aria-label": `link for seat ${l.seat}`, class: "link", "data-seat-link": l.seat }),
-            ),
-          ),
-        ),
-        mine >= 0
-          ? h("p", null, h("a", { href: `#/play/${made.table}/${mine}` }, "Go to your seat"))
-          : h("p", null, h("a", { href: `#/watch/${made.table}` }, "Watch this table")),
-      );
+      message = invitePanel(made.table, made.tokens, people, mine >= 0 ? mine : null);
       mount(note, message);
       void refresh();
     } catch (err) {
@@ -252,8 +311,11 @@ export function lobbyScreen(root: HTMLElement): () => void {
       mount(form, h("p", { class: "err" }, `cannot reach the server: ${String(err)}`));
       return;
     }
+    if (prefill?.game && games.some((g) => g.id === prefill.game)) game = prefill.game;
     if (!games.some((g) => g.id === game)) game = games[0]?.id ?? "sevens";
     resetSeats();
+    const g = games.find((x) => x.id === game);
+    if (prefill && g && prefill.seats.length >= g.minSeats && prefill.seats.length <= g.maxSeats) seats = prefill.seats.map(seatFromSpec);
     drawForm();
     await refresh();
     root.querySelector(".lobby")?.setAttribute("data-ready", "true");

@@ -1,12 +1,12 @@
 import { tokens } from "./api.ts";
 import { h, mount } from "./dom.ts";
-import { lobbyScreen } from "./lobby.ts";
+import { lobbyScreen, prefillOf } from "./lobby.ts";
 import { replayScreen } from "./replay.ts";
 import { tableScreen } from "./table.ts";
 
 /**
  * The browser client's router (docs/web.md). Routes live in the URL fragment:
- *   #/                          lobby
+ *   #/[?game=G&seats=..]        lobby (a New table link prefills the form)
  *   #/play/<table>/<seat>?token=T  a seat (the token is kept in localStorage, so a reload reconnects)
  *   #/watch/<table>             spectate
  *   #/replay/<table> | #/replay a finished table's record, or a GameRecord file
@@ -50,7 +50,7 @@ function route(): void {
   } else if (page === "replay") {
     cleanup = replayScreen(app, table ?? null);
   } else {
-    cleanup = lobbyScreen(app);
+    cleanup = lobbyScreen(app, params.has("game") ? prefillOf(params) : null);
   }
 }
 

@@ -1,0 +1,197 @@
+/**
+ * Seats in the browser: leaving asks first and says what follows, the takeover is announced on
+ * every other channel (with a countdown while away), a seat opened in a second tab disables the
+ * first one (which does not fight back), resigning, focus after a move, and the results screen
+ * with Rematch and New table.
+ */
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { api, moved, openPage, seqOf, serverAndBrowser, shot, waitTurn } from "./browser.ts";
+
+const env = serverAndBrowser();
+const errors: string[] = [];
+
+const news = (page: Page, re: RegExp) =>
+  page.waitForFunction((src) => new RegExp(src).test(document.querySelector(".seat-news")?.textContent ?? ""), re.source, { timeout: 30_000 });
+
+/** Where the focus is: the element's tag and classes, and whether it is inside the table screen. */
+const focusOf = (page: Page) =>
+  page.evaluate(() => {
+    const a = document.activeElement;
+    return { tag: a?.tagName ?? "", cls: a?.className ?? "", inScreen: !!a && a !== document.body && !!document.querySelector(".table-screen")?.contains(a) };
+  });
+
+/** Plays seat moves on `page` (first option by keyboard or the first playable hand card) until the game ends; checks the focus after every move. */
+async function playToEnd(page: Page): Promise<number> {
+  let moves = 0;
+  for (let guard = 0; guard < 300; guard++) {
+    if ((await waitTurn(page)) === "finished") return moves;
+    const seq = await seqOf(page);
+    const card = page.locator(".boardwrap button.hand-card.can").first();
+    if (moves % 2 === 0 && (await card.count()) > 0) await card.click();
+    else await page.keyboard.press("1");
+    moves++;
+    await moved(page, seq);
+    if ((await waitTurn(page)) === "finished") return moves;
+    // Back to this seat's turn after the others moved: the focus is in the hand or the decision list, never on the page body.
+    const f = await focusOf(page);
+    expect(f.inScreen, `focus after move ${moves}: ${f.tag}.${f.cls}`).toBe(true);
+    expect(f.tag).toBe("BUTTON");
+  }
+  throw new Error("the game did not end");
+}
+
+describe("seats in the browser", () => {
+  it("two people: a second tab takes the seat, leaving asks first, the takeover and the return are announced, resign, results, Rematch and New table", async () => {
+    const made = await api(env.server.base, "POST", "/v1/tables", {
+      game: "sevens",
+      seats: ["human", "human", "random"],
+      seed: 31,
+      deadlines: { graceMs: 3000, takeover: "random", botDelayMs: 0 },
+    });
+    const { table, tokens } = made;
+    const ctxA = await env.browser.newContext({ viewport: { width: 1000, height: 760 } });
+    const ctxB = await env.browser.newContext({ viewport: { width: 1000, height: 760 } });
+    const a = await openPage(ctxA, "about:blank", errors);
+    let aSockets = 0;
+    a.on("websocket", () => aSockets++);
+    await a.goto(`${env.server.base}/#/play/${table}/0?token=${tokens["0"]}`);
+    const b = await openPage(ctxB, `${env.server.base}/#/play/${table}/1?token=${tokens["1"]}`, errors);
+    await a.waitForSelector('.table-screen[data-link="open"]');
+    await b.waitForSelector('.table-screen[data-link="open"]');
+
+    // A second tab with the same seat: the first one says so, offers nothing to click, and stays down.
+    const a2 = await openPage(ctxA, `${env.server.base}/#/play/${table}/0`, errors);
+    await a2.waitForSelector('.table-screen[data-link="open"]');
+    await a.waitForSelector('.table-screen[data-link="replaced"]');
+    await expect(a.locator(".seat-banner").textContent()).resolves.toMatch(/This seat is open in another tab or window/);
+    expect(await a.locator("ol.options button, .boardwrap button.can, [data-act=leave], [data-act=resign]").count()).toBe(0);
+    // Moves go on from the second tab (and seat 1); the first tab never reconnects meanwhile.
+    for (let i = 0; i < 2; i++) {
+      const [pa, pb] = await Promise.all([a2, b].map(async (p) => ((await p.getAttribute(".table-screen", "data-my-turn")) === "true" ? p : null)));
+      const p = pa ?? pb;
+      if (!p) {
+        await Promise.race([waitTurn(a2), waitTurn(b)]);
+        i--;
+        continue;
+      }
+      const seq = await seqOf(p);
+      await p.keyboard.press("1");
+      await moved(p, seq);
+    }
+    await a2.waitForFunction(() => document.querySelector(".table-screen")?.getAttribute("data-link") === "open");
+    expect(aSockets).toBe(1);
+    expect(await a.getAttribute(".table-screen", "data-link")).toBe("replaced");
+    // Taking the seat back here turns the tables: the second tab is the one that stands down.
+    await a.click("[data-act=reclaim]");
+    await a.waitForSelector('.table-screen[data-link="open"]');
+    await a2.waitForSelector('.table-screen[data-link="replaced"]');
+    await a2.close();
+
+    // Leaving through the header's Lobby link asks first and says what follows.
+    await b.click('header nav a[href="#/"]');
+    const dialog = b.locator("dialog.confirm[open]");
+    await dialog.waitFor();
+    await expect(dialog.textContent()).resolves.toMatch(/A bot \(random\) takes your seat in 3 s unless you come back/);
+    await shot(b, "leave-dialog");
+    await b.click("dialog.confirm [data-action=stay]");
+    await dialog.waitFor({ state: "detached" });
+    expect(b.url()).toContain(`#/play/${table}/1`);
+    await b.click('header nav a[href="#/"]');
+    await b.click("dialog.confirm [data-action=leave]");
+    await b.waitForSelector('.lobby[data-ready="true"]');
+
+    // Seat 0 learns it: away with a countdown, then the takeover, in the header and in the log.
+    await news(a, /^Seat 1 is away; random takes their seat in \d s unless they come back$/);
+    await expect(a.locator('.seatlist li[data-seat="1"]').textContent()).resolves.toMatch(/away · random takes over in \d s/);
+    await news(a, /^Seat 1 left; random plays for them$/);
+    expect((await api(env.server.base, "GET", `/v1/tables/${table}`)).seats[1].status).toBe("bot");
+    await expect(a.locator("ol.log li.notice").allTextContents()).resolves.toEqual(
+      expect.arrayContaining([expect.stringMatching(/Seat 1 is away/), expect.stringMatching(/Seat 1 left; random plays for them/)]),
+    );
+
+    // Back from the lobby's "my seat 1": announced too.
+    const mine = b.locator(`tr[data-table="${table}"] a`, { hasText: "my seat 1" });
+    await mine.waitFor();
+    await mine.click();
+    await b.waitForSelector('.table-screen[data-link="open"]');
+    await news(a, /^Seat 1 is back$/);
+
+    // Seat 1 resigns: its page says so, seat 0's page announces who plays on.
+    await b.click("[data-act=resign]");
+    await expect(b.locator("dialog.confirm[open]").textContent()).resolves.toMatch(/random plays your seat for the rest of the game/);
+    await b.click("dialog.confirm [data-action=resign]");
+    await b.waitForSelector('.table-screen[data-link="resigned"]');
+    await expect(b.locator(".seat-banner").textContent()).resolves.toMatch(/You resigned from this seat\. random plays it for the rest of the game/);
+    await news(a, /^Seat 1 resigned; random plays for them to the end$/);
+    expect((await api(env.server.base, "GET", `/v1/tables/${table}`)).seats[1].status).toBe("resigned");
+
+    // Seat 0 plays to the end (focus checked after every move), then the results in words.
+    await playToEnd(a);
+    const results = a.locator(".results");
+    await results.waitFor();
+    await expect(results.locator(".result").textContent()).resolves.toMatch(/^You finished (1st|2nd|3rd) of 3$/);
+    await expect(results.locator(".rule").textContent()).resolves.toMatch(/^Killing Sevens ranks the players who played out all their cards first/);
+    expect(await results.locator("tbody tr").count()).toBe(3);
+    await expect(results.locator("tbody tr.me td").first().textContent()).resolves.toMatch(/^▶?\s*(1st|2nd|3rd)$/);
+    expect(await a.locator("body").textContent()).not.toMatch(/return/i);
+    await shot(a, "results");
+
+    // Rematch with two people: the new table is made and seat 1's link is shown, as the lobby does.
+    await a.click("[data-act=rematch]");
+    const link = a.locator('input[data-seat-link="1"]');
+    await link.waitFor();
+    const url = await link.inputValue();
+    const next = /#\/play\/([^/]+)\/1\?token=/.exec(url)?.[1];
+    expect(next).toBeTruthy();
+    expect(next).not.toBe(table);
+    const summary = await api(env.server.base, "GET", `/v1/tables/${next}`);
+    expect(summary.seats.map((s: { kind: string; agent: string | null }) => (s.kind === "agent" ? s.agent : s.kind))).toEqual(["human", "human", "random"]);
+    // New table: back to the lobby's form, filled in with this table's game, seats and times.
+    await a.click("[data-act=new-table]");
+    await a.waitForSelector('.lobby[data-ready="true"]');
+    expect(await a.inputValue("#game")).toBe("sevens");
+    expect(await a.inputValue("#nseats")).toBe("3");
+    expect(await Promise.all([0, 1, 2].map((i) => a.inputValue(`#seat-${i}`)))).toEqual(["you", "person", "agent"]);
+    expect(await a.inputValue('input[name="agent-2"]')).toBe("random");
+    expect(await a.inputValue("#delay")).toBe("0");
+    // The rematch's own seat is this browser's (its token was kept).
+    await a.goto(`${env.server.base}/#/play/${next}/0`);
+    await a.waitForSelector('.table-screen[data-link="open"]');
+    await ctxA.close();
+    await ctxB.close();
+    expect(errors).toEqual([]);
+  });
+
+  it("dcg: resigning loses at once; the results say why; Rematch goes to the new seat", async () => {
+    const made = await api(env.server.base, "POST", "/v1/tables", { game: "dcg", seats: ["human", "random"], seed: 3, deadlines: { botDelayMs: 0 } });
+    const ctx = await env.browser.newContext({ viewport: { width: 1000, height: 800 } });
+    const page = await openPage(ctx, `${env.server.base}/#/play/${made.table}/0?token=${made.tokens["0"]}`, errors);
+    await page.waitForSelector('.table-screen[data-link="open"]');
+    await page.click("[data-act=resign]");
+    await expect(page.locator("dialog.confirm[open]").textContent()).resolves.toMatch(/You lose the game/);
+    await page.click("dialog.confirm [data-action=resign]");
+    await page.waitForSelector('.table-screen[data-status="finished"]');
+    const results = page.locator(".results");
+    await expect(results.locator(".result").textContent()).resolves.toBe("You finished 2nd of 2: you lost");
+    await expect(results.locator(".why").textContent()).resolves.toBe("Seat 0 (you) gave up (resigned or ran out of time), which loses the battle.");
+    await expect(results.locator(".rule").textContent()).resolves.toMatch(/HP falls to 0 loses/);
+    await expect(page.locator("ol.log li").first().textContent()).resolves.toMatch(/\(resigned\)$/);
+    const record = await api(env.server.base, "GET", `/v1/tables/${made.table}/record`);
+    expect(record.decisions.at(-1)).toEqual({ kind: "forceFinish" });
+
+    // Rematch with one person: straight to the same seat of a new table with the same seats.
+    await page.click("[data-act=rematch]");
+    await page.waitForURL((u) => /#\/play\/[^/]+\/0$/.test(u.hash) && !u.hash.includes(made.table));
+    await page.waitForSelector('.table-screen[data-link="open"]');
+    const next = decodeURIComponent(page.url().split("/play/")[1]!.split("/")[0]!);
+    const summary = await api(env.server.base, "GET", `/v1/tables/${next}`);
+    expect(summary.seats.map((s: { kind: string; agent: string | null }) => (s.kind === "agent" ? s.agent : s.kind))).toEqual(["human", "random"]);
+    // A resigned seat's link no longer plays it, and the page says so.
+    await page.goto(`${env.server.base}/#/play/${made.table}/0`);
+    await page.waitForSelector('.table-screen[data-link="resigned"]');
+    await expect(page.locator(".seat-banner").textContent()).resolves.toMatch(/You resigned from this seat/);
+    await ctx.close();
+    expect(errors).toEqual([]);
+  });
+});
