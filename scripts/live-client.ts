@@ -8,6 +8,9 @@ import { createInterface } from "node:readline";
 import WebSocket from "ws";
 import { Rng, type AnyGame } from "../engine/core/index.ts";
 import { registry } from "../engine/games.ts";
+import { dcg, type DcgView } from "../engine/dcg/index.ts";
+import { whoActs } from "../engine/dcg/render.ts";
+import { cardInfo, dcgMenu, dcgMenuText, readCell, readMenuLine, type MenuAnswer, type MenuEntry, type MenuOption } from "./dcg-menu.ts";
 
 /** Lines from stdin, handed out one per question (works with a terminal and with piped input). */
 export class LineSource {
@@ -122,6 +125,8 @@ export function playSeat(o: SeatClientOptions): Promise<SeatClientResult> {
         out(`#${String(e.seq + 1).padStart(4)}  seat ${e.seat}: ${e.label}${e.cause === "timeout" ? " (time ran out: default applied)" : ""}`);
       if (m.events.length > 0 || m.status === "finished" || m.decisions?.length > 0) {
         if (game) out(boardText(game, m.view, seat));
+        // dcg: who must act now (a reaction window is the other seat's, not the turn player's).
+        if (game?.info.id === "dcg" && !(m.decisions?.length > 0)) out(`>> ${whoActs(m.view as DcgView, dcg.poolFor((m.view as DcgView).cfg))}`);
       }
       if (m.status === "finished") {
         out(`game over after ${m.seq} decisions: ${m.returns.map((r: number, i: number) => `seat ${i}: ${r > 0 ? "+" : ""}${r}`).join(", ")}`);
@@ -134,9 +139,10 @@ export function playSeat(o: SeatClientOptions): Promise<SeatClientResult> {
       }
     });
 
-    const ask = async (f: { seq: number; decisions: { id: number; label: string }[]; expectation: { deadline: number | null } | null }) => {
+    const ask = async (f: { seq: number; view: unknown; decisions: MenuOption[]; expectation: { deadline: number | null } | null }) => {
       const left = f.expectation?.deadline ? ` (${Math.max(0, Math.round((f.expectation.deadline - Date.now()) / 1000))} s left)` : "";
       out(`${o.name ?? "you"}: your decision${left}:`);
+      if (game?.info.id === "dcg") return askMenu(f.seq, f.view as DcgView, f.decisions);
       f.decisions.forEach((d, i) => out(`  ${String(i + 1).padStart(3)}. ${d.label}`));
       for (;;) {
         out(`choose 1-${f.decisions.length}:`);
@@ -152,6 +158,36 @@ export function playSeat(o: SeatClientOptions): Promise<SeatClientResult> {
           return;
         }
         out(`"${line.trim()}" is not a number from 1 to ${f.decisions.length}`);
+      }
+    };
+
+    /** dcg: the grouped menu (dcg-menu.ts): primary decisions first, a card's cells on one line. */
+    const askMenu = async (seq: number, view: DcgView, options: MenuOption[]) => {
+      const entries = dcgMenu(view, options);
+      for (const l of dcgMenuText(view, entries)) out(l);
+      let pending: MenuEntry | null = null;
+      for (;;) {
+        out(pending ? "cell:" : `choose 1-${entries.length}:`);
+        const line = await o.lines.next();
+        if (line === null) {
+          out("input ended; leaving the seat (an agent plays it)");
+          socket.send(JSON.stringify({ type: "leave" }));
+          return;
+        }
+        if (pending && line.trim().toLowerCase() === "back") {
+          pending = null;
+          continue;
+        }
+        const a: MenuAnswer = pending ? readCell(pending, line) : readMenuLine(entries, line);
+        if (a.kind === "answer") {
+          socket.send(JSON.stringify({ type: "answer", seq, decisionId: a.option.id }));
+          return;
+        }
+        if (a.kind === "info") for (const l of cardInfo(view)) out(l);
+        else if (a.kind === "cell") {
+          pending = a.entry;
+          out(a.prompt);
+        } else out(a.message);
       }
     };
   });

@@ -1,8 +1,11 @@
-import type { BattleData } from "./battle-data.ts";
+import type { Viewer } from "../core/index.ts";
+import type { BattleData, Seat } from "./battle-data.ts";
 import { cellName, cellOf, COLS, ROWS } from "./board.ts";
 import type { Decision } from "./decision.ts";
+import { actorOf } from "./flow.ts";
 import { effectiveAttack } from "./params.ts";
 import type { Pool } from "./pool.ts";
+import type { DcgView } from "./view.ts";
 
 /** Seat names as every dcg text writes them: seat 0 is the Host, seat 1 the Guest. */
 export const SEAT_NAME = ["Host", "Guest"] as const;
@@ -19,8 +22,10 @@ export function cardName(s: BattleData, pool: Pool, id: number): string {
 export function renderBattle(s: BattleData, pool: Pool): string {
   const lines: string[] = [];
   const st = s.state;
+  const phase = st.kind === "Strategy" ? "strategy time" : `${SEAT_NAME[s.turnPlayer]}'s turn`;
+  const acting = s.finished ? "" : `  ${SEAT_NAME[actorOf({ s })]} to act`;
   lines.push(
-    `turn ${s.turn}/${s.cfg.turnLimit}  ${SEAT_NAME[s.turnPlayer]}'s turn  state ${st.kind}${s.finished ? `  FINISHED: ${s.winner === -1 ? "draw" : `${SEAT_NAME[s.winner]} wins`}` : ""}`,
+    `turn ${s.turn}/${s.cfg.turnLimit}  ${phase}  state ${st.kind}${acting}${s.finished ? `  FINISHED: ${s.winner === -1 ? "draw" : `${SEAT_NAME[s.winner]} wins`}` : ""}`,
   );
   const pl = (seat: 0 | 1) => {
     const p = s.players[seat];
@@ -91,5 +96,44 @@ export function describeDecision(s: BattleData, pool: Pool, d: Decision, seat: n
       return `${who} lets the feint pass`;
     case "forceFinish":
       return `${who} leaves the battle`;
+  }
+}
+
+/**
+ * Who must act now and why, for the viewer: "Your reaction: Host moves Raider B2 -> B3",
+ * "Guest reacts to your move", "Strategy time: Guest places strategy rubrics". Reaction and feint
+ * windows name the seat that decides, not the turn's player. Reads only the view.
+ */
+export function whoActs(v: DcgView, pool: Pool, names: readonly [string, string] = SEAT_NAME): string {
+  const me: Viewer = v.viewer;
+  const Name = (seat: Seat) => (seat === me ? "You" : names[seat]);
+  if (v.finished || v.actor === "terminal") return `Battle over: ${v.winner === -1 ? "a draw" : v.winner === me ? "you win" : `${names[v.winner]} wins`}`;
+  const actor = v.actor;
+  const mine = actor === me;
+  const st = v.state;
+  const unit = (id: number) => {
+    const c = v.cards[id];
+    return c ? pool.cards[c.def]!.name : "a unit";
+  };
+  switch (st.kind) {
+    case "Strategy":
+      return mine ? "Strategy time: your placement (place your strategy rubrics, then confirm)" : `Strategy time: ${names[actor]} places strategy rubrics`;
+    case "Draw":
+      return mine ? "Your turn: draw a card or charge 1 MP" : `${names[actor]}'s turn: draw or charge`;
+    case "Main":
+      return mine ? "Your turn: summon, move, attack, or end the turn" : `${names[actor]}'s turn`;
+    case "MoveDeclare": {
+      const move = `${unit(st.card)} ${cellName(st.from)} -> ${cellName(st.to)}`;
+      if (mine) return `Your reaction: ${names[v.turnPlayer]} moves ${move}; react or let it pass`;
+      return `${Name(actor)} reacts to ${v.turnPlayer === me ? "your" : `${names[v.turnPlayer]}'s`} move (${move})`;
+    }
+    case "MoveRetry":
+      return mine ? "Your move was blocked: choose another cell or cancel it" : `${names[actor]} picks another cell for the blocked move`;
+    case "FeintDeclare":
+      return mine
+        ? `Your feint window: declare your feint at ${cellName(st.cell)} or let it pass`
+        : `${names[actor]} decides whether to spring the feint at ${cellName(st.cell)}`;
+    case "BattleFinish":
+      return "Battle over";
   }
 }

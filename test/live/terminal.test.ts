@@ -37,6 +37,20 @@ describe("terminal client", () => {
     expect(r.out).toMatch(/game over after \d+ decisions/);
   }, 30_000);
 
+  it("dcg: says who acts, lists Confirm and End turn first, a card's cells on one line, card texts on ?", async () => {
+    const r = await play(["dcg", "--agents", "human,computer", "--seed", "3"], "?\n" + "1\n".repeat(800));
+    expect(r.err).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(">> Strategy time: your placement (place your strategy rubrics, then confirm)");
+    expect(r.out).toMatch(/ {4}1\. place \S.* \(strategy\) -> A0 B0 C0 D0 E0 A1 B1/);
+    expect(r.out).toMatch(/Raider \(strategy\): Rubric · cost 1 MP · attack 1 \/ life 3/);
+    expect(r.out).toContain("    1. Confirm placement");
+    expect(r.out).toContain("    1. End turn");
+    expect(r.out).toMatch(/>> Guest's turn/);
+    expect(r.out).not.toMatch(/ {2}20\. /);
+    expect(r.out).toMatch(/game over after \d+ decisions/);
+  }, 120_000);
+
   it("--connect plays a seat of a remote table with its token", async () => {
     live = await startLive();
     const made = (await http(live.base, "POST", "/v1/tables", { game: "sevens", seats: ["random", "human", "random"], seed: 5 })).body;
