@@ -11,6 +11,7 @@ import { registry } from "../engine/games.ts";
 import { dcg, type DcgView } from "../engine/dcg/index.ts";
 import { whoActs } from "../engine/dcg/render.ts";
 import { cardInfo, dcgMenu, dcgMenuText, readCell, readMenuLine, type MenuAnswer, type MenuEntry, type MenuOption } from "./dcg-menu.ts";
+import type { LiveEvent } from "../env/live/protocol.ts";
 
 /** Lines from stdin, handed out one per question (works with a terminal and with piped input). */
 export class LineSource {
@@ -82,6 +83,16 @@ export function boardText(game: AnyGame, view: unknown, seat: number | null): st
   }
 }
 
+/**
+ * One applied decision as this channel received it, in lines: the decision as this viewer may
+ * read it, then what it did (the projected events the server sent; nothing else is shown).
+ */
+export function eventLines(e: LiveEvent): string[] {
+  const head = `#${String(e.seq + 1).padStart(4)}  seat ${e.seat}: ${e.label}${e.cause === "timeout" ? " (time ran out: default applied)" : ""}`;
+  const rest = e.events[0]?.kind === "decision" ? e.events.slice(1) : e.events;
+  return [head, ...rest.map((x) => `         ${x.text}`)];
+}
+
 export interface SeatClientOptions {
   readonly url: string;
   readonly lines: LineSource;
@@ -121,8 +132,7 @@ export function playSeat(o: SeatClientOptions): Promise<SeatClientResult> {
       }
       if (m.type !== "frame" && m.type !== "spectate") return;
       last = { seq: m.seq, returns: m.returns };
-      for (const e of m.events)
-        out(`#${String(e.seq + 1).padStart(4)}  seat ${e.seat}: ${e.label}${e.cause === "timeout" ? " (time ran out: default applied)" : ""}`);
+      for (const e of m.events as LiveEvent[]) for (const line of eventLines(e)) out(line);
       if (m.events.length > 0 || m.status === "finished" || m.decisions?.length > 0) {
         if (game) out(boardText(game, m.view, seat));
         // dcg: who must act now (a reaction window is the other seat's, not the turn player's).

@@ -1,5 +1,5 @@
 /**
- * npm run replay -- <record.json> [--expect HASH] [--verify --data-dir DIR]
+ * npm run replay -- <record.json> [--expect HASH] [--verify --data-dir DIR] [--events VIEWER]
  * Re-runs a GameRecord in this process and prints its final state hash. Exits non-zero on an
  * illegal decision, a hash mismatch (against the record's own hashes, or --expect), or a bad file.
  * --verify: the record is a live table's export (GET /v1/tables/:id/record); its signed log is
@@ -7,21 +7,28 @@
  * marker signs its length, returns and final hash). Exit 1: the record does not verify (an edited,
  * dropped or reordered entry, a bad end marker...). Exit 3: every entry verifies but the log has no
  * end marker ("incomplete at N": cut short, or exported before end markers were signed).
+ * --events VIEWER: prints what each decision did as VIEWER reads it (owner: every face, as the
+ * record's holder may; spectator; or a seat number), recomputed from the decisions.
  */
 import { readFileSync, statSync } from "node:fs";
-import { parseRecord, replay, unwrap } from "../engine/core/index.ts";
+import { parseRecord, projectEvents, replay, unwrap, type GameRecord, type Viewer } from "../engine/core/index.ts";
 import { registry } from "../engine/games.ts";
 import { readKey } from "../env/live/signing.ts";
 import { checkSignedRecord } from "../env/live/verify.ts";
 import { main, parseCli, UsageError } from "./cli.ts";
 
-const USAGE = "npm run replay -- <record.json> [--expect HASH] [--verify [--data-dir DIR]]";
+const USAGE = "npm run replay -- <record.json> [--expect HASH] [--verify [--data-dir DIR]] [--events owner|spectator|SEAT]";
 const MAX_BYTES = 256 * 1024 * 1024;
 /** --verify: the signed entries hold but nothing signs the log's end (not a verified finished game). */
 const EXIT_INCOMPLETE = 3;
 
 main(() => {
-  const { values, positionals } = parseCli(USAGE, { expect: { type: "string" }, verify: { type: "boolean" }, "data-dir": { type: "string" } });
+  const { values, positionals } = parseCli(USAGE, {
+    expect: { type: "string" },
+    verify: { type: "boolean" },
+    "data-dir": { type: "string" },
+    events: { type: "string" },
+  });
   if (values.help) {
     console.log(USAGE);
     return 0;
@@ -56,7 +63,9 @@ main(() => {
   }
   const record = parseRecord(doc);
   if (!record.ok) throw new Error(`${path}: ${record.error.message}`);
+  const viewer = values.events === undefined ? null : viewerArg(values.events);
   const out = unwrap(replay(registry, record.value));
+  if (viewer !== null) for (const line of eventLog(record.value, viewer)) console.log(line);
   console.log(`${record.value.game} v${record.value.version}, seed ${record.value.seed}: ${record.value.decisions.length} decisions replayed`);
   console.log(`final state hash ${out.finalHash}`);
   if (values.expect !== undefined && values.expect !== out.finalHash) {
@@ -65,3 +74,26 @@ main(() => {
   }
   return 0;
 });
+
+function viewerArg(text: string): Viewer | "owner" {
+  if (text === "owner" || text === "spectator") return text;
+  if (/^[0-9]{1,2}$/.test(text)) return Number(text);
+  throw new UsageError(`--events takes owner, spectator or a seat number, got "${text}"`);
+}
+
+/** Every decision's events as `viewer` reads them, one line each (a record that replays: checked before). */
+function eventLog(record: GameRecord, viewer: Viewer | "owner"): string[] {
+  const game = unwrap(registry.get(record.game));
+  let state = game.setup(unwrap(game.parseConfig(record.config)), record.seed);
+  const lines: string[] = [];
+  record.decisions.forEach((d, i) => {
+    const out = game.apply(state, d);
+    if (!out.ok) throw new Error(`decision ${i + 1}: ${out.error.message}`);
+    const after = out.state;
+    projectEvents(game.events(state, d, after), viewer).forEach((e, k) =>
+      lines.push(k === 0 ? `#${String(i + 1).padStart(4)}  ${e.text}` : `         ${e.text}`),
+    );
+    state = after;
+  });
+  return lines;
+}

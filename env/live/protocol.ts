@@ -8,6 +8,7 @@
  * only the spectator view.
  */
 import { Type, type Static, type TSchema } from "typebox";
+import type { EventKind } from "../../engine/core/index.ts";
 
 export const PROTOCOL_VERSION = 1;
 
@@ -161,18 +162,64 @@ export const JoinReply = Type.Object({ table: Id, seat: SeatIndex, token: Type.S
 
 // ---------------------------------------------------------------- frames
 
-/** One applied decision, as every channel sees it (no hidden data: a label and who/why). */
+/** Every event kind (engine/core/events.ts). */
+const EventKindSchema = Type.Union([
+  Type.Literal("decision"),
+  Type.Literal("play"),
+  Type.Literal("move"),
+  Type.Literal("attack"),
+  Type.Literal("damage"),
+  Type.Literal("heal"),
+  Type.Literal("death"),
+  Type.Literal("stat"),
+  Type.Literal("trigger"),
+  Type.Literal("draw"),
+  Type.Literal("reveal"),
+  Type.Literal("phase"),
+  Type.Literal("result"),
+  Type.Literal("info"),
+]);
+// The schema names every EventKind and no other: a kind added to the engine and not here fails to compile.
+const sameKinds: [EventKind] extends [Static<typeof EventKindSchema>] ? ([Static<typeof EventKindSchema>] extends [EventKind] ? true : never) : never = true;
+void sameKinds;
+
+/**
+ * One thing a decision did, as this channel's viewer may read it (the engine's event projected
+ * for that viewer): the full face for those allowed, the redacted face for the others; events the
+ * viewer learns nothing of are left out. `data` obeys the same rule as `text`.
+ */
+export const SeenEvent = Type.Object(
+  {
+    kind: EventKindSchema,
+    /** The seat that acted or is concerned, or null (the game itself). */
+    seat: Type.Union([SeatIndex, Type.Null()]),
+    text: Type.String(),
+    data: Type.Optional(Type.Record(Type.String(), Type.Union([Type.Number(), Type.String(), Type.Boolean(), Type.Null()]))),
+  },
+  { $id: "SeenEvent" },
+);
+export type SeenEvent = Static<typeof SeenEvent>;
+
+/**
+ * One applied decision, as this channel's viewer may know it: who and why, and the decision's
+ * events projected for the viewer (the decision event first). `label` is that decision event's
+ * text as the viewer reads it, so only the acting seat's channel ever carries the decision's full
+ * wording; the others read its redacted face ("Guest sets a feint face down").
+ */
 export const LiveEvent = Type.Object({
   /** The table's sequence number before this decision: the first decision is seq 0. */
   seq: Seq,
   seat: SeatIndex,
-  label: Type.String(),
   /**
    * answer: the seat's holder answered; agent: an agent seat (or a bot standing in); timeout: the
    * deadline's default; resign: the seat's holder resigned and this is the game's conceding decision.
    */
   cause: Type.Union([Type.Literal("answer"), Type.Literal("agent"), Type.Literal("timeout"), Type.Literal("resign")]),
   at: EpochMs,
+  /** The text of the decision event (events[0]) as this viewer reads it. */
+  label: Type.String(),
+  /** What the decision did, as this viewer may read it: the decision event, then its consequences in order. */
+  events: Type.Array(SeenEvent),
 });
 export type LiveEvent = Static<typeof LiveEvent>;
 
@@ -407,6 +454,7 @@ export const PROTOCOL_SCHEMAS: Readonly<Record<string, TSchema>> = {
   JoinReply,
   TableSummary,
   SeatInfo,
+  SeenEvent,
   LiveEvent,
   DecisionOption,
   LiveExpectation,

@@ -1,7 +1,7 @@
-import { parseRecord, replay, stateHash, type AnyGame, type GameRegistry, type Seat } from "../../engine/core/index.ts";
+import { parseRecord, replay, stateHash, type AnyGame, type GameEvent, type GameRegistry, type Seat } from "../../engine/core/index.ts";
 import type { LiveClock } from "./clock.ts";
-import type { LiveEvent, SpectatorFrame, TableSummary } from "./protocol.ts";
-import { TableError, type Channel } from "./table.ts";
+import type { SpectatorFrame, TableSummary } from "./protocol.ts";
+import { liveEvent, TableError, type Channel, type EventMeta } from "./table.ts";
 
 /** Decisions a replay table may hold (its states are kept in memory). */
 export const MAX_REPLAY_DECISIONS = 20_000;
@@ -9,7 +9,8 @@ export const MAX_REPLAY_DECISIONS = 20_000;
 /**
  * The replay facilitator: a finished game's record, stepped forward and back with a cursor (the
  * number of decisions applied), watched by spectator channels that may each choose whose view to
- * see (a record is the whole game, so nothing is hidden any more). No seat plays.
+ * see: that viewer's view and the events as that viewer read them (the spectator's view never
+ * carries a seat's private events). No seat plays.
  */
 export class ReplayTable {
   readonly id: string;
@@ -19,7 +20,8 @@ export class ReplayTable {
   readonly config: unknown;
   readonly createdAt: number;
   private readonly states: unknown[];
-  private readonly events: LiveEvent[];
+  /** Per decision: who and when, and everything it did (projected per channel's viewer). */
+  private readonly events: { readonly meta: EventMeta; readonly events: readonly GameEvent[] }[];
   private cursor = 0;
   private readonly channels = new Set<Channel>();
   private readonly waiters = new Set<() => void>();
@@ -47,12 +49,11 @@ export class ReplayTable {
     for (let i = 0; i < record.decisions.length; i++) {
       const d = record.decisions[i];
       const seat = this.game.actor(state) as Seat;
-      const label = this.game.describe(state, d);
       const out = this.game.apply(state, d);
       if (!out.ok) throw new TableError(400, "invalid_record", out.error.message);
+      this.events.push({ meta: { seq: i, seat, cause: "answer", at: this.createdAt }, events: this.game.events(state, d, out.state) });
       state = out.state;
       this.states.push(state);
-      this.events.push({ seq: i, seat, label, cause: "answer", at: this.createdAt });
     }
     if (stateHash(state) !== checked.value.finalHash) throw new TableError(400, "invalid_record", "the record does not replay to its own final hash");
   }
@@ -125,7 +126,7 @@ export class ReplayTable {
       view: this.game.view(state, viewer),
       expectation: null,
       // Stepping back shows no events; stepping forward the ones passed over.
-      events: since < this.cursor ? this.events.slice(since, this.cursor) : [],
+      events: since < this.cursor ? this.events.slice(since, this.cursor).map((e) => liveEvent(e.meta, e.events, viewer)) : [],
       seats: this.summary().seats,
       returns: this.isFinished ? [...this.game.returns(state)] : null,
       now: this.clock.now(),

@@ -143,7 +143,8 @@ export function registerTableRoutes(app: FastifyInstance, store: TableStore): vo
       const table = tableOf(request.params.id);
       if (!table.spectatorsAllowed) throw new ApiError(403, "spectators_forbidden", `table ${table.id} does not allow spectators`);
       const since = intOf(request.query.since) ?? 0;
-      return json(reply, 200, { table: table.id, seq: table.seq, events: table.eventsSince(since, LIVE_LIMITS.maxLogPage) });
+      // No token is asked for: the log is what a spectator may read.
+      return json(reply, 200, { table: table.id, seq: table.seq, events: table.eventsFor("spectator", since, LIVE_LIMITS.maxLogPage) });
     });
 
     api.post<{ Params: { id: string; seat: string } }>("/v1/tables/:id/seats/:seat/join", { schema: { params: SeatParams } }, (request, reply) => {

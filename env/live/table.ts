@@ -1,5 +1,15 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { canonicalJson, decisionKey, deriveSeed, stateHash, type AnyGame, type Seat } from "../../engine/core/index.ts";
+import {
+  canonicalJson,
+  decisionKey,
+  deriveSeed,
+  projectEvents,
+  stateHash,
+  type AnyGame,
+  type GameEvent,
+  type Seat,
+  type Viewer,
+} from "../../engine/core/index.ts";
 import type { Facilitatee } from "../../agents/facilitatee.ts";
 import { isPassive } from "../../agents/passive.ts";
 import type { GameAdapter } from "../codec.ts";
@@ -108,7 +118,26 @@ interface SeatState {
 interface LogItem {
   readonly entry: SignedEntry;
   readonly decision: unknown;
-  readonly event: LiveEvent;
+  /** Everything the decision did, every face (the owner's); channels get their viewer's projection. */
+  readonly events: readonly GameEvent[];
+}
+
+/** Who applied a decision, when and why: the part of an event every viewer reads alike. */
+export interface EventMeta {
+  readonly seq: number;
+  readonly seat: Seat;
+  readonly cause: LiveEvent["cause"];
+  readonly at: number;
+}
+
+/**
+ * One applied decision as `viewer` may know it: its events projected for that viewer, and as label
+ * the text of the decision event the viewer reads (its full wording only for those allowed).
+ */
+export function liveEvent(meta: EventMeta, events: readonly GameEvent[], viewer: Viewer): LiveEvent {
+  const seen = projectEvents(events, viewer);
+  const decision = seen[0]?.kind === "decision" ? seen[0] : undefined;
+  return { seq: meta.seq, seat: meta.seat, cause: meta.cause, at: meta.at, label: decision?.text ?? "", events: seen };
 }
 
 export interface TableSetup {
@@ -268,15 +297,14 @@ export class Table {
     const entries: { entry: SignedEntry; decision: unknown }[] = [];
     const joins: { seat: number; tokenHash: string }[] = [];
     const resigned: number[] = [];
-    const labels: string[] = [];
     let endLine: { end?: SignedEnd } | null = null;
     for (const line of lines.slice(1)) {
       const l = line as { t: string; entry?: SignedEntry; decision?: unknown; seat?: number; tokenHash?: string; end?: SignedEnd };
       if (l.t === "end") endLine = l;
       else if (l.t === "entry" && l.entry) {
-        const { label, ...entry } = l.entry as SignedEntry & { label?: string };
+        // Journals written before events were recomputed on recovery also carry a label: dropped.
+        const { label: _label, ...entry } = l.entry as SignedEntry & { label?: unknown };
         entries.push({ entry, decision: l.decision });
-        labels.push(typeof label === "string" ? label : "");
       } else if (l.t === "join" && typeof l.seat === "number" && typeof l.tokenHash === "string") joins.push({ seat: l.seat, tokenHash: l.tokenHash });
       else if (l.t === "resign" && typeof l.seat === "number") resigned.push(l.seat);
     }
@@ -310,8 +338,8 @@ export class Table {
       const out = game.apply(table.state, decision);
       if (!out.ok) throw new Error(`entry ${entry.seq} does not apply: ${out.error.message}`);
       if (stateHash(out.state) !== entry.stateHash) throw new Error(`entry ${entry.seq}: state hash differs from the journal's`);
+      table.items.push({ entry, decision, events: game.events(table.state, decision, out.state) });
       table.state = out.state;
-      table.items.push({ entry, decision, event: { seq: entry.seq, seat: entry.seat, label: labels[entry.seq] ?? "", cause: entry.cause, at: entry.at } });
     }
     const now = deps.clock.now();
     table.pendingSince = now;
@@ -428,10 +456,10 @@ export class Table {
     return seat >= 0 && seat < this.seatStates.length;
   }
 
-  /** Public events after `since` (at most `limit`). */
-  eventsSince(since: number, limit = Infinity): LiveEvent[] {
+  /** The events after `since` (at most `limit`) as `viewer` may read them. */
+  eventsFor(viewer: Viewer, since: number, limit = Infinity): LiveEvent[] {
     const from = Math.max(0, Math.min(since, this.items.length));
-    return this.items.slice(from, Math.min(this.items.length, from + limit)).map((i) => i.event);
+    return this.items.slice(from, Math.min(this.items.length, from + limit)).map((i) => liveEvent(i.entry, i.events, viewer));
   }
 
   /** The finished game's record with its signed log. */
@@ -531,7 +559,7 @@ export class Table {
       actor,
       view: this.game.view(this.state, seat),
       expectation: this.expectationFor(seat),
-      events: this.eventsSince(since),
+      events: this.eventsFor(seat, since),
       seats: this.seatInfo(),
       returns: this.returns(),
       now: this.deps.clock.now(),
@@ -549,7 +577,7 @@ export class Table {
       actor: this.actorSeat(),
       view: this.game.view(this.state, "spectator"),
       expectation: this.expectationFor(null),
-      events: this.eventsSince(since),
+      events: this.eventsFor("spectator", since),
       seats: this.seatInfo(),
       returns: this.returns(),
       now: this.deps.clock.now(),
@@ -776,10 +804,11 @@ export class Table {
     const at = this.deps.clock.now();
     const hash = stateHash(out.state);
     const prev = this.chainHash();
-    const label = this.game.describe(before, decision);
+    const events = this.game.events(before, decision, out.state);
     const entry = signEntry(this.deps.key, prev, { seq, seat, decision, cause, at, stateHash: hash });
     const ends = this.game.actor(out.state) === "terminal";
-    const lines: unknown[] = [{ t: "entry", entry: { ...entry, label }, decision }];
+    // No text is journaled: a decision's events are recomputed from it on recovery.
+    const lines: unknown[] = [{ t: "entry", entry, decision }];
     // The signed end marker commits the log to its length and result; it also lets a restart skip
     // finished tables (they are loaded again on demand).
     const end = ends ? signEnd(this.deps.key, entry.hash, { decisions: seq + 1, returns: this.game.returns(out.state), finalHash: hash }) : null;
@@ -793,7 +822,7 @@ export class Table {
         return;
       }
       this.state = out.state;
-      this.items.push({ entry, decision, event: { seq, seat, label, cause, at } });
+      this.items.push({ entry, decision, events });
       this.pendingSince = this.deps.clock.now();
       this.cancelDeadline?.();
       this.cancelDeadline = null;

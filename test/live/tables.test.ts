@@ -9,7 +9,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { registry } from "../../engine/games.ts";
-import type { AnyGame } from "../../engine/core/index.ts";
+import { projectEvents, type AnyGame } from "../../engine/core/index.ts";
 import { ManualClock } from "../../env/live/clock.ts";
 import { readKey } from "../../env/live/signing.ts";
 import { verifySignedRecord } from "../../env/live/verify.ts";
@@ -66,7 +66,8 @@ function hiddenOf(game: AnyGame, state: unknown, other: number): (frameView: any
 
 /**
  * Re-runs the record and checks every frame a seat received: its view is exactly view(state, seat)
- * at that seq, it lists decisions only on its own turn, and no other seat's hand shows.
+ * at that seq, its events exactly the decisions' events projected for that seat, it lists
+ * decisions only on its own turn, and no other seat's hand shows.
  */
 function checkNoLeak(game: AnyGame, record: any, seat: number, frames: any[]): number {
   const config = game.parseConfig(record.config);
@@ -84,7 +85,14 @@ function checkNoLeak(game: AnyGame, record: any, seat: number, frames: any[]): n
     const state = states[f.seq];
     expect(f.view).toEqual(JSON.parse(JSON.stringify(game.view(state, seat))));
     if (f.decisions.length > 0) expect(game.actor(state)).toBe(seat);
-    for (const e of f.events) expect(Object.keys(e).sort()).toEqual(["at", "cause", "label", "seat", "seq"]);
+    for (const e of f.events) {
+      expect(Object.keys(e).sort()).toEqual(["at", "cause", "events", "label", "seat", "seq"]);
+      // Exactly the decision's events as this seat may read them, its decision event first.
+      const seen = projectEvents(game.events(states[e.seq], record.decisions[e.seq], states[e.seq + 1]), seat);
+      expect(e.events).toEqual(JSON.parse(JSON.stringify(seen)));
+      expect(e.events[0].kind).toBe("decision");
+      expect(e.label).toBe(e.events[0].text);
+    }
     for (let other = 0; other < record.config.seats; other++) {
       if (other === seat) continue;
       expect(hiddenOf(game, state, other)(f.view)).toBeNull();

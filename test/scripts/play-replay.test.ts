@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { projectEvents } from "../../engine/core/index.ts";
 import { registry } from "../../engine/games.ts";
 import { runScript } from "./run-script.ts";
 
@@ -22,6 +23,33 @@ describe("play and replay CLIs", () => {
       expect(again.stdout).toContain(`final state hash ${hash}`);
     });
   }
+
+  it("--events prints each decision's events as the viewer reads them (owner: every face), recomputed from the record", () => {
+    const path = join(dir, "events.json");
+    expect(runScript("play.ts", ["sevens", "--seed", "3", "--record", path, "--quiet"]).code).toBe(0);
+    const record = JSON.parse(readFileSync(path, "utf8"));
+    const game = registry.get("sevens");
+    if (!game.ok) throw new Error("no sevens");
+    const config = game.value.parseConfig(record.config);
+    if (!config.ok) throw new Error(config.error.message);
+    let state = game.value.setup(config.value, record.seed);
+    const lines: string[] = [];
+    record.decisions.forEach((d: unknown, i: number) => {
+      const out = game.value.apply(state, d);
+      if (!out.ok) throw new Error(out.error.message);
+      projectEvents(game.value.events(state, d, out.state), 1).forEach((e, k) =>
+        lines.push(k === 0 ? `#${String(i + 1).padStart(4)}  ${e.text}` : `         ${e.text}`),
+      );
+      state = out.state;
+    });
+    const seat = runScript("replay.ts", [path, "--events", "1"]);
+    expect(seat.code).toBe(0);
+    expect(seat.stdout.split("\n").slice(0, lines.length)).toEqual(lines);
+    expect(runScript("replay.ts", [path, "--events", "owner"]).stdout).toContain("#   1  ");
+    const bad = runScript("replay.ts", [path, "--events", "everyone"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--events takes owner, spectator or a seat number/);
+  });
 
   it("refuses an unknown game, a bad seat count and bad flags with one line and a non-zero exit", () => {
     const unknown = runScript("play.ts", ["chess"]);

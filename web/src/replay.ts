@@ -1,4 +1,4 @@
-import { parseRecord, stateHash, type AnyGame, type GameRecord, type Viewer } from "../../engine/core/index.ts";
+import { parseRecord, projectEvents, stateHash, type AnyGame, type GameEvent, type GameRecord, type Viewer } from "../../engine/core/index.ts";
 import { registry } from "../../engine/games.ts";
 import { api, ApiFailure } from "./api.ts";
 import { boardFor } from "./boards/index.ts";
@@ -9,12 +9,13 @@ interface Replayed {
   readonly record: GameRecord;
   /** states[k]: after k decisions. */
   readonly states: readonly unknown[];
-  readonly labels: readonly string[];
+  /** events[k]: what decision k did, every face (shown projected for the chosen viewer). */
+  readonly events: readonly (readonly GameEvent[])[];
   readonly hashes: readonly string[];
   readonly verified: string;
 }
 
-/** Re-runs a record in this browser with the engine itself: every state, every decision in words. */
+/** Re-runs a record in this browser with the engine itself: every state, every decision's events. */
 export function rerun(raw: unknown): Replayed {
   const parsed = parseRecord(raw);
   if (!parsed.ok) throw new Error(parsed.error.message);
@@ -28,12 +29,12 @@ export function rerun(raw: unknown): Replayed {
   if (!config.ok) throw new Error(`record.config: ${config.error.message}`);
   let state = game.setup(config.value, record.seed);
   const states = [state];
-  const labels: string[] = [];
+  const events: (readonly GameEvent[])[] = [];
   const hashes = [stateHash(state)];
   record.decisions.forEach((d, i) => {
     const out = game.apply(state, d);
     if (!out.ok) throw new Error(`decision ${i + 1} cannot be applied: ${out.error.message}`);
-    labels.push(game.describe(state, d));
+    events.push(game.events(state, d, out.state));
     state = out.state;
     states.push(state);
     hashes.push(stateHash(state));
@@ -45,7 +46,7 @@ export function rerun(raw: unknown): Replayed {
     game,
     record,
     states,
-    labels,
+    events,
     hashes,
     verified: record.finalHash !== undefined ? "final state hash matches the record" : "the record carries no hash to check",
   };
@@ -100,7 +101,9 @@ export function replayScreen(root: HTMLElement, table: string | null): () => voi
   };
   const draw = () => {
     if (!r) return;
-    const { game, states, labels } = r;
+    const { game, states } = r;
+    // Each decision as the chosen viewer may read it: the spectator never reads a seat's private events.
+    const labels = r.events.map((e) => projectEvents(e, viewer)[0]?.text ?? "");
     const state = states[at]!;
     const view = game.view(state, viewer);
     const seats = game.config(state).seats as number;

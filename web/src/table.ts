@@ -34,7 +34,9 @@ export function seatTitle(seats: readonly SeatInfo[], seat: number, me: number |
   return `Seat ${seat} · person`;
 }
 
+/** One applied decision in the log: its label and what it did, as the server sent them to this channel. */
 export function eventLine(e: LiveEvent): HTMLElement {
+  const rest = e.events[0]?.kind === "decision" ? e.events.slice(1) : e.events;
   return h(
     "li",
     { "data-seq": e.seq },
@@ -42,6 +44,7 @@ export function eventLine(e: LiveEvent): HTMLElement {
     " ",
     e.label,
     e.cause === "answer" ? "" : h("span", { class: "cause" }, ` (${CAUSE_WORDS[e.cause]})`),
+    rest.map((x) => h("div", { class: "consequence", "data-kind": x.kind }, x.text)),
   );
 }
 
