@@ -172,12 +172,12 @@ function markdown(entries: readonly SprtEntry[], failures: readonly string[]): s
   const lines = [
     "# SPRT",
     "",
-    "| test | game | candidate | baseline | bounds (Elo) | result | LLR | Elo (95%) | games |",
-    "|---|---|---|---|---|---|---:|---|---:|",
+    "| test | game | candidate | baseline | bounds (Elo) | result | LLR | Elo (95%) | games | config |",
+    "|---|---|---|---|---|---|---:|---|---:|---|",
   ];
   for (const e of entries) {
     lines.push(
-      `| ${e.gate ?? "-"} | ${e.game} | ${e.candidate.spec} | ${e.baseline.spec} | [${e.elo0}, ${e.elo1}] | ${e.result} | ${e.llr.toFixed(2)} (${e.lower.toFixed(2)}, ${e.upper.toFixed(2)}) | ${e.elo.toFixed(1)} [${e.eloLow.toFixed(1)}, ${e.eloHigh.toFixed(1)}] | ${e.games} |`,
+      `| ${e.gate ?? "-"} | ${e.game} | ${e.candidate.spec} | ${e.baseline.spec} | [${e.elo0}, ${e.elo1}] | ${e.result} | ${e.llr.toFixed(2)} (${e.lower.toFixed(2)}, ${e.upper.toFixed(2)}) | ${e.elo.toFixed(1)} [${e.eloLow.toFixed(1)}, ${e.eloHigh.toFixed(1)}] | ${e.games} | \`${JSON.stringify(e.config)}\` |`,
     );
   }
   lines.push(
@@ -330,7 +330,7 @@ export async function sprtMain(argv0: readonly string[]): Promise<number> {
       entries.push(entry);
       const s = run.state;
       const verdict = s.decision === "H1" ? "H1 accepted" : s.decision === "H0" ? "H0 accepted" : `no decision at max games ${job.maxGames}`;
-      const summary = `${verdict}: ${formatSprt(s)} (${job.matchup.candidate} vs ${job.matchup.baseline}, Elo bounds [${job.params.elo0}, ${job.params.elo1}], ${run.seconds.toFixed(1)} s)`;
+      const summary = `${verdict}: ${formatSprt(s)} (${job.matchup.candidate} vs ${job.matchup.baseline}, Elo bounds [${job.params.elo0}, ${job.params.elo1}], config ${JSON.stringify(job.config)}, ${run.seconds.toFixed(1)} s)`;
       if (job.gate) {
         const pass = s.decision === "H1" || (s.decision === null && job.gate.inconclusive === "pass");
         const line = `gate "${job.gate.name}" (${job.game.info.id}): ${pass ? "PASS" : "FAIL"}, ${summary}`;
