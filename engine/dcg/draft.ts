@@ -5,10 +5,17 @@ import type { Command } from "./command.ts";
 import type { Pool } from "./pool.ts";
 import type { Trigger, TriggerKind, TriggerType } from "./trigger.ts";
 
-/** Optional observer of what one apply did (tests, the play CLI); null in hot paths. */
+/** Optional observer of what one apply did (tests, the play CLI, events); null in hot paths. */
 export interface Trace {
   readonly commands: Command[];
   readonly triggers: Trigger[];
+  /**
+   * Optional callbacks with the working state at that moment (read it, never keep or write it):
+   * a command just before it runs, a trigger just after the change that emitted it. events.ts
+   * reads stats and cells from them in the order things happened.
+   */
+  readonly onCommand?: (c: Command, s: BattleData) => void;
+  readonly onTrigger?: (t: Trigger, s: BattleData) => void;
 }
 
 // Ownership bits: which parts of the input state this draft has already copied.
@@ -95,7 +102,7 @@ export class Draft {
 
   emitTrigger(t: Trigger): void {
     (this.sink ??= []).push(t);
-    if (this.trace) this.trace.triggers.push(t);
+    if (this.trace) traceTrigger(this.trace, t, this.s);
   }
 
   /** A writable copy of card `id`. */
@@ -184,6 +191,18 @@ export class Draft {
     lastAuraUnits = this.dirty ? null : this.auraUnits;
     return this.s;
   }
+}
+
+/** Records a trigger in a trace and tells its observer. */
+export function traceTrigger(trace: Trace, t: Trigger, s: BattleData): void {
+  trace.triggers.push(t);
+  trace.onTrigger?.(t, s);
+}
+
+/** Records a command in a trace (just before it runs) and tells its observer. */
+export function traceCommand(trace: Trace, c: Command, s: BattleData): void {
+  trace.commands.push(c);
+  trace.onCommand?.(c, s);
 }
 
 // Hand-written copies (same key order as setup.ts creates them): one hidden class, faster than a spread.

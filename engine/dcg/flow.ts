@@ -1,7 +1,7 @@
 import type { Seat } from "./battle-data.ts";
 import { chebyshev, depthOf } from "./board.ts";
 import type { Decision } from "./decision.ts";
-import type { Draft } from "./draft.ts";
+import { traceTrigger, type Draft } from "./draft.ts";
 import { effectiveAttack, moveCost } from "./params.ts";
 import { logCommand, runCommand, runTrigger } from "./resolve.ts";
 import { STATE_KINDS, type InputState, type State, type StateKind } from "./state.ts";
@@ -199,7 +199,7 @@ export function advance(d: Draft, start: State): void {
   for (;;) {
     if (d.s.finished) {
       // Recorded for observers; the battle is over, so no ability answers it.
-      if (d.trace && was.kind !== "BattleFinish") d.trace.triggers.push(stateTrigger(d, { kind: "BattleFinish" }));
+      if (d.trace && was.kind !== "BattleFinish") traceTrigger(d.trace, stateTrigger(d, { kind: "BattleFinish" }), d.s);
       d.s.state = { kind: "BattleFinish" };
       return;
     }

@@ -117,7 +117,12 @@ export function makeDcg(pool: Pool = STARTER_POOL, presets: readonly PresetBook[
     },
     describe: (s, decision) => describeDecision(s, poolOf(s), decision, actorOf({ s })),
     // Re-runs the decision with a trace: events are for logs and channels, never for hot paths.
-    events: (s, decision) => dcgEvents(s, poolOf(s), decision, actorOf({ s }), traced(s, decision).trace),
+    events: (s, decision) =>
+      dcgEvents(s, poolOf(s), decision, actorOf({ s }), (trace) => {
+        const d = new Draft(s, poolOf(s), trace);
+        applyDecision(d, decision);
+        return d.finish();
+      }),
     render: (s) => renderBattle(s, poolOf(s)),
   };
 }

@@ -77,7 +77,7 @@ export function describeDecision(s: BattleData, pool: Pool, d: Decision, seat: n
     case "moveDeclare":
       return `${who} declares a move: ${name(d.card)} ${at(d.card)} -> ${cellName(d.cell)}`;
     case "attack":
-      return `${who} attacks: ${name(d.card)} at ${at(d.card)} -> ${name(s.cells[d.cell]!)} at ${cellName(d.cell)}`;
+      return `${who} attacks ${name(s.cells[d.cell]!)} at ${cellName(d.cell)} with ${name(d.card)} at ${at(d.card)}`;
     case "direct":
       return `${who} attacks directly with ${name(d.card)} at ${at(d.card)}`;
     case "turnFinish":

@@ -1,7 +1,7 @@
 import type { Ability } from "./ability.ts";
 import type { Attached } from "./battle-data.ts";
 import { commandHandlers, COMMAND_TYPE, type Command, type CommandKind } from "./command.ts";
-import type { Draft } from "./draft.ts";
+import { traceCommand, traceTrigger, type Draft } from "./draft.ts";
 import { attach, detachAt, setSealed } from "./ops.ts";
 import { poolIndex, type KindIndex } from "./pool-index.ts";
 import { evaluate, holds, type Scope } from "./targeting.ts";
@@ -33,7 +33,7 @@ const COMMANDS = Object.fromEntries(
 ) as Record<CommandKind, { readonly run: (c: Command, d: Draft) => void; readonly type: TriggerType }>;
 
 export function runCommand(d: Draft, cmd: Command, depth = 0): void {
-  if (d.trace) d.trace.commands.push(cmd);
+  if (d.trace) traceCommand(d.trace, cmd, d.s);
   const prev = d.sink;
   d.sink = null;
   const entry = COMMANDS[cmd.kind];
@@ -56,7 +56,7 @@ export function settle(d: Draft): void {
 
 /** Records a command that changes nothing but the State (for observers). */
 export function logCommand(d: Draft, cmd: Command): void {
-  if (d.trace) d.trace.commands.push(cmd);
+  if (d.trace) traceCommand(d.trace, cmd, d.s);
 }
 
 /**
@@ -67,7 +67,7 @@ export function logCommand(d: Draft, cmd: Command): void {
  * state change writes nothing, so there is nothing to refresh.
  */
 export function runTrigger(d: Draft, t: Trigger, sweepDead = true): void {
-  if (d.trace) d.trace.triggers.push(t);
+  if (d.trace) traceTrigger(d.trace, t, d.s);
   if (!d.pool.listens[t.kind]) return;
   resolveTriggers(d, [t], 0);
   if (sweepDead && d.maybeDead) sweep(d, t.type);

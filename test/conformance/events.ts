@@ -91,6 +91,17 @@ function publicPart(game: AnyGame, before: unknown, decision: unknown, viewer: V
 }
 
 /**
+ * The re-dealt world keeps the real RNG state. It is hidden, but what it decides in the open (which
+ * unit a random effect hits first) is public as it happens, and a view after the decision does not
+ * always show it (two hits in either order leave the same board). Hidden contents still differ
+ * between the worlds, so an event that names them still differs.
+ */
+function sameRng(world: unknown, before: unknown): unknown {
+  const real = (before as { rng?: unknown }).rng;
+  return real === undefined || typeof world !== "object" || world === null || !("rng" in world) ? world : { ...world, rng: real };
+}
+
+/**
  * Re-deals `before` from `viewer`'s knowledge `redeals` times; in each re-deal, every decision
  * that the viewer cannot tell from the real one (same public part; at most `cap`, the original
  * first when legal there) and that leaves the viewer's view as the real decision left it must give
@@ -116,7 +127,7 @@ export function eventLeakProblems(
   const wanted = canonicalJson(decision);
   const known = publicPart(game, before, decision, viewer);
   for (let r = 0; r < opts.redeals; r++) {
-    const world = game.determinize(game.view(before, dealer), dealer, rng);
+    const world = sameRng(game.determinize(game.view(before, dealer), dealer, rng), before);
     if (canonicalJson(game.view(world, viewer)) !== viewBefore) continue;
     const legal = game.legal(world).filter((d) => publicPart(game, world, d, viewer) === known);
     rng.shuffle(legal);
