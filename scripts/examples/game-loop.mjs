@@ -1,8 +1,8 @@
 // A game loop of your own, with a trained bot as the opponent: no server, just the npm package.
-//   node game-loop.mjs [--seed N] [--human]
+//   node node_modules/cardgym/scripts/examples/game-loop.mjs [--seed N] [--human]
 // Seat 0 is yours: a scripted player (it takes the first legal decision) or, with --human, you at
-// the keyboard. Seat 1 is the shipped ONNX policy. Run it from a folder where `cardgym` is
-// installed (npm install cardgym-<version>.tgz).
+// the keyboard. Seat 1 is the shipped ONNX policy. The npm package ships it; it runs wherever
+// `cardgym` is installed (docs/api.md).
 import { createInterface } from "node:readline/promises";
 import { dcg as game, seatAgent, stateHash } from "cardgym";
 

@@ -1,40 +1,85 @@
 import { spawn } from "node:child_process";
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { sectionBlocks } from "../docs/markdown.ts";
 import { repoRoot } from "../scripts/run-script.ts";
 import { run } from "./run.ts";
 
-// The npm package from a user's side: build and pack it, install the tarball into an empty folder
-// (no checkout, no tsx), then use it as a library and as the `cardgym` command.
+// The npm package from a user's side, exactly as docs/api.md (and the README's "Install without a
+// checkout") show it: `npm run build:npm` (scripts/build/npm-package.ts), then a plain
+// `npm install ./cardgym-<v>.tgz` in a new folder under a temporary directory, then the docs' examples
+// there. npm runs with no inherited npm_* variables (`npm test` would pass on this checkout's
+// ignore-scripts) and no ONNXRUNTIME_NODE_INSTALL: a user has neither.
+const API_DOC = readFileSync(join(repoRoot, "docs", "api.md"), "utf8");
+const README = readFileSync(join(repoRoot, "README.md"), "utf8");
+
+function userEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k) && k !== "ONNXRUNTIME_NODE_INSTALL" && k !== "NODE_PATH") env[k] = v;
+  return { ...env, ...extra };
+}
+
 describe("the npm package", () => {
-  const dir = mkdtempSync(join(tmpdir(), "cardgym-npm-"));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const tmp = mkdtempSync(join(tmpdir(), "cardgym-npm-"));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+  let dir = "";
 
-  it("packs, installs into an empty folder, and runs the Node example and the cardgym bin", () => {
-    const built = run(process.execPath, ["--import", "tsx", "scripts/build/npm-package.ts", "--pack"], { cwd: repoRoot });
-    const tarball = /packed (build\/cardgym-[^\s]+\.tgz)/.exec(built)?.[1];
-    expect(tarball, built).toBeDefined();
-    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "user-game", private: true, type: "module" }));
-    // ONNXRUNTIME_NODE_INSTALL=skip: onnxruntime-node's install script would try to download GPU
-    // binaries on npm versions that run install scripts (docs/api.md says so to users too).
-    run("npm", ["install", "--no-audit", "--no-fund", join(repoRoot, tarball!)], { cwd: dir, env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: "skip" } });
-    const installed = JSON.parse(readFileSync(join(dir, "node_modules", "cardgym", "package.json"), "utf8")) as { exports: Record<string, unknown> };
-    expect(Object.keys(installed.exports)).toEqual([".", "./engine", "./agents", "./server", "./package.json"]);
+  it("installs and runs exactly as docs/api.md and the README say", () => {
+    const install = sectionBlocks(API_DOC, "## The npm package").find((b) => b.lang === "sh");
+    expect(install?.commands.join("\n")).toMatch(/npm install \.\/cardgym-[\d.]+\.tgz/);
+    // The README shows the same install lines as docs/api.md.
+    const readmeLines = sectionBlocks(README, "### Install without a checkout")
+      .flatMap((b) => b.commands)
+      .filter((c) => !/wheel/.test(c));
+    expect(readmeLines.length).toBeGreaterThan(0);
+    for (const line of readmeLines) expect(install?.commands, `README.md's "${line}" is not in docs/api.md's install block`).toContain(line);
 
-    // The example game loop: a scripted seat against the shipped ONNX policy, no server.
-    copyFileSync(join(repoRoot, "scripts", "examples", "game-loop.mjs"), join(dir, "game-loop.mjs"));
-    const env = { ...process.env, NODE_PATH: "" };
-    const game = run(process.execPath, ["game-loop.mjs", "--seed", "2"], { cwd: dir, env });
-    expect(game).toMatch(/game over after \d+ decisions/);
-    expect(game).toMatch(/final state hash [0-9a-f]{16}/);
+    const out = run("bash", ["-c", ["set -euo pipefail", ...install!.commands, 'echo "::project $PWD"'].join("\n")], {
+      cwd: repoRoot,
+      env: userEnv({ TMPDIR: tmp }),
+      withStderr: true,
+    });
+    expect(out).not.toMatch(/EBADENGINE|npm error/);
+    dir = /::project (\S+)/.exec(out)?.[1] ?? "";
+    expect(dir.startsWith(tmp), out).toBe(true);
+    // The example game loop the block runs: a scripted seat against the shipped ONNX policy.
+    expect(out).toMatch(/game over after \d+ decisions/);
+    const hash = /final state hash ([0-9a-f]{16})/.exec(out)?.[1];
+    expect(hash, out).toBeDefined();
+
+    // onnxruntime-node is the copy inside the package, without the install script that downloads.
+    const ort = JSON.parse(readFileSync(join(dir, "node_modules", "cardgym", "node_modules", "onnxruntime-node", "package.json"), "utf8")) as {
+      scripts?: unknown;
+    };
+    expect(ort.scripts).toBeUndefined();
+    expect(existsSync(join(dir, "node_modules", "onnxruntime-node"))).toBe(false);
+
+    // The docs' code example, saved as they say, runs against the installed package.
+    const example = sectionBlocks(API_DOC, "### What is public").find((b) => b.lang === "js");
+    expect(example?.text).toMatch(/from "cardgym"/);
+    writeFileSync(join(dir, "example.mjs"), example!.text);
+    expect(run(process.execPath, ["example.mjs"], { cwd: dir, env: userEnv({}) })).toMatch(/^returns -?\d+, -?\d+$/m);
+
     // Deterministic: the same seed gives the same game.
-    expect(run(process.execPath, ["game-loop.mjs", "--seed", "2"], { cwd: dir, env })).toBe(game);
+    const env = userEnv({});
+    const loop = join("node_modules", "cardgym", "scripts", "examples", "game-loop.mjs");
+    expect(run(process.execPath, [loop, "--seed", "2"], { cwd: dir, env })).toMatch(new RegExp(`final state hash ${hash}`));
+
+    // Every file the package README links is in the package.
+    const packageRoot = join(dir, "node_modules", "cardgym");
+    const links = [...readFileSync(join(packageRoot, "README.md"), "utf8").matchAll(/\]\(([^)#\s]+)\)/g)].map((m) => m[1]!).filter((l) => !/^[a-z]+:/i.test(l));
+    expect(links.length).toBeGreaterThan(0);
+    for (const link of links) expect(existsSync(join(packageRoot, link)), `the package README links ${link}`).toBe(true);
+
+    const installed = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as { exports: Record<string, unknown>; engines: unknown };
+    expect(Object.keys(installed.exports)).toEqual([".", "./engine", "./agents", "./server", "./package.json"]);
+    expect(installed.engines).toEqual((JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { engines: unknown }).engines);
 
     // Types resolve for a TypeScript user: the declarations of every entry point exist.
     for (const entry of ["env/api.d.ts", "engine/index.d.ts", "agents/index.d.ts", "env/server/index.d.ts"]) {
-      expect(readFileSync(join(dir, "node_modules", "cardgym", entry), "utf8").length).toBeGreaterThan(0);
+      expect(readFileSync(join(packageRoot, entry), "utf8").length).toBeGreaterThan(0);
     }
 
     const play = run("npx", ["--no-install", "cardgym", "play", "dcg", "--seed", "1"], { cwd: dir, env });
@@ -48,6 +93,7 @@ describe("the npm package", () => {
   });
 
   it("serves from the installed package: sessions stepped on its session workers with an ONNX seat, and the web client", async () => {
+    expect(dir, "the install test ran first").not.toBe("");
     const bin = join(dir, "node_modules", "cardgym", "scripts", "cardgym.js");
     const server = spawn(process.execPath, [bin, "serve", "--port", "0", "--quiet", "--workers", "1"], { cwd: dir, stdio: ["pipe", "pipe", "pipe"] });
     try {
