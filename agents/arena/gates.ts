@@ -77,6 +77,11 @@ export interface GateResult {
   readonly line: string;
 }
 
+/** What a gate result says in reports: a gate for another game is SKIP (it neither passes nor fails the run's bot). */
+export function gateVerdict(result: Pick<GateResult, "pass" | "skipped">): "PASS" | "FAIL" | "SKIP" {
+  return result.skipped ? "SKIP" : result.pass ? "PASS" : "FAIL";
+}
+
 export class GateFileError extends Error {
   constructor(message: string) {
     super(message);
@@ -146,7 +151,7 @@ export function checkGateAgents(gates: readonly Gate[], agents: readonly string[
 export function evaluateGates(gates: readonly Gate[], report: ArenaReport): GateResult[] {
   return gates.map((gate) => {
     if (gate.game !== undefined && gate.game !== report.game) {
-      return { gate, pass: true, skipped: true, winRate: 0, wilsonLow: 0, games: 0, line: `${gate.agent}: skipped (gate is for ${gate.game})` };
+      return { gate, pass: true, skipped: true, winRate: 0, wilsonLow: 0, games: 0, line: `${gate.agent}: not judged, the gate is for ${gate.game}` };
     }
     const agent = resolveAgent(
       report.agents.map((a) => a.agent),

@@ -1,3 +1,4 @@
+import { gateVerdict, type GateResult } from "./gates.ts";
 import type { ArenaRun, GameResult } from "./tournament.ts";
 import { ratingsWithIntervals, wilson, type PairOutcomes } from "./stats.ts";
 
@@ -140,7 +141,7 @@ function pairing(agent: string, opponent: string, games: readonly GameResult[], 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const rate = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
 
-export function markdownReport(report: ArenaReport, gates?: readonly { readonly line: string; readonly pass: boolean }[]): string {
+export function markdownReport(report: ArenaReport, gates?: readonly Pick<GateResult, "line" | "pass" | "skipped">[]): string {
   const lines: string[] = [];
   lines.push(`# Arena: ${report.game} v${report.gameVersion}`);
   lines.push("");
@@ -185,7 +186,7 @@ export function markdownReport(report: ArenaReport, gates?: readonly { readonly 
     lines.push("");
     lines.push("## Gates");
     lines.push("");
-    for (const g of gates) lines.push(`- ${g.pass ? "PASS" : "FAIL"}: ${g.line}`);
+    for (const g of gates) lines.push(`- ${gateVerdict(g)}: ${g.line}`);
   }
   lines.push("");
   return lines.join("\n");

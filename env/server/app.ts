@@ -21,7 +21,7 @@ import type { Job } from "./jobs.ts";
 import { SessionRuntime, StepTimeout, WorkerLost } from "./runtime.ts";
 import type { HostReply, HostRequest, LoggedOp } from "./session-host.ts";
 import { checkAgentCost } from "../../agents/cost.ts";
-import { MSGPACK_TYPES, checkDepth, contentTypeOf, decodeMsgpack, encodeReply, replyFormat } from "./wire.ts";
+import { MSGPACK_TYPES, checkDepth, contentTypeOf, decodeMsgpack, encodeReply, replyFormat, type WireFormat } from "./wire.ts";
 
 /** What the app exposes to its owner (scripts, tests) besides the routes. */
 export interface CardgymState {
@@ -137,8 +137,8 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
     }
   });
 
-  const send = (request: FastifyRequest, reply: FastifyReply, status: number, payload: unknown): FastifyReply => {
-    const format = replyFormat(request.headers.accept, request.headers["content-type"]);
+  const send = (request: FastifyRequest, reply: FastifyReply, status: number, payload: unknown, unstated: WireFormat = "msgpack"): FastifyReply => {
+    const format = replyFormat(request.headers.accept, request.headers["content-type"], unstated);
     if (closing) reply.header("connection", "close");
     return reply.code(status).type(contentTypeOf(format)).send(encodeReply(payload, format));
   };
@@ -276,24 +276,31 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
   // Session routes take their parameter and body types from the TypeBox schemas (schemas.ts).
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.get("/healthz", (request, reply) => send(request, reply, 200, { ok: true, sessions: sessions.size }));
+  // The probes answer JSON unless msgpack is asked for: `curl /healthz` prints something readable.
+  app.get("/healthz", (request, reply) => send(request, reply, 200, { ok: true, sessions: sessions.size }, "json"));
 
   app.get("/metrics", (request, reply) => {
     const mem = memoryUsage();
-    return send(request, reply, 200, {
-      sessions: sessions.size,
-      quarantined: sessions.quarantined,
-      envs: sessions.totalEnvs,
-      requests: metrics.requests,
-      steps: metrics.steps,
-      envSteps: metrics.envSteps,
-      envStepsPerSecond: metrics.envStepsPerSecond(),
-      errors: { ...metrics.errors },
-      uptimeSeconds: metrics.uptimeSeconds(),
-      rssBytes: mem.rss,
-      heapUsedBytes: mem.heapUsed,
-      tables: tables?.stats(),
-    });
+    return send(
+      request,
+      reply,
+      200,
+      {
+        sessions: sessions.size,
+        quarantined: sessions.quarantined,
+        envs: sessions.totalEnvs,
+        requests: metrics.requests,
+        steps: metrics.steps,
+        envSteps: metrics.envSteps,
+        envStepsPerSecond: metrics.envStepsPerSecond(),
+        errors: { ...metrics.errors },
+        uptimeSeconds: metrics.uptimeSeconds(),
+        rssBytes: mem.rss,
+        heapUsedBytes: mem.heapUsed,
+        tables: tables?.stats(),
+      },
+      "json",
+    );
   });
 
   app.get("/v1/games", (request, reply) => {

@@ -226,15 +226,17 @@ export function contentTypeOf(format: WireFormat): string {
 }
 
 /**
- * msgpack unless the client asked for JSON: an Accept naming application/json but no msgpack type,
- * or (with no preference stated) a JSON request body.
+ * The format the client asked for: an Accept naming a msgpack type gets msgpack, one naming
+ * application/json (and no msgpack type) gets JSON; with no preference stated (no Accept, or
+ * `*` `/` `*` as curl sends) a JSON request body gets JSON, and anything else `unstated`: msgpack on the
+ * RL routes, JSON on the probes a person or a monitor reads (/healthz, /metrics).
  */
-export function replyFormat(accept: string | undefined, contentType: string | undefined): WireFormat {
+export function replyFormat(accept: string | undefined, contentType: string | undefined, unstated: WireFormat = "msgpack"): WireFormat {
   if (accept && accept !== "*/*") {
     const a = accept.toLowerCase();
     if (a.includes("msgpack")) return "msgpack";
     if (a.includes("application/json")) return "json";
   }
   if (contentType && contentType.toLowerCase().startsWith("application/json")) return "json";
-  return "msgpack";
+  return unstated;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { bradleyTerry, ratingsWithIntervals, wilson } from "../../agents/arena/stats.ts";
 import { FILLER, pairScore, runArena, schedule, timed } from "../../agents/arena/tournament.ts";
 import { summarise, markdownReport } from "../../agents/arena/report.ts";
-import { checkGateAgents, evaluateGates, GateFileError, parseGates } from "../../agents/arena/gates.ts";
+import { checkGateAgents, evaluateGates, GateFileError, gateVerdict, parseGates } from "../../agents/arena/gates.ts";
 import { games } from "./fixtures/games.ts";
 
 describe("arena statistics", () => {
@@ -107,9 +107,18 @@ describe("arena runs and gates", () => {
     const ba = report.matrix.find((m) => m.agent === "sandbag" && m.opponent === "random")!;
     expect([ab.wins, ab.draws, ab.losses]).toEqual([ba.losses, ba.draws, ba.wins]);
     expect(report.agents[0]!.rating!.elo).toBe(0); // anchored on random
-    const md = markdownReport(report);
+    // A gate for another game is neither a pass nor a fail: the report says SKIP.
+    const gates = parseGates([
+      { agent: "sandbag", baseline: "random", minWinRate: 0, game: "sevens" },
+      { agent: "computer", baseline: "random", minWinRate: 0.6, game: "blackpoker" },
+    ]);
+    const results = evaluateGates(gates, report);
+    expect(results.map(gateVerdict)).toEqual(["PASS", "SKIP"]);
+    const md = markdownReport(report, results);
     expect(md).toContain("| **computer:dets=2** |");
     expect(md).toContain("Elo (Bradley-Terry, random = 0)");
+    expect(md).toMatch(/^- PASS: sandbag vs random: /m);
+    expect(md).toMatch(/^- SKIP: computer: not judged, the gate is for blackpoker$/m);
   });
 
   it("prints every pairing's win rate with its 95% Wilson interval", async () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { pack } from "msgpackr";
+import { pack, unpack } from "msgpackr";
 import { buildApp } from "../../env/server/index.ts";
 import type { ServerOptions } from "../../env/server/index.ts";
 import { fixtureAdapters, fixtureRegistry } from "../fixtures/count-game.ts";
@@ -308,6 +308,22 @@ describe("limits, expiry and auth (quality 17)", () => {
     expect(gone.body.error.code).toBe("session_gone");
     expect(gone.body.error.message).toContain("expired");
     expect((await client.call("POST", `/v1/sessions/${used}/step`, { actions: [0] })).status).not.toBe(410);
+  });
+
+  it("answers /healthz and /metrics in JSON unless msgpack is asked for (curl sends accept */*)", async () => {
+    const { app } = setup();
+    for (const url of ["/healthz", "/metrics"]) {
+      for (const headers of [{}, { accept: "*/*" }, { accept: "application/json" }]) {
+        const r = await app.inject({ method: "GET", url, headers });
+        expect(r.headers["content-type"], `${url} ${JSON.stringify(headers)}`).toMatch(/^application\/json/);
+        expect(r.json()).toEqual(expect.objectContaining({ sessions: 0 }));
+      }
+      const packed = await app.inject({ method: "GET", url, headers: { accept: "application/msgpack" } });
+      expect(packed.headers["content-type"]).toBe("application/msgpack");
+      expect(unpack(packed.rawPayload)).toEqual(expect.objectContaining({ sessions: 0 }));
+    }
+    // The RL routes keep msgpack as their default.
+    expect((await app.inject({ method: "GET", url: "/v1/games" })).headers["content-type"]).toBe("application/msgpack");
   });
 
   it("requires the bearer token when one is set (not for /healthz)", async () => {
