@@ -11,7 +11,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 venv="$root/python/.venv-integrations"
 stamp="$venv/.cardgym-stamp"
 want="$( (cat "$root/python/pyproject.toml"; echo "${CARDGYM_PYTHON:-}") | sha256sum | cut -d' ' -f1)"
-check='import cardgym, torch, stable_baselines3, sb3_contrib, ray.rllib, pytest'
+check='import cardgym, torch, stable_baselines3, sb3_contrib, ray.rllib, pytest, onnx, onnxruntime'
 
 if [[ -x "$venv/bin/python" && -f "$stamp" && "$(cat "$stamp")" == "$want" ]] && "$venv/bin/python" -c "$check" >/dev/null 2>&1; then
   exit 0

@@ -16,11 +16,15 @@ comparison with the PyTorch policy, through onnxruntime in Python when it is ins
 the Node side (``scripts/onnx-logits.ts``: the same loader and contract check the agents use).
 
 torch and onnx are imported on first use, so ``import cardgym`` does not need them (see
-docs/tutorial.md for how they get onto a machine: Debian's python3-torch / python3-onnx).
+docs/tutorial.md for how they get onto a machine: Debian's python3-torch / python3-onnx, or
+``pip install torch "cardgym[export]"``). Any torch from 1.13 on works: torch 2.9 and later
+default to the dynamo exporter, which needs onnxscript; ``export`` asks for the TorchScript
+exporter (``dynamo=False``), which needs nothing beyond torch and onnx.
 """
 
 from __future__ import annotations
 
+import inspect
 import io
 import json
 import os
@@ -193,6 +197,7 @@ def export(
                 dynamic_axes={INPUT_NAME: {0: "batch"}, OUTPUT_NAME: {0: "batch"}},
                 opset_version=opset,
                 do_constant_folding=True,
+                **_torchscript_exporter(torch),
             )
     finally:
         if was_training:
@@ -256,6 +261,12 @@ def export(
         "checked_with": checked,
         "max_abs_diff": worst,
     }
+
+
+def _torchscript_exporter(torch: Any) -> Dict[str, Any]:
+    """The keyword that picks the TorchScript exporter where torch.onnx.export has a choice (torch
+    2.5 and later; the default became the dynamo exporter, which needs onnxscript, in 2.9)."""
+    return {"dynamo": False} if "dynamo" in inspect.signature(torch.onnx.export).parameters else {}
 
 
 def masked_argmax(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:

@@ -266,4 +266,45 @@ def vec_env(game: str, num_envs: int = 1, **kwargs: Any) -> CardgymVecEnv:
     return CardgymVecEnv(game, num_envs, **kwargs)
 
 
-__all__: List[str] = ["CardgymVecEnv", "HAVE_SB3", "vec_env"]
+def policy_logits_module(model: Any) -> Any:
+    """A ``torch.nn.Module`` mapping float32 observations [batch, obsSize] to the raw action logits
+    of ``model``'s policy (sb3-contrib's MaskablePPO, or SB3's PPO / A2C with a Discrete action
+    space and a flat Box observation, as ``cardgym.sb3.vec_env`` gives): the policy's features
+    extractor, its actor network and its action head, without the mask (the ``onnx`` agent masks).
+    The module shares the policy's parameters."""
+    import torch
+
+    policy = model.policy if hasattr(model, "policy") else model
+    if not isinstance(policy.observation_space, spaces.Box) or len(policy.observation_space.shape) != 1:
+        raise ValueError(f"the policy's observations must be a flat Box (MlpPolicy on cardgym.sb3.vec_env), not {policy.observation_space}")
+    if not isinstance(policy.action_space, spaces.Discrete):
+        raise ValueError(f"the policy's actions must be Discrete, not {policy.action_space}")
+
+    class PolicyLogits(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.policy = policy
+
+        def forward(self, obs: Any) -> Any:
+            features = self.policy.extract_features(obs, self.policy.pi_features_extractor)
+            return self.policy.action_net(self.policy.mlp_extractor.forward_actor(features))
+
+    return PolicyLogits()
+
+
+def export_onnx(model: Any, game: str, path: Any, **kwargs: Any) -> Dict[str, Any]:
+    """Exports ``model``'s policy (see :func:`policy_logits_module`) with :func:`cardgym.onnx.export`
+    to ``path``, for the ``onnx`` agent (``onnx:path=...``) in the arena, server sessions and
+    live tables; keyword arguments and the returned report are ``cardgym.onnx.export``'s."""
+    from . import onnx as cardgym_onnx
+
+    module = policy_logits_module(model)
+    device = next(module.parameters()).device
+    module.to("cpu")
+    try:
+        return cardgym_onnx.export(module, game, path, **kwargs)
+    finally:
+        module.to(device)
+
+
+__all__: List[str] = ["CardgymVecEnv", "HAVE_SB3", "export_onnx", "policy_logits_module", "vec_env"]

@@ -4,6 +4,7 @@ python/.venv-integrations (several GB) and runs this file."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -73,6 +74,73 @@ def test_the_sb3_vec_env_is_a_real_sb3_vec_env_and_masking_is_found(client):
         dummy.close()
     finally:
         venv.close()
+
+
+def test_onnx_export_runs_with_the_package_index_torch_and_no_onnxscript(tmp_path, client):
+    # torch >= 2.9 defaults to the dynamo exporter, which needs onnxscript; cardgym.onnx.export
+    # must work with what `cardgym[export]` installs (onnx, onnxruntime) and torch alone.
+    import importlib.util
+
+    import torch
+
+    assert importlib.util.find_spec("onnxscript") is None, "this venv must not have onnxscript, or the test proves nothing"
+    spec = client.spec("dcg")
+    torch.manual_seed(0)
+    policy = torch.nn.Sequential(
+        torch.nn.Linear(spec["observation"]["size"], 32), torch.nn.Tanh(), torch.nn.Linear(32, spec["action"]["size"])
+    )
+    report = cardgym.onnx.export(policy, "dcg", tmp_path / "mlp.onnx", client=client, check="both")
+    assert report["checked_with"] == ["onnxruntime (Python)", "onnxruntime-node"]
+    assert report["max_abs_diff"] <= 1e-4
+
+
+def test_sb3_maskable_ppo_export_matches_the_policy_and_plays_an_arena_match(tmp_path, client):
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    venv = cardgym.sb3.vec_env("dcg", 2, client=client, seed=0)
+    try:
+        model = MaskablePPO("MlpPolicy", venv, n_steps=64, batch_size=64, n_epochs=1, seed=0, device="cpu")
+        model.learn(128)  # a few updates: weights that are no longer the initial ones
+        # Real observations and masks, from the envs the model trained on.
+        obs = venv.reset()
+        rows, masks = [], []
+        for _ in range(24):
+            mask = venv.action_masks()
+            rows.append(obs.copy())
+            masks.append(mask.copy())
+            actions, _ = model.predict(obs, action_masks=mask, deterministic=False)
+            obs, _, _, _ = venv.step(actions)
+    finally:
+        venv.close()
+    obs_rows = np.concatenate(rows).astype(np.float32)
+    mask_rows = np.concatenate(masks)
+    path = tmp_path / "maskable.onnx"
+    report = cardgym.sb3.export_onnx(model, "dcg", path, client=client, example_obs=obs_rows, check="both")
+    assert report["max_abs_diff"] <= 1e-4
+
+    import onnxruntime
+
+    logits = onnxruntime.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(["logits"], {"obs": obs_rows})[0]
+    with torch.no_grad():
+        dist = model.policy.get_distribution(torch.as_tensor(obs_rows))
+        sb3_log_probs = dist.distribution.logits.numpy()  # the unmasked categorical: log-softmax of the raw logits
+    exported_log_probs = torch.log_softmax(torch.as_tensor(logits), dim=1).numpy()
+    np.testing.assert_allclose(exported_log_probs, sb3_log_probs, atol=1e-4)
+    greedy, _ = model.predict(obs_rows, action_masks=mask_rows, deterministic=True)
+    np.testing.assert_array_equal(cardgym.onnx.masked_argmax(logits, mask_rows), greedy)
+
+    out = tmp_path / "arena"
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.run(
+        ["npx", "tsx", "scripts/arena.ts", "--game", "dcg", "--agents", f"onnx:path={path},random", "--games", "4", "--seed", "1", "--out", str(out), "-q"],
+        cwd=root, capture_output=True, text=True, timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    arena = json.loads((out / "arena.json").read_text())
+    assert arena["totalGames"] == 4
+    onnx_seat = next(a for a in arena["agents"] if a["agent"].startswith("onnx:"))
+    assert onnx_seat["decisions"] > 0
 
 
 def run_example(name: str, *args: str, timeout: float) -> str:
