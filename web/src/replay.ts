@@ -172,6 +172,7 @@ export function replayScreen(root: HTMLElement, table: string | null): () => voi
               h(
                 "li",
                 { class: i === at - 1 ? "here" : i >= at ? "later" : "", "aria-current": i === at - 1 ? "step" : null },
+                h("span", { class: "seq" }, `${i + 1}.`),
                 button(l, () => go(i + 1)),
               ),
             ),
