@@ -176,7 +176,7 @@ describe("seats in the browser", () => {
     await expect(results.locator(".result").textContent()).resolves.toBe("You finished 2nd of 2: you lost");
     await expect(results.locator(".why").textContent()).resolves.toBe("Seat 0 (you) gave up (resigned or ran out of time), which loses the battle.");
     await expect(results.locator(".rule").textContent()).resolves.toMatch(/HP falls to 0 loses/);
-    await expect(page.locator("ol.log li").first().textContent()).resolves.toMatch(/\(resigned\)$/);
+    await expect(page.locator("ol.log li").first().textContent()).resolves.toMatch(/\(resigned\)/);
     const record = await api(env.server.base, "GET", `/v1/tables/${made.table}/record`);
     expect(record.decisions.at(-1)).toEqual({ kind: "forceFinish" });
 
