@@ -146,6 +146,13 @@ class Table:
         """Gives the seat up for now: the table's takeover agent plays it until you return."""
         self._http.call("POST", f"{self._base}/leave", token=self._token)
 
+    def resign(self) -> Dict[str, Any]:
+        """Gives the seat up for good (docs/live.md): the game's conceding decision where it has
+        one (dcg loses), else the takeover agent plays the seat to the end. The token stops
+        working: later calls raise ServerError ``seat_resigned``. Returns
+        ``{"resigned": True, "seat", "outcome": "conceded" | "takeover"}``."""
+        return self._http.call("POST", f"{self._base}/resign", token=self._token)
+
     def close(self) -> None:
         self._http.close()
 

@@ -43,6 +43,23 @@ def test_stale_answer_is_refused(client: cardgym.Client) -> None:
             t.close()
 
 
+def test_resign_hands_the_seat_to_the_takeover_agent_and_retires_the_token(client: cardgym.Client) -> None:
+    made = cardgym.Table.create(client.url, "sevens", ["human", "human", "random"], seed=6)
+    keeper = cardgym.Table(client.url, made["table"], 0, made["tokens"]["0"])
+    quitter = cardgym.Table(client.url, made["table"], 1, made["tokens"]["1"])
+    try:
+        assert quitter.resign() == {"resigned": True, "seat": 1, "outcome": "takeover"}
+        with pytest.raises(cardgym.ServerError) as err:
+            quitter.frame()
+        assert err.value.code == "seat_resigned"
+        final = keeper.play(lambda f: f["decisions"][0]["id"])
+        assert final["status"] == "finished"
+        assert final["seats"][1]["status"] == "resigned"
+    finally:
+        keeper.close()
+        quitter.close()
+
+
 def test_example_bot_plays_a_table() -> None:
     path = Path(__file__).resolve().parents[1] / "examples" / "table_bot.py"
     spec = importlib.util.spec_from_file_location("table_bot", path)

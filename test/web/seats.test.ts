@@ -125,6 +125,11 @@ describe("seats in the browser", () => {
     await expect(b.locator(".seat-banner").textContent()).resolves.toMatch(/You resigned from this seat\. random plays it for the rest of the game/);
     await news(a, /^Seat 1 resigned; random plays for them to the end$/);
     expect((await api(env.server.base, "GET", `/v1/tables/${table}`)).seats[1].status).toBe("resigned");
+    // The lobby no longer offers the resigned seat as "my seat 1".
+    await b.click('.seat-banner a[href="#/"]');
+    await b.waitForSelector(`.lobby[data-ready="true"] tr[data-table="${table}"]`);
+    expect(await b.locator(`tr[data-table="${table}"] a`, { hasText: "my seat 1" }).count()).toBe(0);
+    await expect(b.locator(`tr[data-table="${table}"] a`, { hasText: "watch" }).count()).resolves.toBe(1);
 
     // Seat 0 plays to the end (focus checked after every move), then the results in words.
     await playToEnd(a);

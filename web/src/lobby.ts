@@ -257,7 +257,8 @@ export function lobbyScreen(root: HTMLElement, prefill: LobbyPrefill | null = nu
       .sort((a, b) => b.createdAt - a.createdAt)
       .slice(0, 50)
       .map((t) => {
-        const mySeats = t.seats.filter((s) => tokens.get(t.table, s.seat) !== null);
+        // A resigned seat's token no longer plays it: no "my seat" link for it.
+        const mySeats = t.seats.filter((s) => s.status !== "resigned" && tokens.get(t.table, s.seat) !== null);
         return h(
           "tr",
           { "data-table": t.table },
