@@ -1,4 +1,4 @@
-import { applyChecked, decisionOnlyEvents, type Game } from "../core/index.ts";
+import { applyChecked, type Game } from "../core/index.ts";
 import { parseSevensConfig, sevensMaxDecisions, DEFAULT_SEATS, MAX_SEATS, MIN_SEATS, type SevensConfig } from "./config.ts";
 import { setupSevens } from "./setup.ts";
 import { sevensActor, sevensExpectation, sevensLegal } from "./legal.ts";
@@ -8,6 +8,7 @@ import { determinizeSevens, sevensView, type SevensView } from "./view.ts";
 import { describeSevens, renderSevens } from "./render.ts";
 import type { SevensDecision, SevensState } from "./state.ts";
 import { explainSevens } from "./explain.ts";
+import { sevensEvents } from "./events.ts";
 
 export type { SevensConfig, StartPlayer } from "./config.ts";
 export type { SevensDecision, SevensState, PlayDecision, PassDecision } from "./state.ts";
@@ -44,6 +45,6 @@ export const sevens: Game<SevensState, SevensDecision, SevensView, SevensConfig>
   maxDecisions: sevensMaxDecisions,
   determinize: determinizeSevens,
   describe: describeSevens,
-  events: decisionOnlyEvents(sevensActor, describeSevens),
+  events: sevensEvents,
   render: renderSevens,
 };

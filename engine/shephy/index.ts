@@ -1,8 +1,9 @@
-import { applyChecked, decisionOnlyEvents, type Game } from "../core/index.ts";
+import { applyChecked, type Game } from "../core/index.ts";
 import { RANKS } from "./cards.ts";
 import { applyDecision, MAX_DECISIONS_PER_PLAY, MAX_PLAYS, setup } from "./apply.ts";
 import { parseConfig } from "./config.ts";
 import { describeDecision } from "./describe.ts";
+import { shephyEvents } from "./events.ts";
 import { legalDecisions } from "./legal.ts";
 import { renderState } from "./render.ts";
 import type { ShephyConfig, ShephyDecision, ShephyState } from "./state.ts";
@@ -42,6 +43,6 @@ export const shephy: Game<ShephyState, ShephyDecision, ShephyView, ShephyConfig>
   maxDecisions: () => MAX_PLAYS * MAX_DECISIONS_PER_PLAY,
   determinize,
   describe: describeDecision,
-  events: decisionOnlyEvents(actor, describeDecision),
+  events: shephyEvents,
   render: renderState,
 };
