@@ -28,11 +28,19 @@ async function playToEnd(page: Page): Promise<number> {
     if ((await waitTurn(page)) === "finished") return moves;
     const seq = await seqOf(page);
     const card = page.locator(".boardwrap button.hand-card.can").first();
-    if (moves % 2 === 0 && (await card.count()) > 0) await card.click();
+    // Once, the person tabs to the header first: frames arriving meanwhile leave the focus there.
+    const outside = moves === 3;
+    if (outside) await page.focus('header nav a[href="#/"]');
+    if (moves % 2 === 0 && !outside && (await card.count()) > 0) await card.click();
     else await page.keyboard.press("1");
     moves++;
     await moved(page, seq);
     if ((await waitTurn(page)) === "finished") return moves;
+    if (outside) {
+      expect(await page.evaluate(() => document.activeElement?.getAttribute("href"))).toBe("#/");
+      await page.locator("ol.options button").first().focus();
+      continue;
+    }
     // Back to this seat's turn after the others moved: the focus is in the hand or the decision list, never on the page body.
     const f = await focusOf(page);
     expect(f.inScreen, `focus after move ${moves}: ${f.tag}.${f.cls}`).toBe(true);

@@ -156,7 +156,9 @@ export function tableScreen(root: HTMLElement, o: TableScreenOptions): () => voi
   let refocus = false;
   const restoreFocus = () => {
     const active = document.activeElement;
-    if (!refocus || (active && active !== document.body && active !== els.acts && root.contains(active))) return;
+    // Only when the focus was lost (the element it was on was redrawn) or parked on the decisions
+    // region: never taken from anything the person moved it to (the header, a dialog).
+    if (!refocus || (active && active !== document.body && active !== els.acts)) return;
     const target =
       root.querySelector<HTMLElement>(".boardwrap button.hand-card.can") ??
       root.querySelector<HTMLElement>(".boardwrap button.can") ??
@@ -164,6 +166,12 @@ export function tableScreen(root: HTMLElement, o: TableScreenOptions): () => voi
       (me !== null && frame?.status !== "finished" ? els.acts : null);
     target?.focus({ preventScroll: true });
   };
+
+  // The focus moved out of this screen (the header, the address bar): leave it there.
+  const onFocusIn = (e: FocusEvent) => {
+    if (e.target instanceof Node && !root.contains(e.target)) refocus = false;
+  };
+  document.addEventListener("focusin", onFocusIn);
 
   const draw = () => {
     const f = frame;
@@ -552,5 +560,6 @@ export function tableScreen(root: HTMLElement, o: TableScreenOptions): () => voi
     if (pump) clearTimeout(pump);
     document.removeEventListener("keydown", onKey);
     document.removeEventListener("click", onNav, true);
+    document.removeEventListener("focusin", onFocusIn);
   };
 }
