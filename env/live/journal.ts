@@ -1,49 +1,149 @@
-import { closeSync, fsync, fsyncSync, write, mkdirSync, openSync, readFileSync, readdirSync, truncateSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fdatasync,
+  fdatasyncSync,
+  fsync,
+  fsyncSync,
+  write,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  truncateSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
+import { encodeHead, headPath, SLOT_BYTES, type ChainHead } from "./head.ts";
+
+/** How a journal starts: the signing key (for its head), and the lines and chain end already on disk. */
+export interface JournalStart {
+  readonly key: Buffer;
+  readonly lines: number;
+  readonly chain: ChainHead;
+  /** Where a failed head write is reported (the lines themselves are on disk). */
+  readonly log: (line: string) => void;
+  /** The head slot to write next (readHead's nextSlot); 0 for a new journal. */
+  readonly nextSlot?: number;
+}
 
 /**
  * A table's journal: one JSON line per record, each written and fsync'ed before the caller goes on
- * (a decision is acknowledged only after its line is on disk). Files live in <dataDir>/tables/.
+ * (a decision is acknowledged only after its line is on disk), and then its head (head.ts): the
+ * line count and chain end, flushed to `<id>.head`, so a restart can tell lines lost from the end.
+ * Files live in <dataDir>/tables/.
  */
 export class Journal {
   readonly path: string;
   private fd: number | null;
+  private headFd: number | null;
+  private readonly id: string;
+  private readonly start: JournalStart;
+  /** Lines known to be on disk, and the chain end they hold. */
+  private lines: number;
+  private chain: ChainHead;
+  private slot: number;
+  /** An appendAsync is under way: close() waits for it, so no write lands on a reused descriptor. */
+  private inFlight = false;
+  private closing = false;
 
-  constructor(dir: string, id: string) {
+  constructor(dir: string, id: string, start: JournalStart) {
     mkdirSync(dir, { recursive: true });
+    this.id = id;
+    this.start = start;
     this.path = join(dir, `${id}.jsonl`);
     this.fd = openSync(this.path, "a");
+    // Not "a": the head's two slots are written in place.
+    this.headFd = openSync(headPath(dir, id), constants.O_RDWR | constants.O_CREAT, 0o644);
+    this.lines = start.lines;
+    this.chain = start.chain;
+    this.slot = start.nextSlot ?? 0;
   }
 
-  append(record: unknown): void {
-    if (this.fd === null) throw new Error("journal is closed");
+  /**
+   * Appends one line and fsyncs it, then the head (both synchronous); `chain` is where the signed
+   * chain ends with this line (unchanged when absent).
+   */
+  append(record: unknown, chain: ChainHead = this.chain): void {
+    if (this.fd === null || this.closing) throw new Error("journal is closed");
     const line = Buffer.from(JSON.stringify(record) + "\n");
     let off = 0;
     while (off < line.length) off += writeSync(this.fd, line, off, line.length - off);
     fsyncSync(this.fd);
+    this.lines++;
+    this.chain = chain;
+    this.writeHeadSync();
+  }
+
+  /** Writes the head for what is on disk now (a restart whose head lagged, or was missing). */
+  writeHeadSync(): void {
+    if (this.headFd === null) throw new Error("journal is closed");
+    const buf = this.nextHead();
+    writeSync(this.headFd, buf, 0, buf.length, this.slot * SLOT_BYTES);
+    fdatasyncSync(this.headFd);
+    this.slot = 1 - this.slot;
+  }
+
+  private nextHead(): Buffer {
+    return encodeHead(this.start.key, this.id, { lines: this.lines, seq: this.chain.seq, hash: this.chain.hash });
   }
 
   /**
-   * Appends lines and fsyncs without blocking the event loop (libuv's thread pool); `done` runs
-   * once they are on disk. The caller starts no other append on this journal meanwhile.
+   * Appends lines and fsyncs without blocking the event loop (libuv's thread pool), then writes
+   * and flushes the head the same way; `done` runs once both are on disk. The caller starts no
+   * other appendAsync on this journal meanwhile. A failed head write is logged, not returned: the
+   * lines are on disk, only the head lags.
    */
-  appendAsync(records: readonly unknown[], done: (err: Error | null) => void): void {
+  appendAsync(records: readonly unknown[], chain: ChainHead, whenDone: (err: Error | null) => void): void {
     const fd = this.fd;
-    if (fd === null) return done(new Error("journal is closed"));
+    if (fd === null || this.closing) return whenDone(new Error("journal is closed"));
+    this.inFlight = true;
+    const done = (err: Error | null) => {
+      this.inFlight = false;
+      if (this.closing) this.close();
+      whenDone(err);
+    };
     const buf = Buffer.from(records.map((r) => JSON.stringify(r) + "\n").join(""));
     const writeFrom = (off: number): void => {
       write(fd, buf, off, buf.length - off, null, (err, n) => {
         if (err) return done(err);
         if (off + n < buf.length) return writeFrom(off + n);
-        fsync(fd, (e) => done(e ?? null));
+        fsync(fd, (e) => {
+          if (e) return done(e);
+          this.lines += records.length;
+          this.chain = chain;
+          this.writeHeadAsync(() => done(null));
+        });
       });
     };
     writeFrom(0);
   }
 
+  private writeHeadAsync(then: () => void): void {
+    const fd = this.headFd;
+    const failed = (e: Error) => {
+      this.start.log(`journal ${this.id}: head not written (${e.message}); its last lines are on disk, the head lags`);
+      then();
+    };
+    if (fd === null) return failed(new Error("journal is closed"));
+    const buf = this.nextHead();
+    const at = this.slot * SLOT_BYTES;
+    this.slot = 1 - this.slot;
+    write(fd, buf, 0, buf.length, at, (err, n) => {
+      if (err) return failed(err);
+      if (n < buf.length) return failed(new Error("short write"));
+      fdatasync(fd, (e) => (e ? failed(e) : then()));
+    });
+  }
+
+  /** Closes the files, once an append under way is done. */
   close(): void {
+    this.closing = true;
+    if (this.inFlight) return;
     if (this.fd !== null) closeSync(this.fd);
+    if (this.headFd !== null) closeSync(this.headFd);
     this.fd = null;
+    this.headFd = null;
   }
 }
 

@@ -137,6 +137,24 @@ export const CreateTableReply = Type.Object({
 });
 export type CreateTableReply = Static<typeof CreateTableReply>;
 
+/**
+ * What a restart found wrong with a table's journal (docs/live.md, "Durability"): `lost_tail`, its
+ * last lines are gone (the head file says seq `expectedSeq`, `expectedLines` lines were written;
+ * the journal holds `foundSeq`, `foundLines`); `no_head` / `bad_head`, its head file is missing or
+ * holds no valid signed head, so a lost tail cannot be told; `mismatch`, the chain is not the one
+ * the head signed. `at`: when it was found (server clock).
+ */
+export const JournalIntegrity = Type.Object({
+  problem: Type.Union([Type.Literal("lost_tail"), Type.Literal("no_head"), Type.Literal("bad_head"), Type.Literal("mismatch")]),
+  message: Type.String(),
+  foundSeq: Seq,
+  foundLines: Type.Integer({ minimum: 0 }),
+  expectedSeq: Type.Optional(Seq),
+  expectedLines: Type.Optional(Type.Integer({ minimum: 0 })),
+  at: EpochMs,
+});
+export type JournalIntegrity = Static<typeof JournalIntegrity>;
+
 export const TableSummary = Type.Object({
   table: Id,
   game: Type.String(),
@@ -147,6 +165,8 @@ export const TableSummary = Type.Object({
   spectators: Type.Boolean(),
   watching: Type.Integer({ minimum: 0 }),
   createdAt: EpochMs,
+  /** Present only when a restart found the journal damaged or uncheckable: every such finding, oldest first. */
+  integrity: Type.Optional(Type.Array(JournalIntegrity)),
 });
 export type TableSummary = Static<typeof TableSummary>;
 
@@ -453,6 +473,7 @@ export const PROTOCOL_SCHEMAS: Readonly<Record<string, TSchema>> = {
   ListTablesReply,
   JoinReply,
   TableSummary,
+  JournalIntegrity,
   SeatInfo,
   SeenEvent,
   LiveEvent,

@@ -266,6 +266,7 @@ export class TableStore {
           return { game: adapter.game, adapter };
         },
         this.depsFor(header?.game ?? ""),
+        false,
       );
       this.tables.set(table.id, table);
       this.finishedOrder.push(table.id);

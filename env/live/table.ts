@@ -17,10 +17,12 @@ import { decisionPoint } from "../decision-point.ts";
 import type { DecideJob } from "../server/jobs.ts";
 import type { AgentRunner } from "./agent-runner.ts";
 import type { LiveClock } from "./clock.ts";
+import { checkHead, readHead, type ChainHead, type HeadRead } from "./head.ts";
 import { Journal } from "./journal.ts";
 import type {
   DecisionOption,
   FacilitatorName,
+  JournalIntegrity,
   LiveEvent,
   LiveExpectation,
   LogHeader,
@@ -187,6 +189,8 @@ export class Table {
   private readonly items: LogItem[] = [];
   /** The signed end marker, once the game is over (null on a journal written before end markers). */
   private end: SignedEnd | null = null;
+  /** What restarts found wrong with the journal (persisted in it as integrity lines). */
+  private readonly integrity: JournalIntegrity[] = [];
   private readonly seatStates: SeatState[];
   private readonly channels = new Set<Channel>();
   private readonly waiters = new Set<() => void>();
@@ -249,8 +253,9 @@ export class Table {
   /** A new table: journals its header (with the hashes of the human seats' tokens) and returns the tokens. */
   static create(setup: TableSetup, deps: TableDeps): { table: Table; tokens: Record<string, string> } {
     const now = deps.clock.now();
-    const journal = new Journal(deps.journalDir, setup.id);
-    const table = new Table(setup, deps, now, journal);
+    const table = new Table(setup, deps, now, null);
+    const journal = new Journal(deps.journalDir, setup.id, { key: deps.key, lines: 0, chain: { seq: 0, hash: table.headerHash }, log: deps.log });
+    table.journal = journal;
     const tokens: Record<string, string> = {};
     const tokenHashes: Record<string, string> = {};
     for (const s of table.seatStates) {
@@ -278,8 +283,13 @@ export class Table {
    * Rebuilds a table from its journal lines: verifies the chain and signatures, replays every
    * journaled decision and restores the seats' token hashes. Throws a message when the journal is
    * not this server's or does not replay.
+   *
+   * The journal is checked against its head file (head.ts): what that finds wrong (lost last
+   * lines, a missing head...) is logged and shown in the summary. At a server start (`starting`)
+   * it is also journaled, a missing end marker is signed and the head is brought up to date; a
+   * finished table loaded later on demand is only read.
    */
-  static recover(lines: readonly unknown[], resolve: (header: LogHeader) => { game: AnyGame; adapter: GameAdapter }, deps: TableDeps): Table {
+  static recover(lines: readonly unknown[], resolve: (header: LogHeader) => { game: AnyGame; adapter: GameAdapter }, deps: TableDeps, starting = true): Table {
     const first = lines[0] as
       | {
           t: string;
@@ -298,9 +308,11 @@ export class Table {
     const joins: { seat: number; tokenHash: string }[] = [];
     const resigned: number[] = [];
     let endLine: { end?: SignedEnd } | null = null;
+    const integrity: JournalIntegrity[] = [];
     for (const line of lines.slice(1)) {
-      const l = line as { t: string; entry?: SignedEntry; decision?: unknown; seat?: number; tokenHash?: string; end?: SignedEnd };
+      const l = line as { t: string; entry?: SignedEntry; decision?: unknown; seat?: number; tokenHash?: string; end?: SignedEnd; found?: JournalIntegrity };
       if (l.t === "end") endLine = l;
+      else if (l.t === "integrity" && l.found) integrity.push(l.found);
       else if (l.t === "entry" && l.entry) {
         // Journals written before events were recomputed on recovery also carry a label: dropped.
         const { label: _label, ...entry } = l.entry as SignedEntry & { label?: unknown };
@@ -322,6 +334,7 @@ export class Table {
       spectators: first.spectators,
     };
     const table = new Table(setup, deps, first.header.createdAt, null);
+    table.integrity.push(...integrity);
     for (const s of table.seatStates) s.tokenHash = first.tokens[String(s.index)] ?? null;
     for (const j of joins) {
       const s = table.seatStates[j.seat];
@@ -344,41 +357,62 @@ export class Table {
     const now = deps.clock.now();
     table.pendingSince = now;
     for (const s of table.seatStates) s.presentUntil = now + table.deadlines.graceMs;
-    if (game.actor(table.state) === "terminal") {
+    const over = game.actor(table.state) === "terminal";
+    if (!over && endLine) throw new Error("the journal has an end marker but its game is not over");
+    if (over) {
       table.finished = true;
-      table.recoverEnd(endLine);
-    } else if (endLine) throw new Error("the journal has an end marker but its game is not over");
-    else {
-      table.journal = new Journal(deps.journalDir, table.id);
-      table.startPresenceTimers();
+      table.checkEnd(endLine);
     }
+    const read = readHead(deps.journalDir, table.id, deps.key);
+    const found = checkHead(read, lines, now);
+    if (found) {
+      table.integrity.push(found);
+      deps.log(`live tables: table ${table.id}: journal ${found.problem}: ${found.message}`);
+    }
+    if (!over || (starting && (found || endLine === null)))
+      table.reopenJournal(lines.length, read, starting ? found : null, starting && over && endLine === null);
+    if (!over) table.startPresenceTimers();
     return table;
+  }
+
+  /**
+   * At a server start: opens the journal where it ends, journals what the head check found,
+   * signs a missing end marker, and brings the head up to date; a finished table's journal is
+   * closed again.
+   */
+  private reopenJournal(lines: number, read: HeadRead, found: JournalIntegrity | null, signEndNow: boolean): void {
+    const chain: ChainHead = { seq: this.items.length, hash: this.end?.hash ?? this.chainHash() };
+    const journal = new Journal(this.deps.journalDir, this.id, {
+      key: this.deps.key,
+      lines,
+      chain,
+      log: this.deps.log,
+      nextSlot: read.head ? read.nextSlot : 0,
+    });
+    if (found) journal.append({ t: "integrity", found });
+    if (signEndNow) {
+      this.end = signEnd(this.deps.key, this.chainHash(), this.endContent());
+      journal.append({ t: "end", at: this.deps.clock.now(), end: this.end }, { seq: this.items.length, hash: this.end.hash });
+      this.deps.log(`live tables: table ${this.id}: its journal ended without an end marker; one was signed and journaled`);
+    } else if (!found && read.head?.lines !== lines) journal.writeHeadSync();
+    if (this.finished) journal.close();
+    else this.journal = journal;
   }
 
   /**
    * A finished game's end marker from its journal: a signed one must chain to the last entry and
    * agree with the replayed game; an unsigned one (written before end markers) is kept as such; a
-   * missing one (the crash cut the end line, or it was deleted) is signed now and journaled, as the
-   * game replays to its end.
+   * missing one (the crash cut the end line, or it was deleted) is signed at a server start
+   * (reopenJournal), as the game replays to its end.
    */
-  private recoverEnd(line: { end?: SignedEnd } | null): void {
+  private checkEnd(line: { end?: SignedEnd } | null): void {
+    if (!line?.end) return;
     const want = this.endContent();
-    if (line?.end) {
-      const bad = verifyEnd(this.deps.key, this.chainHash(), line.end);
-      if (bad) throw new Error(bad);
-      if (line.end.decisions !== want.decisions || line.end.finalHash !== want.finalHash || canonicalJson(line.end.returns) !== canonicalJson(want.returns))
-        throw new Error("the end marker disagrees with the replayed game");
-      this.end = line.end;
-    } else if (line === null) {
-      this.end = signEnd(this.deps.key, this.chainHash(), want);
-      const journal = new Journal(this.deps.journalDir, this.id);
-      try {
-        journal.append({ t: "end", at: this.deps.clock.now(), end: this.end });
-      } finally {
-        journal.close();
-      }
-      this.deps.log(`table ${this.id}: its journal ended without an end marker; one was signed and journaled`);
-    }
+    const bad = verifyEnd(this.deps.key, this.chainHash(), line.end);
+    if (bad) throw new Error(bad);
+    if (line.end.decisions !== want.decisions || line.end.finalHash !== want.finalHash || canonicalJson(line.end.returns) !== canonicalJson(want.returns))
+      throw new Error("the end marker disagrees with the replayed game");
+    this.end = line.end;
   }
 
   private endContent(): { decisions: number; returns: readonly number[]; finalHash: string } {
@@ -435,6 +469,7 @@ export class Table {
       spectators: this.spectatorsAllowed,
       watching: this.watching,
       createdAt: this.createdAt,
+      ...(this.integrity.length > 0 ? { integrity: [...this.integrity] } : {}),
     };
   }
 
@@ -838,7 +873,7 @@ export class Table {
       this.changed();
     };
     this.committing = true;
-    if (this.journal) this.journal.appendAsync(lines, commit);
+    if (this.journal) this.journal.appendAsync(lines, { seq: seq + 1, hash: end?.hash ?? entry.hash }, commit);
     else commit(null);
     return true;
   }

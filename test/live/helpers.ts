@@ -139,8 +139,12 @@ export class Client {
     });
   }
 
-  /** The latest frame received so far if it satisfies pred, else the next one that does. */
-  async frame(pred: (f: any) => boolean = () => true): Promise<any> {
+  /**
+   * The latest frame received so far if it satisfies pred, else the next one that does. The
+   * timeout only guards against a hang: waiting for a whole game to finish takes a few fsyncs per
+   * decision, so it is generous.
+   */
+  async frame(pred: (f: any) => boolean = () => true, timeoutMs = 60_000): Promise<any> {
     const isFrame = (m: any) => m.type === "frame" || m.type === "spectate";
     for (let i = this.messages.length - 1; i >= 0; i--) {
       const m = this.messages[i];
@@ -151,7 +155,7 @@ export class Client {
       }
       break;
     }
-    return this.next((m) => isFrame(m) && pred(m));
+    return this.next((m) => isFrame(m) && pred(m), timeoutMs);
   }
 
   send(msg: unknown): void {

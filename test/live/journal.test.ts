@@ -11,7 +11,7 @@ import { adapters } from "../../env/games/index.ts";
 import { ManualClock } from "../../env/live/clock.ts";
 import { TableStore } from "../../env/live/store.ts";
 import { checkSignedRecord, verifySignedRecord } from "../../env/live/verify.ts";
-import { tempDir } from "./helpers.ts";
+import { http, startLive, tempDir } from "./helpers.ts";
 
 const dirs: string[] = [];
 const stores: TableStore[] = [];
@@ -20,8 +20,8 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-function store(dataDir: string, maxFinished = 1000): TableStore {
-  const s = new TableStore({ dataDir, registry, adapters, modelRoot: dataDir, clock: new ManualClock(), maxFinished });
+function store(dataDir: string, maxFinished = 1000, log?: (line: string) => void): TableStore {
+  const s = new TableStore({ dataDir, registry, adapters, modelRoot: dataDir, clock: new ManualClock(), maxFinished, ...(log ? { log } : {}) });
   stores.push(s);
   return s;
 }
@@ -110,12 +110,14 @@ describe("table journal", () => {
     const lines = readFileSync(file, "utf8").trimEnd().split("\n");
     const end = JSON.parse(lines[lines.length - 1]!);
     expect(end).toMatchObject({ t: "end", end: want.signed.end });
-    // The crash cut the end line (the last decision's line is whole): the restart signs it again.
+    // The end line is gone (the last decision's line is whole): the restart reports the lost line
+    // and signs the end marker again.
     writeFileSync(file, lines.slice(0, -1).join("\n") + "\n");
     const b = store(dir);
     expect(b.recover()).toEqual({ recovered: 1, failed: [] });
     const back = b.get(made.table);
     expect(back.isFinished).toBe(true);
+    expect(back.summary().integrity).toMatchObject([{ problem: "lost_tail", expectedSeq: want.decisions.length, foundSeq: want.decisions.length }]);
     expect(back.record().signed.end).toEqual(want.signed.end);
     expect(checkSignedRecord(registry, b.key, back.record())).toEqual({ status: "verified", decisions: want.decisions.length });
     expect(JSON.parse(readFileSync(file, "utf8").trimEnd().split("\n").pop()!)).toMatchObject({ t: "end", end: want.signed.end });
@@ -125,5 +127,105 @@ describe("table journal", () => {
     writeFileSync(file, [...lines.slice(0, -1), JSON.stringify(edited)].join("\n") + "\n");
     const c = store(dir);
     expect(() => c.get(made.table)).toThrow(/no table/);
+  });
+});
+
+describe("journal head: a lost tail is told at restart", () => {
+  const journalOf = (dir: string, id: string) => join(dir, "tables", `${id}.jsonl`);
+  const headOf = (dir: string, id: string) => join(dir, "tables", `${id}.head`);
+  const dropLastLines = (file: string, n: number) => {
+    const lines = readFileSync(file, "utf8").trimEnd().split("\n");
+    writeFileSync(file, lines.slice(0, -n).join("\n") + "\n");
+    return lines.length - n;
+  };
+
+  /** A table of three people with `n` decisions journaled; the store is closed (the server stopped). */
+  async function played(dir: string, n: number) {
+    const a = store(dir);
+    const made = await a.create({ game: "sevens", seats: ["human", "human", "human"], seed: 9 });
+    await answerFirst(a, made.table, made.tokens, n);
+    expect(a.get(made.table).seq).toBe(n);
+    a.close();
+    return made;
+  }
+
+  it("deleting the journal's last whole line: the table comes back one decision short, marked lost_tail, and the log says so", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const made = await played(dir, 5);
+    const kept = dropLastLines(journalOf(dir, made.table), 1);
+    const log: string[] = [];
+    const b = store(dir, 1000, (l) => log.push(l));
+    expect(b.recover()).toEqual({ recovered: 1, failed: [] });
+    const t = b.get(made.table);
+    expect(t.seq).toBe(4);
+    expect(t.summary().integrity).toEqual([
+      expect.objectContaining({ problem: "lost_tail", expectedSeq: 5, foundSeq: 4, expectedLines: kept + 1, foundLines: kept }),
+    ]);
+    expect(log.join("\n")).toMatch(new RegExp(`table ${made.table}: journal lost_tail: the journal ends at seq 4 .* head says seq 5`));
+    // The finding is journaled: it stays on the table through later restarts, and is not repeated.
+    await answerFirst(b, made.table, made.tokens, 1);
+    b.close();
+    const c = store(dir, 1000, (l) => log.push(l));
+    c.recover();
+    expect(c.get(made.table).seq).toBe(5);
+    expect(c.get(made.table).summary().integrity).toEqual([expect.objectContaining({ problem: "lost_tail", expectedSeq: 5, foundSeq: 4 })]);
+  });
+
+  it("deleting the head file alone, or with the last line: nothing to compare, marked no_head (the lost line itself is not told)", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const made = await played(dir, 3);
+    rmSync(headOf(dir, made.table));
+    const log: string[] = [];
+    const b = store(dir, 1000, (l) => log.push(l));
+    b.recover();
+    expect(b.get(made.table).seq).toBe(3);
+    expect(b.get(made.table).summary().integrity).toEqual([expect.objectContaining({ problem: "no_head", foundSeq: 3 })]);
+    expect(log.join("\n")).toMatch(/journal no_head: the journal has no head file/);
+    b.close();
+    // Both gone: the table comes back one decision short, and only the missing head is reported.
+    dropLastLines(journalOf(dir, made.table), 1); // the integrity line the restart journaled
+    dropLastLines(journalOf(dir, made.table), 1); // the last decision
+    rmSync(headOf(dir, made.table));
+    const c = store(dir);
+    c.recover();
+    expect(c.get(made.table).seq).toBe(2);
+    expect(c.get(made.table).summary().integrity).toEqual([expect.objectContaining({ problem: "no_head", foundSeq: 2 })]);
+  });
+
+  it("a journal ahead of its head (a crash between the two flushes) is no false alarm", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const a = store(dir);
+    const made = await a.create({ game: "sevens", seats: ["human", "human", "human"], seed: 9 });
+    await answerFirst(a, made.table, made.tokens, 3);
+    const older = readFileSync(headOf(dir, made.table));
+    await answerFirst(a, made.table, made.tokens, 1);
+    a.close();
+    writeFileSync(headOf(dir, made.table), older);
+    const b = store(dir);
+    b.recover();
+    expect(b.get(made.table).seq).toBe(4);
+    expect(b.get(made.table).summary().integrity).toBeUndefined();
+  });
+
+  it("over HTTP: GET /v1/tables/:id marks a table whose journal lost its last line, and the server log says so", async () => {
+    const log: string[] = [];
+    const first = await startLive({ log: (l) => log.push(l) });
+    const made = (await http(first.base, "POST", "/v1/tables", { game: "sevens", seats: ["human", "human", "human"], seed: 4 })).body;
+    const s = (first.app as unknown as { cardgym: { tables: TableStore } }).cardgym.tables;
+    await answerFirst(s, made.table, made.tokens, 6);
+    await first.close(true);
+    dropLastLines(journalOf(first.dataDir, made.table), 1);
+    const second = await startLive({ log: (l) => log.push(l) }, first.dataDir);
+    try {
+      const summary = (await http(second.base, "GET", `/v1/tables/${made.table}`)).body;
+      expect(summary.seq).toBe(5);
+      expect(summary.integrity).toEqual([expect.objectContaining({ problem: "lost_tail", expectedSeq: 6, foundSeq: 5 })]);
+      expect(log.some((l) => l.includes(`table ${made.table}: journal lost_tail`))).toBe(true);
+    } finally {
+      await second.close();
+    }
   });
 });

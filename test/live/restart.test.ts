@@ -81,6 +81,8 @@ describe("live tables survive kill -9", () => {
       const summary = (await http(server.base, "GET", `/v1/tables/${made.table}`)).body;
       expect(summary.seq).toBe(mid.seq);
       expect(summary.status).toBe("playing");
+      // Every acknowledged line is there, and its head says so: no integrity finding.
+      expect(summary.integrity).toBeUndefined();
       cs = await Promise.all([0, 1, 2].map((s) => Client.open(seatUrl(server.base, made.table, s, made.tokens[String(s)]))));
       clients.push(...cs);
       const end = await play(cs);
