@@ -139,11 +139,7 @@ describe("boards and watching in the browser", () => {
     }
     await waitTurn(page);
     const seq = await seqOf(page);
-    const texts = await page.locator("ol.options button").allTextContents();
-    await page
-      .locator("ol.options button")
-      .nth(texts.findIndex((t) => /confirms/.test(t)))
-      .click();
+    await page.locator('.primary-acts [data-primary="strategyConfirm"]').click();
     await moved(page, seq);
     // The policy plays its side: its placement shows up in the log.
     await page.waitForFunction(() => [...document.querySelectorAll("ol.log li")].some((li) => /Guest confirms/.test(li.textContent ?? "")), null, {

@@ -54,12 +54,15 @@ const optionTexts = async (p: Page) => p.locator("ol.options button").allTextCon
 /** One decision by clicking, as a person would: the board first, the labelled list for the rest. */
 async function act(p: Page, ops: { n: number }): Promise<string> {
   const seq = Number(await p.getAttribute(".table-screen", "data-seq"));
-  const clickOption = async (re: RegExp) => {
-    const texts = await optionTexts(p);
-    const i = texts.findIndex((t) => re.test(t));
-    if (i < 0) return false;
-    await p.locator("ol.options button").nth(i).click();
-    return true;
+  /** The action bar's buttons (Confirm, Draw, End turn, Pass...): the decisions the board has no click for. */
+  const clickPrimary = async (...kinds: string[]) => {
+    for (const k of kinds) {
+      const b = p.locator(`.primary-acts [data-primary="${k}"]`);
+      if ((await b.count()) === 0) continue;
+      await b.first().click();
+      return true;
+    }
+    return false;
   };
   const twoClicks = async (card: string): Promise<boolean> => {
     const c = p.locator(card).first();
@@ -80,18 +83,18 @@ async function act(p: Page, ops: { n: number }): Promise<string> {
   };
   let what: string;
   if (await twoClicks(".strategy-card.can")) what = "place";
-  else if (await clickOption(/confirms/)) what = "confirm";
-  else if (await clickOption(/draws a card|charges/)) what = "draw";
+  else if (await clickPrimary("strategyConfirm")) what = "confirm";
+  else if (await clickPrimary("drawOrCharge")) what = "draw";
   else if (ops.n < 2 && (await twoClicks(".hand-card.can"))) {
     what = "summon";
     ops.n++;
   } else if (ops.n < 3 && (await twoClicks(".unit.mine.can"))) {
     what = "unit";
     ops.n++;
-  } else if (await clickOption(/finishes the turn|does not react|lets the feint pass|cancels the move/)) {
+  } else if (await clickPrimary("turnFinish", "reactNone", "feintPass", "moveRetry")) {
     what = "pass";
     ops.n = 0;
-  } else if (await clickOption(/^(?!.*leaves the battle)/)) what = "other";
+  } else if (await clickPrimary("feintDeclare")) what = "other";
   else throw new Error(`no decision to click: ${(await optionTexts(p)).join(" | ")}`);
   await p.waitForFunction(
     (s) => {

@@ -3,6 +3,7 @@ import { registry } from "../../engine/games.ts";
 import { api, ApiFailure } from "./api.ts";
 import { boardFor } from "./boards/index.ts";
 import { button, h, mount } from "./dom.ts";
+import { eventItem } from "./eventlog.ts";
 
 interface Replayed {
   readonly game: AnyGame;
@@ -164,16 +165,16 @@ export function replayScreen(root: HTMLElement, table: string | null): () => voi
         h(
           "aside",
           null,
-          h("h3", null, "Decisions"),
+          h("h3", null, "Decisions and what they did"),
           h(
             "ol",
             { class: "log replay-log" },
             labels.map((l, i) =>
-              h(
-                "li",
+              eventItem(
+                { seq: i, label: l, events: projectEvents(r!.events[i]!, viewer) },
+                (c) => c,
                 { class: i === at - 1 ? "here" : i >= at ? "later" : "", "aria-current": i === at - 1 ? "step" : null },
-                h("span", { class: "seq" }, `${i + 1}.`),
-                button(l, () => go(i + 1)),
+                () => go(i + 1),
               ),
             ),
           ),

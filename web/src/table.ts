@@ -1,10 +1,11 @@
 import type { CreateTableBody, Hello, LiveEvent, SeatInfo } from "../../env/live/protocol.ts";
 import { registry } from "../../engine/games.ts";
 import { api, ApiFailure, tokens } from "./api.ts";
-import { boardFor, type BoardCtx } from "./boards/index.ts";
+import { boardFor, headlineFor, primaryFor, type BoardCtx } from "./boards/index.ts";
 import type { DecisionOption } from "./boards/common.ts";
 import { ask } from "./dialog.ts";
 import { button, h, mount } from "./dom.ts";
+import { eventItem } from "./eventlog.ts";
 import { invitePanel } from "./lobby.ts";
 import { LiveLink, type Frame, type LinkState } from "./live.ts";
 import { resultsPanel } from "./results.ts";
@@ -34,18 +35,9 @@ export function seatTitle(seats: readonly SeatInfo[], seat: number, me: number |
   return `Seat ${seat} · person`;
 }
 
-/** One applied decision in the log: its label and what it did, as the server sent them to this channel. */
+/** A log line: the decision (as this viewer may read it) and, under it, the events it caused. */
 export function eventLine(e: LiveEvent): HTMLElement {
-  const rest = e.events[0]?.kind === "decision" ? e.events.slice(1) : e.events;
-  return h(
-    "li",
-    { "data-seq": e.seq },
-    h("span", { class: "seq" }, `${e.seq + 1}.`),
-    " ",
-    e.label,
-    e.cause === "answer" ? "" : h("span", { class: "cause" }, ` (${CAUSE_WORDS[e.cause]})`),
-    rest.map((x) => h("div", { class: "consequence", "data-kind": x.kind }, x.text)),
-  );
+  return eventItem({ seq: e.seq, label: e.label, cause: e.cause, events: e.events }, (c) => CAUSE_WORDS[c as LiveEvent["cause"]] ?? c);
 }
 
 const CAUSE_WORDS: Record<LiveEvent["cause"], string> = { answer: "", agent: "bot", timeout: "time ran out: default", resign: "resigned" };
@@ -101,6 +93,9 @@ export function tableScreen(root: HTMLElement, o: TableScreenOptions): () => voi
 
   const els = {
     head: h("div", { class: "tablehead" }),
+    bar: h("div", { class: "actionbar", role: "region", "aria-label": "who acts now, and your main decisions" }),
+    now: h("p", { class: "now-acting", role: "status" }),
+    primary: h("div", { class: "primary-acts" }),
     banner: h("div", { class: "seat-banner", role: "alert" }),
     news: h("p", { class: "seat-news", role: "status" }),
     results: h("div", { class: "results-wrap" }),
@@ -119,11 +114,11 @@ export function tableScreen(root: HTMLElement, o: TableScreenOptions): () => voi
       "div",
       { class: "table-screen", "data-role": me === null ? "spectator" : "seat" },
       els.head,
+      h("div", { class: "actionbar-wrap" }, els.bar),
       els.banner,
       els.news,
       els.status,
       me === null ? els.speed : null,
-      els.clock,
       els.results,
       h("div", { class: "cols" }, els.board, h("aside", null, els.acts, els.leave, h("h3", null, "Seats"), els.seats, h("h3", null, "Log"), els.log)),
     ),
@@ -162,6 +157,7 @@ export function tableScreen(root: HTMLElement, o: TableScreenOptions): () => voi
     const target =
       root.querySelector<HTMLElement>(".boardwrap button.hand-card.can") ??
       root.querySelector<HTMLElement>(".boardwrap button.can") ??
+      root.querySelector<HTMLElement>(".actionbar button.primary") ??
       root.querySelector<HTMLElement>(".decisions ol.options button") ??
       (me !== null && frame?.status !== "finished" ? els.acts : null);
     target?.focus({ preventScroll: true });
@@ -181,13 +177,7 @@ export function tableScreen(root: HTMLElement, o: TableScreenOptions): () => voi
     mount(
       els.head,
       h("h2", null, `${game || "table"} · table ${o.table}`, me === null ? " · watching" : ` · seat ${me}`),
-      f
-        ? h(
-            "p",
-            null,
-            f.status === "finished" ? h("b", null, "Game over") : f.actor === "terminal" ? "" : `${seatName(f.actor)} to decide · decision ${f.seq + 1}`,
-          )
-        : null,
+      f && f.status === "finished" ? h("p", null, h("b", null, "Game over")) : null,
       f && f.status === "finished" ? h("p", null, h("a", { href: `#/replay/${encodeURIComponent(o.table)}`, class: "replay-link" }, "Replay this game")) : null,
     );
     mount(els.status, `connection: ${link}${linkDetail ? ` (${linkDetail})` : ""}`, errorText ? h("span", { class: "err" }, ` · ${errorText}`) : null);
@@ -212,24 +202,28 @@ export function tableScreen(root: HTMLElement, o: TableScreenOptions): () => voi
       redraw: draw,
     };
     mount(els.board, boardFor(game)(ctx));
+    drawBar(f, mine);
     const list = choosing.length ? choosing : mine;
+    const options = h(
+      "ol",
+      { class: "options" },
+      list.map((opt, i) =>
+        h(
+          "li",
+          null,
+          button([i < 9 ? h("kbd", null, String(i + 1)) : null, " ", opt.label], () => pick([opt]), { "data-id": opt.id }),
+        ),
+      ),
+    );
+    // A game with an action bar plays by the bar and the board; its full list is there to look things up.
+    const secondary = primaryFor(game) !== null && !choosing.length && list.length > 0;
     mount(
       els.acts,
       me === null
         ? null
         : [
             h("h3", null, mine.length ? (choosing.length ? "Choose one" : "Your move") : f.status === "finished" ? "Game over" : "Waiting for the others"),
-            h(
-              "ol",
-              { class: "options" },
-              list.map((opt, i) =>
-                h(
-                  "li",
-                  null,
-                  button([i < 9 ? h("kbd", null, String(i + 1)) : null, " ", opt.label], () => pick([opt]), { "data-id": opt.id }),
-                ),
-              ),
-            ),
+            secondary ? h("details", { class: "all-decisions" }, h("summary", null, `Every legal decision, as a list (${list.length})`), options) : options,
             choosing.length ? button("back", () => ((choosing = []), draw())) : null,
           ],
     );
@@ -282,6 +276,27 @@ export function tableScreen(root: HTMLElement, o: TableScreenOptions): () => voi
     }
     tick();
     restoreFocus();
+  };
+
+  /**
+   * The action bar, always in view: who must act now (a reaction window names the reacting seat),
+   * the countdown, and the passive decisions (Confirm, End turn, Pass) as buttons.
+   */
+  const drawBar = (f: Frame, mine: readonly DecisionOption[]) => {
+    const headline = headlineFor(game);
+    const who = f.status === "finished" ? "Game over" : f.actor === "terminal" ? "" : headline ? headline(f.view) : `${seatName(f.actor)} to decide`;
+    mount(els.now, who, f.status === "finished" ? "" : h("span", { class: "k" }, ` · decision ${f.seq + 1}`));
+    const primary = primaryFor(game);
+    mount(
+      els.primary,
+      primary && mine.length && !choosing.length
+        ? primary(mine).map((p) =>
+            button(p.label, () => pick([p.option]), { class: "primary", "data-primary": (p.option.decision as { kind: string }).kind, "data-id": p.option.id }),
+          )
+        : null,
+    );
+    els.bar.setAttribute("data-mine", mine.length ? "true" : "false");
+    if (!els.bar.firstChild) mount(els.bar, els.now, els.primary, els.clock);
   };
 
   const drawBanner = () => {
@@ -345,7 +360,8 @@ export function tableScreen(root: HTMLElement, o: TableScreenOptions): () => voi
       return;
     }
     const who = e.seat === me ? "Your" : `${seatName(e.seat)}'s`;
-    const what = game === "dcg" && (f.view as { state?: { kind?: string } }).state?.kind === "Strategy" ? "strategy timer" : "turn";
+    const what =
+      game === "dcg" && (f.view as { state?: { kind?: string } }).state?.kind === "Strategy" ? "strategy timer" : game === "dcg" ? "decision" : "turn";
     if (e.deadline === null) {
       mount(els.clock, `${who} ${what}: no time limit`);
       return;
