@@ -112,7 +112,7 @@ describe("phone size (390 x 844): no sideways scroll on any screen", () => {
     // The replay list keeps each wrapped entry under its own number.
     const misaligned = await page.evaluate(
       () =>
-        [...document.querySelectorAll(".replay-log li")].slice(0, 40).filter((li) => {
+        [...document.querySelectorAll(".replay-log > li")].slice(0, 40).filter((li) => {
           const b = li.querySelector("button")!.getBoundingClientRect();
           const n = li.querySelector(".seq")?.getBoundingClientRect();
           return !n || b.left < n.right - 0.5;
