@@ -10,7 +10,7 @@ import { parseHistory, SprtEntrySchema, type HistoryEntry, type RoundRobinEntry,
 import { Value } from "typebox/value";
 import { eloOverVersionsSpec, llrTrajectorySpec, ratingsOverRunsSpec, renderSvg, shortName, winMatrixSpec } from "./arena/charts.ts";
 import { roundRobinEntry } from "./arena/rr-history.ts";
-import { main, parseCli, UsageError } from "./cli.ts";
+import { main, parseCli, UsageError, printUsage } from "./cli.ts";
 
 const USAGE = "npm run arena:report -- --history F.jsonl [--run DIR] [--out DIR]";
 
@@ -34,10 +34,7 @@ function readRun(dir: string): { sprt: SprtEntry[]; rr: RoundRobinEntry | null }
 
 main(async () => {
   const { values, positionals } = parseCli(USAGE, { history: { type: "string" }, run: { type: "string" }, out: { type: "string" } });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  if (values.help) return printUsage(USAGE);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${USAGE}`);
   if (!values.history && !values.run) throw new UsageError(`give --history and/or --run\nusage: ${USAGE}`);
   let history: HistoryEntry[] = [];

@@ -17,7 +17,7 @@ import { checkAgentCost } from "../agents/cost.ts";
 import { createAgentReady, knownAgents, parseAgentSpec, splitAgentList } from "../agents/spec.ts";
 import { adapters } from "../env/games/index.ts";
 import { specOf } from "../env/spec.ts";
-import { intArg, jsonArg, main, parseCli, UsageError } from "./cli.ts";
+import { intArg, jsonArg, main, parseCli, UsageError, printUsage } from "./cli.ts";
 import { gitCommit, player, SPRT_USAGE, sprtMain } from "./arena/sprt-cli.ts";
 import { loadRegistry } from "./arena/registry.ts";
 import { roundRobinEntry } from "./arena/rr-history.ts";
@@ -43,10 +43,7 @@ main(async () => {
     "max-agent-cost": { type: "string" },
     quiet: { type: "boolean", short: "q" },
   });
-  if (values.help) {
-    console.log(`${USAGE}\n${SPRT_USAGE}\ngames: ${registry.ids().join(", ")}\nagents: ${knownAgents().join(", ")}`);
-    return 0;
-  }
+  if (values.help) return printUsage(USAGE, `${SPRT_USAGE}\ngames: ${registry.ids().join(", ")}\nagents: ${knownAgents().join(", ")}`);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${USAGE}`);
   if (!values.game) throw new UsageError(`--game is required (${registry.ids().join(", ")})`);
   const game = unwrap(registry.get(values.game));

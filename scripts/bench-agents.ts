@@ -10,7 +10,7 @@ import { unwrap } from "../engine/core/index.ts";
 import { registry } from "../engine/games.ts";
 import { benchAgents } from "../agents/bench.ts";
 import { adapters } from "../env/games/index.ts";
-import { intArg, main, parseCli, UsageError } from "./cli.ts";
+import { intArg, main, parseCli, UsageError, printUsage } from "./cli.ts";
 
 const USAGE = "npm run bench:agents -- [--game id] [--positions N] [--ms N] [--mcts-iters N] [--hidden N] [--batch N] [--seed N] [--model file.onnx] [--json]";
 
@@ -26,10 +26,7 @@ main(async () => {
     model: { type: "string" },
     json: { type: "boolean" },
   });
-  if (values.help) {
-    console.log(`${USAGE}\ngames: ${registry.ids().join(", ")}`);
-    return 0;
-  }
+  if (values.help) return printUsage(USAGE, `games: ${registry.ids().join(", ")}`);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${USAGE}`);
   const ids = values.game ? [values.game] : registry.ids();
   if (values.model && !values.game) throw new UsageError(`--model needs --game (a model fits one game)\nusage: ${USAGE}`);

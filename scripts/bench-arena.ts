@@ -13,7 +13,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { intArg, main, parseCli, UsageError } from "./cli.ts";
+import { intArg, main, parseCli, UsageError, printUsage } from "./cli.ts";
 
 const USAGE = "tsx scripts/bench-arena.ts --old <checkout> [--games N] [--rounds N] [--game dcg|sevens|all] [--concurrency N]";
 
@@ -61,10 +61,7 @@ main(async () => {
     game: { type: "string" },
     concurrency: { type: "string" },
   });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  if (values.help) return printUsage(USAGE);
   if (!values.old) throw new UsageError(`--old is required\nusage: ${USAGE}`);
   const games = intArg(values.games, "games", 32, 2, 100_000);
   const rounds = intArg(values.rounds, "rounds", 3, 1, 100);

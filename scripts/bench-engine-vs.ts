@@ -9,7 +9,7 @@
  */
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { intArg, main, parseCli, UsageError } from "./cli.ts";
+import { intArg, main, parseCli, UsageError, printUsage } from "./cli.ts";
 
 const USAGE = "tsx scripts/bench-engine-vs.ts --old <checkout> [--game dcg] [--seconds S] [--rounds N]";
 
@@ -53,10 +53,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 main(async () => {
   const { values } = parseCli(USAGE, { old: { type: "string" }, game: { type: "string" }, seconds: { type: "string" }, rounds: { type: "string" } });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  if (values.help) return printUsage(USAGE);
   if (!values.old) throw new UsageError(`--old is required\nusage: ${USAGE}`);
   const id = values.game ?? "dcg";
   const seconds = intArg(values.seconds, "seconds", 10, 1, 3600);

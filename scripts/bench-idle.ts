@@ -15,7 +15,7 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { SERVER_NODE_FLAGS } from "../env/server/heap.ts";
-import { intArg, main, parseCli } from "./cli.ts";
+import { intArg, main, parseCli, printUsage } from "./cli.ts";
 
 const USAGE = "tsx scripts/bench-idle.ts [--old <checkout>] [--settle S] [--runs N]";
 
@@ -56,10 +56,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 main(async () => {
   const { values } = parseCli(USAGE, { old: { type: "string" }, settle: { type: "string" }, runs: { type: "string" } });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  if (values.help) return printUsage(USAGE);
   const settle = intArg(values.settle, "settle", 5, 0, 600) * 1000;
   const runs = intArg(values.runs, "runs", 3, 1, 100);
   const ways: [string, string, string[]][] = [

@@ -19,12 +19,13 @@ import { adapters } from "../env/games/index.ts";
 import { specOf } from "../env/spec.ts";
 import { GroupPool } from "./arena/pool.ts";
 import { runSprtJob } from "./arena/sprt-cli.ts";
-import { intArg, main, parseCli } from "./cli.ts";
+import { intArg, main, parseCli, printUsage } from "./cli.ts";
 
-const USAGE = "tsx scripts/bench-sprt.ts [--games N] [--rounds N] [--workers N]";
+const USAGE = "npm run bench:sprt -- [--games N] [--rounds N] [--workers N]";
 
 main(async () => {
   const { values } = parseCli(USAGE, { games: { type: "string" }, rounds: { type: "string" }, workers: { type: "string" } });
+  if (values.help) return printUsage(USAGE);
   const games = intArg(values.games, "games", 200, 2, 100_000);
   const rounds = intArg(values.rounds, "rounds", 2, 1, 20);
   const workers = intArg(values.workers, "workers", availableParallelism(), 1, 64);

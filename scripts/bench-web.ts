@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
 import { buildApp } from "../env/server/index.ts";
-import { intArg, main, parseCli } from "./cli.ts";
+import { intArg, main, parseCli, printUsage } from "./cli.ts";
 
 const FLAGS = [
   "--headless",
@@ -27,7 +27,9 @@ const FLAGS = [
 ];
 
 main(async () => {
-  const { values } = parseCli("npm run bench:web -- [--loads N]", { loads: { type: "string" } });
+  const usage = "npm run bench:web -- [--loads N]";
+  const { values } = parseCli(usage, { loads: { type: "string" } });
+  if (values.help) return printUsage(usage);
   const loads = intArg(values.loads, "loads", 7, 1, 100);
   const root = join(import.meta.dirname, "..");
   execFileSync(process.execPath, [join(root, "scripts", "build-web.mjs"), "--quiet"], { stdio: "inherit" });

@@ -40,7 +40,7 @@ import { createAgent } from "../agents/spec.ts";
 import { registry as shippedRegistry } from "../engine/games.ts";
 import { LearningFacilitator } from "../env/learning-facilitator.ts";
 import { adapters } from "../env/games/index.ts";
-import { intArg, main, parseCli, UsageError } from "./cli.ts";
+import { intArg, main, parseCli, UsageError, printUsage } from "./cli.ts";
 
 const packr = new Packr({ useRecords: false });
 const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true });
@@ -359,20 +359,20 @@ async function runtimeBench(game: string, k: number, n: number, seconds: number,
 }
 
 main(async () => {
-  const { values } = parseCli(
-    "npm run bench:wire -- [--game sevens] [--seconds 3] [--envs 1,16,64,256] [--transport unix|tcp] [--obs-dtype float32|float16|uint8|bits] [--server bundled|tsx] [--clients K]",
-    {
-      role: { type: "string" },
-      workers: { type: "string" },
-      clients: { type: "string" },
-      game: { type: "string" },
-      seconds: { type: "string" },
-      envs: { type: "string" },
-      transport: { type: "string" },
-      "obs-dtype": { type: "string" },
-      server: { type: "string" },
-    },
-  );
+  const usage =
+    "npm run bench:wire -- [--game sevens] [--seconds 3] [--envs 1,16,64,256] [--transport unix|tcp] [--obs-dtype float32|float16|uint8|bits] [--server bundled|tsx] [--clients K]";
+  const { values } = parseCli(usage, {
+    role: { type: "string" },
+    workers: { type: "string" },
+    clients: { type: "string" },
+    game: { type: "string" },
+    seconds: { type: "string" },
+    envs: { type: "string" },
+    transport: { type: "string" },
+    "obs-dtype": { type: "string" },
+    server: { type: "string" },
+  });
+  if (values.help) return printUsage(usage);
   const obsDtype = values["obs-dtype"] ?? "float32";
   const transport = (values.transport ?? "unix") as Transport;
   if (transport !== "unix" && transport !== "tcp") throw new UsageError(`--transport must be unix or tcp, got "${values.transport}"`);

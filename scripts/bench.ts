@@ -6,16 +6,13 @@
  */
 import { Rng, unwrap, type AnyGame } from "../engine/core/index.ts";
 import { registry } from "../engine/games.ts";
-import { intArg, main, parseCli } from "./cli.ts";
+import { intArg, main, parseCli, printUsage } from "./cli.ts";
 
 const USAGE = "npm run bench [-- --seconds S] [--game id] [--rounds N]";
 
 main(() => {
   const { values } = parseCli(USAGE, { seconds: { type: "string" }, game: { type: "string" }, rounds: { type: "string" } });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  if (values.help) return printUsage(USAGE);
   const seconds = intArg(values.seconds, "seconds", 3, 1, 600);
   const rounds = intArg(values.rounds, "rounds", 3, 1, 100);
   const games = values.game ? [unwrap(registry.get(values.game))] : registry.all();

@@ -12,7 +12,7 @@ import { deriveSeed } from "../engine/core/index.ts";
 import { dcg } from "../engine/dcg/index.ts";
 import { runMatch } from "../agents/match.ts";
 import { createAgent, parseAgentSpec } from "../agents/spec.ts";
-import { intArg, jsonArg, main, parseCli, UsageError } from "./cli.ts";
+import { intArg, jsonArg, main, parseCli, UsageError, printUsage } from "./cli.ts";
 
 const USAGE = "npm run book-table -- [--games N] [--seed N] [--agent spec] [--books a,b,...] [--write file.md] [--config JSON] [-q]";
 const BAR = 0.7;
@@ -29,10 +29,7 @@ main(async () => {
     config: { type: "string" },
     quiet: { type: "boolean", short: "q" },
   });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  if (values.help) return printUsage(USAGE);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${USAGE}`);
   const games = intArg(values.games, "games", 200, 2, 100_000);
   const seed = intArg(values.seed, "seed", 1);

@@ -13,6 +13,10 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
+if (process.argv.includes("--help") || process.argv.includes("-h")) {
+  console.log("usage: node scripts/build-web.mjs [--quiet]   (npm run build:web; npm start runs it first)");
+  process.exit(0);
+}
 const quiet = process.argv.includes("--quiet");
 const outfile = join(ROOT, "web", "dist", "app.js");
 mkdirSync(dirname(outfile), { recursive: true });

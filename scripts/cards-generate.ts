@@ -9,7 +9,7 @@
 import { writeFileSync } from "node:fs";
 import { BALANCE_BAND, balanceCheck } from "../agents/pool-balance.ts";
 import { generateCardSet, MAX_GENERATED_CARDS, MIN_GENERATED_CARDS } from "../engine/dcg/generate.ts";
-import { intArg, main, parseCli, UsageError } from "./cli.ts";
+import { intArg, main, parseCli, UsageError, printUsage } from "./cli.ts";
 
 const USAGE = `npm run cards:generate -- --seed N --cards K [--out FILE] [--balance GAMES] [--agent random|computer]
   --seed N         generator seed, 0..4294967295 (required)
@@ -26,10 +26,7 @@ main(async () => {
     balance: { type: "string" },
     agent: { type: "string" },
   });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  if (values.help) return printUsage(USAGE);
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}\nusage: ${USAGE}`);
   if (values.seed === undefined) throw new UsageError(`--seed is required\nusage: ${USAGE}`);
   if (values.cards === undefined) throw new UsageError(`--cards is required\nusage: ${USAGE}`);

@@ -12,6 +12,12 @@ export function parseCli<T extends NonNullable<ParseArgsConfig["options"]>>(usag
   }
 }
 
+/** `--help` / `-h`: prints the usage line (and any further lines) and returns main()'s exit code, 0, before any work. */
+export function printUsage(usage: string, ...more: string[]): number {
+  console.log([`usage: ${usage}`, ...more].join("\n"));
+  return 0;
+}
+
 export function intArg(value: string | undefined, name: string, def: number, min = -Number.MAX_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined) return def;
   if (!/^-?\d+$/.test(value)) throw new UsageError(`--${name} must be an integer, got "${value}"`);

@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import WebSocket from "ws";
 import { buildApp } from "../env/server/index.ts";
-import { intArg, main, parseCli } from "./cli.ts";
+import { intArg, main, parseCli, printUsage } from "./cli.ts";
 
 const TABLE_KINDS = [
   { game: "sevens", seats: ["random", "random", "random"] },
@@ -59,6 +59,7 @@ main(async () => {
     "bot-delay": { type: "string" },
     sample: { type: "string" },
   });
+  if (values.help) return printUsage(usage);
   const tables = intArg(values.tables, "tables", 500, 1, 5000);
   const sample = intArg(values.sample, "sample", 5, 1, 600);
   if (values.role === "server") return serve(values["data-dir"]!, sample, tables + 100);

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { Packr, Unpackr } from "msgpackr";
 import { buildApp } from "../env/server/index.ts";
 import { adapters } from "../env/games/index.ts";
-import { intArg, main, parseCli, UsageError } from "./cli.ts";
+import { intArg, main, parseCli, UsageError, printUsage } from "./cli.ts";
 
 const packr = new Packr({ useRecords: false });
 const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true });
@@ -74,6 +74,7 @@ main(async () => {
     game: { type: "string" },
     sample: { type: "string" },
   });
+  if (values.help) return printUsage(usage);
   const sessions = intArg(values.sessions, "sessions", 200, 1, 10_000);
   const sample = intArg(values.sample, "sample", 5, 1, 600);
   if (values.role === "server") return serve(sessions, sample);

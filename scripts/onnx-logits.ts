@@ -15,16 +15,13 @@ import { readFileSync } from "node:fs";
 import { checkPolicyModel, loadPolicyModel, ModelLoadError } from "../agents/onnx/policy-model.ts";
 import { adapters } from "../env/games/index.ts";
 import { specOf } from "../env/spec.ts";
-import { main, parseCli, UsageError } from "./cli.ts";
+import { main, parseCli, UsageError, printUsage } from "./cli.ts";
 
 const USAGE = "tsx scripts/onnx-logits.ts --game <id> --model <file.onnx> [--obs rows.json]  (rows on stdin when --obs is absent)";
 
 main(async () => {
   const { values, positionals } = parseCli(USAGE, { game: { type: "string" }, model: { type: "string" }, obs: { type: "string" } });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  if (values.help) return printUsage(USAGE);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${USAGE}`);
   if (!values.game || !values.model) throw new UsageError(`--game and --model are required\nusage: ${USAGE}`);
   const adapter = adapters.get(values.game);

@@ -18,7 +18,7 @@ import { runMatch } from "../agents/match.ts";
 import { createAgentReady, splitAgentList } from "../agents/spec.ts";
 import { adapters } from "../env/games/index.ts";
 import { specOf } from "../env/spec.ts";
-import { intArg, jsonArg, main, parseCli, UsageError } from "./cli.ts";
+import { intArg, jsonArg, main, parseCli, UsageError, printUsage } from "./cli.ts";
 
 const USAGE =
   "npm run play -- <game> [--seed N] [--seats N] [--agents spec,spec,...] [--config JSON] [--cards FILE] [--board-file FILE] [--record out.json] [--board turn|every|end] [--turn-seconds S]\n" +
@@ -52,10 +52,7 @@ main(async () => {
     lines.close();
     return result.returns === null ? 1 : 0;
   }
-  if (values.help) {
-    console.log(`${USAGE}\ngames: ${registry.ids().join(", ")}`);
-    return 0;
-  }
+  if (values.help) return printUsage(USAGE, `games: ${registry.ids().join(", ")}`);
   if (positionals.length !== 1) throw new UsageError(`name exactly one game (${registry.ids().join(", ")})\nusage: ${USAGE}`);
   const game = unwrap(registry.get(positionals[0]!));
   const seed = intArg(values.seed, "seed", 1);

@@ -8,7 +8,7 @@
 import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { parseHistory, type SprtEntry } from "../agents/arena/history.ts";
-import { main, parseCli, UsageError } from "./cli.ts";
+import { main, parseCli, UsageError, printUsage } from "./cli.ts";
 import {
   champion,
   loadRegistry,
@@ -34,10 +34,7 @@ main(async () => {
     game: { type: "string" },
     registry: { type: "string" },
   });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  if (values.help) return printUsage(USAGE);
   if (positionals.length !== 1) throw new UsageError(`give one MODEL (a registered name or an .onnx file)\nusage: ${USAGE}`);
   const model = positionals[0]!;
   const registryPath = values.registry ?? REGISTRY_PATH;

@@ -15,7 +15,7 @@ import { parseRecord, projectEvents, replay, unwrap, type GameRecord, type Viewe
 import { registry } from "../engine/games.ts";
 import { readKey } from "../env/live/signing.ts";
 import { checkSignedRecord } from "../env/live/verify.ts";
-import { main, parseCli, UsageError } from "./cli.ts";
+import { main, parseCli, UsageError, printUsage } from "./cli.ts";
 
 const USAGE = "npm run replay -- <record.json> [--expect HASH] [--verify [--data-dir DIR]] [--events owner|spectator|SEAT]";
 const MAX_BYTES = 256 * 1024 * 1024;
@@ -29,10 +29,7 @@ main(() => {
     "data-dir": { type: "string" },
     events: { type: "string" },
   });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  if (values.help) return printUsage(USAGE);
   if (positionals.length !== 1) throw new UsageError(`name one record file\nusage: ${USAGE}`);
   const path = positionals[0]!;
   let text: string;

@@ -6,7 +6,7 @@ import { connect } from "node:net";
 import { lstatSync, rmdirSync, statSync, unlinkSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { buildApp, DEFAULT_LIMITS } from "../env/server/index.ts";
-import { intArg, main, parseCli, UsageError } from "./cli.ts";
+import { intArg, main, parseCli, UsageError, printUsage } from "./cli.ts";
 import { isLoopback, readToken } from "./serve-config.ts";
 
 const USAGE =
@@ -46,10 +46,7 @@ main(async () => {
     "exit-on-stdin-eof": { type: "boolean" },
     "remove-socket-dir": { type: "boolean" },
   });
-  if (values.help) {
-    console.log(`usage: ${USAGE}`);
-    return 0;
-  }
+  if (values.help) return printUsage(USAGE);
   // CARDGYM_HOST only: the generic HOST is often set to the machine's name by shells and
   // containers, and must not silently expose the server beyond loopback.
   const host = values.host ?? process.env.CARDGYM_HOST ?? "127.0.0.1";

@@ -143,7 +143,13 @@ export function parseArgs(argv: readonly string[]): Args {
   return { suites, heartbeatMs };
 }
 
+const USAGE = "npm test [-- --only vitest,gate] [--suite 'name=command' ...] [--heartbeat-s S]";
+
 async function main(): Promise<void> {
+  if (process.argv.includes("--help") || process.argv.includes("-h")) {
+    console.log(`usage: ${USAGE}\nsuites: ${DEFAULT_SUITES.map((s) => s.name).join(", ")}`);
+    process.exit(0);
+  }
   let args: Args;
   try {
     args = parseArgs(process.argv.slice(2));

@@ -5,17 +5,14 @@
  * docs/card-schema.json with Ajv, then with the engine's loader and the book rules. Prints every
  * problem as `file: path: message` (the path names the card or book id) and exits 1 if there is any.
  */
-import { intArg, main, parseCli, UsageError } from "./cli.ts";
+import { intArg, main, parseCli, UsageError, printUsage } from "./cli.ts";
 import { checkCardFiles } from "./cards/check-card-files.ts";
 
 const USAGE = "npm run validate-cards -- <file or dir>... [--book-size N]";
 
 main(() => {
   const { values, positionals } = parseCli(USAGE, { "book-size": { type: "string" } });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  if (values.help) return printUsage(USAGE);
   if (positionals.length === 0) throw new UsageError(`name at least one file or directory\nusage: ${USAGE}`);
   const result = checkCardFiles(positionals, { bookSize: intArg(values["book-size"], "book-size", 20, 6, 40) });
   for (const p of result.problems) console.error(`${p.file}: ${p.path ? `${p.path}: ` : ""}${p.message}`);

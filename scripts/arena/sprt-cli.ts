@@ -15,7 +15,7 @@ import { checkSprtParams, formatSprt, SPRT_DEFAULTS, type SprtParams } from "../
 import { createAgentReady, knownAgents, parseAgentSpec } from "../../agents/spec.ts";
 import { adapters } from "../../env/games/index.ts";
 import { specOf } from "../../env/spec.ts";
-import { intArg, jsonArg, parseCli, UsageError } from "../cli.ts";
+import { intArg, jsonArg, parseCli, UsageError, printUsage } from "../cli.ts";
 import { GroupPool } from "./pool.ts";
 import { loadRegistry, resolveRegistrySpec, sha256File, specModelFile, type Registry } from "./registry.ts";
 
@@ -227,10 +227,8 @@ export async function sprtMain(argv0: readonly string[]): Promise<number> {
     },
     argv,
   );
-  if (values.help) {
-    console.log(`${SPRT_USAGE}\ngames: ${games.ids().join(", ")}\nagents: ${knownAgents().join(", ")}, champion, model:<name> (models/registry.json)`);
-    return 0;
-  }
+  if (values.help)
+    return printUsage(SPRT_USAGE, `games: ${games.ids().join(", ")}\nagents: ${knownAgents().join(", ")}, champion, model:<name> (models/registry.json)`);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${SPRT_USAGE}`);
   const workers = intArg(values.workers, "workers", Math.min(8, availableParallelism()), 0, 64);
   const inFlight = values["in-flight"] === undefined ? undefined : intArg(values["in-flight"], "in-flight", 2, 1, 1024);

@@ -15,7 +15,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { main, parseCli } from "../cli.ts";
+import { main, parseCli, printUsage } from "../cli.ts";
 import { copyWebClient } from "./web-client.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -90,7 +90,10 @@ function packageReadme(): string {
 }
 
 main(() => {
-  const { values } = parseCli("npm run build:npm [-- --pack]", { pack: { type: "boolean" } });
+  // `npm run build:npm` passes --pack itself: `npm run build:npm -- --help` arrives as `--pack --help`.
+  const usage = "npm run build:npm (builds build/npm and packs it)  |  tsx scripts/build/npm-package.ts [--pack]";
+  const { values } = parseCli(usage, { pack: { type: "boolean" } });
+  if (values.help) return printUsage(usage);
   const root = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string; description: string; engines: Record<string, string>; dependencies: Record<string, string> };
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });

@@ -20,7 +20,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from "no
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import { main, parseCli } from "../cli.ts";
+import { main, parseCli, printUsage } from "../cli.ts";
 import { copyWebClient } from "./web-client.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -49,7 +49,9 @@ function sizeOf(path: string): number {
 }
 
 main(async () => {
-  const { values } = parseCli("npm run build:wheel [-- --bundle-only]", { "bundle-only": { type: "boolean" } });
+  const usage = "npm run build:wheel [-- --bundle-only]";
+  const { values } = parseCli(usage, { "bundle-only": { type: "boolean" } });
+  if (values.help) return printUsage(usage);
   rmSync(SERVER, { recursive: true, force: true });
   await build({
     entryPoints: Object.fromEntries(Object.entries(SERVER_ENTRIES).map(([name, e]) => [name, join(ROOT, e)])),
