@@ -126,6 +126,17 @@ describe("phone size (390 x 844): no sideways scroll on any screen", () => {
     await expectNoSideways(page, "results sevens");
     await shot(page, "results-phone");
 
+    // Shephy alone: won or lost, and why, in words.
+    const solo = await create({ game: "shephy", seats: ["human"], seed: 8 });
+    await playOut(solo.table, 0, solo.tokens["0"]);
+    await page.goto(play(solo));
+    await page.waitForSelector(".results .result");
+    await expect(page.locator(".results .result").textContent()).resolves.toMatch(/^You (won|lost)$/);
+    await expect(page.locator(".results .why").textContent()).resolves.toMatch(
+      /^(A 1000-sheep card reached the field\.|The field emptied\.|The enemy sheep grew to 1000 first\.)$/,
+    );
+    await expectNoSideways(page, "results shephy");
+
     await page.goto(play(dcg));
     await page.waitForSelector('.table-screen[data-link="open"]');
     await fetch(`${env.server.base}/v1/tables/${dcg.table}/seats/0/resign`, { method: "POST", headers: { "x-seat-token": dcg.tokens["0"] } });

@@ -44,15 +44,17 @@ export function rankingRule(game: string, view: unknown): string {
     case "shephy":
       return v.mode === "challenge"
         ? "Shephy (challenge): after three rounds the score is the total of the sheep on the field (7000 at most); an empty field scores 0."
-        : "Shephy: you win when a 1000-sheep card is on the field; an empty field loses.";
+        : "Shephy: you win when a 1000-sheep card is on the field; an empty field, or the enemy sheep reaching 1000 first, loses.";
     default:
       return "The best final score wins.";
   }
 }
 
-/** Why the game ended the way it did, when the view tells (dcg: HP 0, the turn limit, or a seat gave up). */
+/** Why the game ended the way it did, when the view tells (dcg: HP 0, the turn limit, or a seat gave up; Life out; the field). */
 export function whyText(game: string, view: unknown, outcome: readonly number[], seatName: (s: number) => string): string | null {
   const v = (view ?? {}) as View;
+  if (game === "blackpoker") return blackpokerWhy(v, outcome, seatName);
+  if (game === "shephy") return shephyWhy(v);
   if (game !== "dcg") return null;
   const players = arr(v.players) as readonly View[];
   const hp = players.map((p) => num(p.hp));
@@ -65,6 +67,21 @@ export function whyText(game: string, view: unknown, outcome: readonly number[],
   const loser = 1 - winner;
   if (num(v.turn) >= limit && limit > 0) return `The turn limit (${limit}) was reached: ${seatName(winner)} had more HP (${hp[winner]} to ${hp[loser]}).`;
   return `${seatName(loser)} gave up (resigned or ran out of time), which loses the battle.`;
+}
+
+function blackpokerWhy(v: View, outcome: readonly number[], seatName: (s: number) => string): string {
+  const out = (arr(v.players) as readonly View[]).map((p, i) => (num(p.life) <= 0 ? i : -1)).filter((i) => i >= 0);
+  const draw = outcome.every((x) => x === outcome[0]);
+  if (out.length === 2) return draw ? "Both Lives ran out at once: a draw." : "Both Lives ran out at once: the turn player loses.";
+  if (out.length === 1) return `${seatName(out[0]!)}'s Life ran out.`;
+  return draw ? "A draw: the turn limit was reached (or the setup ran out of cards to reveal)." : "";
+}
+
+function shephyWhy(v: View): string {
+  const sheep = arr(v.field).length;
+  if (v.result === "win") return "A 1000-sheep card reached the field.";
+  if (v.result === "over") return sheep === 0 ? "The field emptied: the score is 0." : "Three rounds are over: the field is scored.";
+  return sheep === 0 ? "The field emptied." : "The enemy sheep grew to 1000 first.";
 }
 
 /** One seat's score in the game's own words. */
