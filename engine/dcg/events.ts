@@ -1,6 +1,7 @@
 import { privateEvent, publicEvent, type EventData, type EventFace, type EventKind, type GameEvent } from "../core/index.ts";
 import type { Ailment, BattleData, Seat } from "./battle-data.ts";
 import { cellName } from "./board.ts";
+import { cardText } from "./card-text.ts";
 import type { Command } from "./command.ts";
 import type { Decision } from "./decision.ts";
 import type { Trace } from "./draft.ts";
@@ -46,8 +47,9 @@ import type { Trigger } from "./trigger.ts";
  *   without damage or recovery (numbers), or its `ailment` ("none" | "poison"); `cause` says why
  *   ("Farhalla's aura", "Farhalla's aura ends", "Vogaros's abilities sealed", null when unknown).
  *   A player's MP: {seat name as `card`, cell null, stat "mp", from, to, cause}.
- * - `trigger` {card, cell}: a unit's ability fires ("Abilma Esthasha's ability triggers"), or
- *   its abilities are sealed or restored by its Nightmare condition.
+ * - `trigger` {card, cell}: a unit's ability fires ("Thornguard's ability triggers: " and the
+ *   ability's rule in words, when it is printed on a card), or its abilities are sealed or
+ *   restored by its Nightmare condition.
  * - `draw` {count, cards}: cards drawn (names joined with ", "; the others read only `count`).
  * - `phase` {phase, turn?, cell?}: `phase` "battle" (the battle begins), "turn" (a turn starts:
  *   `turn`, whose turn in `seat`), "react" (the opponent may react to a move), "retry" (the mover
@@ -187,11 +189,16 @@ class Narrator {
       case "BattleStartCommand":
         this.say("phase", null, "Both strategies are revealed: the battle begins", { phase: "battle" });
         break;
+      case "EffectDeclareCommand":
+        this.abilityFires(c, s);
+        break;
       case "FeintDeclareCommand": {
         const f = s.cards[c.feint]!;
         this.declared.add(c.feint);
         const cell = cellName(f.cell);
-        this.say("reveal", f.owner, `${who(f.owner)}'s feint at ${cell} is ${this.name(s, c.feint)}`, { card: this.name(s, c.feint), cell });
+        const rule = cardText(this.pool.cards[f.def]!, this.pool)[0];
+        const text = `${who(f.owner)}'s feint at ${cell} is ${this.name(s, c.feint)}${rule !== undefined ? `: ${rule}` : ""}`;
+        this.say("reveal", f.owner, text, { card: this.name(s, c.feint), cell });
         if (s.state.kind === "FeintDeclare" && s.state.on === "attack") this.say("info", f.owner, "The attack is negated");
         break;
       }
@@ -235,11 +242,6 @@ class Narrator {
         return this.drew(t, s);
       case "CardAilmentChanged":
         return this.ailment(t, s);
-      case "EffectDeclared":
-        return this.say("trigger", s.cards[t.actor]!.owner, `${this.name(s, t.actor)}'s ability triggers`, {
-          card: this.name(s, t.actor),
-          cell: this.cellOf(s, t.actor),
-        });
       case "NightmareSealed":
       case "NightmareUnsealed": {
         if (this.entering.some((e) => e.id === t.actor)) return;
@@ -266,6 +268,22 @@ class Narrator {
    * command that brought it in: its line keeps its place but is written then (`settleEntries`),
    * with the stats it really has, and no seal or stat line for it comes before.
    */
+  /** A TriggerAbility fires (EffectDeclareCommand): the unit, and the ability's rule in words. */
+  private abilityFires(c: Extract<Command, { kind: "EffectDeclareCommand" }>, s: BattleData): void {
+    if (this.pool.abilities[c.ability]!.type !== "TriggerAbility") return;
+    const name = this.name(s, c.card);
+    const rule = this.ruleOf(s, c.ability, c.producer);
+    const text = `${name}'s ability triggers${rule !== null ? `: ${rule}` : ""}`;
+    this.say("trigger", s.cards[c.card]!.owner, text, { card: name, cell: this.cellOf(s, c.card) });
+  }
+
+  /** The rule text of ability `ability`, printed on the card `producer` (own or attached), or null. */
+  private ruleOf(s: BattleData, ability: number, producer: number): string | null {
+    const def = this.pool.cards[s.cards[producer]!.def]!;
+    const i = def.abilities.indexOf(ability);
+    return i < 0 ? null : (cardText(def, this.pool)[i] ?? null);
+  }
+
   private entered(t: Trigger, s: BattleData): void {
     const id = t.actor;
     if (this.pool.cards[s.cards[id]!.def]!.nightmare >= 0) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { projectEvents, type GameEvent, type SeenEvent } from "../../engine/core/index.ts";
 import { dcg, type BattleData, type Decision } from "../../engine/dcg/index.ts";
+import { cardText } from "../../engine/dcg/card-text.ts";
 import { at, scenario, type Scenario } from "./scenario.ts";
 
 /** The events of `d` in the scenario's current state; the scenario then moves on. */
@@ -65,6 +66,16 @@ describe("dcg events", () => {
     sc.act({ kind: "moveDeclare", card: sc.id("Raider"), cell: at("E0") });
     const out = eventsOf(sc, { kind: "reactNone" });
     expect(texts(seen(out, 1))).toContain("Raider's attack 2 -> 1 (Banner Knight's aura ends)");
+  });
+
+  it("an ability that fires says so with its rule in words, before what it does", () => {
+    const sc = scenario().withUnit(0, "Agnis", "C2").withUnit(1, "Stone Wall", "C3").withUnit(1, "Thornguard", "D3");
+    const events = eventsOf(sc, { kind: "attack", card: sc.id("Agnis"), cell: at("C3") });
+    const fired = ofKind(events, "trigger")[0]!;
+    const rule = cardText(sc.pool.cards[sc.state.cards[sc.id("Thornguard")]!.def]!, sc.pool)[0]!;
+    expect(fired.face).toEqual({ text: `Thornguard's ability triggers: ${rule}`, data: { card: "Thornguard", cell: "D3" } });
+    const after = events.slice(events.indexOf(fired) + 1);
+    expect(after.find((e) => e.kind === "damage")!.face.text).toBe("Agnis takes 1 damage from Thornguard (life 3 -> 2)");
   });
 
   it("a strategy placement is the placer's alone: the others read no card and no cell while placement is open", () => {
@@ -143,7 +154,7 @@ describe("dcg events", () => {
     expect(JSON.stringify(seen(moved, 0))).not.toContain("Pitfall");
     const declared = eventsOf(sc, { kind: "feintDeclare" });
     const lines = texts(seen(declared, 0));
-    expect(lines).toContain("Guest's feint at C3 is Pitfall");
+    expect(lines).toContain(`Guest's feint at C3 is Pitfall: ${cardText(sc.pool.cards[sc.state.cards[sc.id("Pitfall")]!.def]!, sc.pool)[0]}`);
     expect(lines).toContain("Agnis takes 2 damage from Pitfall (life 3 -> 1)");
   });
 
