@@ -53,7 +53,7 @@ describe("seats in the browser", () => {
   it("two people: a second tab takes the seat, leaving asks first, the takeover and the return are announced, resign, results, Rematch and New table", async () => {
     const made = await api(env.server.base, "POST", "/v1/tables", {
       game: "sevens",
-      seats: ["human", "human", "random"],
+      seats: ["human", "human", "open:random"],
       seed: 31,
       deadlines: { graceMs: 3000, takeover: "random", botDelayMs: 0 },
     });
@@ -139,6 +139,10 @@ describe("seats in the browser", () => {
     expect(await b.locator(`tr[data-table="${table}"] a`, { hasText: "my seat 1" }).count()).toBe(0);
     await expect(b.locator(`tr[data-table="${table}"] a`, { hasText: "watch" }).count()).resolves.toBe(1);
 
+    // Somebody joins the open seat mid-game: announced as a newcomer, not as a return.
+    await api(env.server.base, "POST", `/v1/tables/${table}/seats/2/join`);
+    await news(a, /^A person joined seat 2; they play it from now on$/);
+
     // Seat 0 plays to the end (focus checked after every move), then the results in words.
     await playToEnd(a);
     const results = a.locator(".results");
@@ -159,14 +163,14 @@ describe("seats in the browser", () => {
     expect(next).toBeTruthy();
     expect(next).not.toBe(table);
     const summary = await api(env.server.base, "GET", `/v1/tables/${next}`);
-    expect(summary.seats.map((s: { kind: string; agent: string | null }) => (s.kind === "agent" ? s.agent : s.kind))).toEqual(["human", "human", "random"]);
+    expect(summary.seats.map((s: { kind: string; agent: string | null }) => (s.kind === "agent" ? s.agent : s.kind))).toEqual(["human", "human", "human"]);
+    expect(await a.locator('input[data-seat-link="2"]').count()).toBe(1);
     // New table: back to the lobby's form, filled in with this table's game, seats and times.
     await a.click("[data-act=new-table]");
     await a.waitForSelector('.lobby[data-ready="true"]');
     expect(await a.inputValue("#game")).toBe("sevens");
     expect(await a.inputValue("#nseats")).toBe("3");
-    expect(await Promise.all([0, 1, 2].map((i) => a.inputValue(`#seat-${i}`)))).toEqual(["you", "person", "agent"]);
-    expect(await a.inputValue('input[name="agent-2"]')).toBe("random");
+    expect(await Promise.all([0, 1, 2].map((i) => a.inputValue(`#seat-${i}`)))).toEqual(["you", "person", "person"]);
     expect(await a.inputValue("#delay")).toBe("0");
     // The rematch's own seat is this browser's (its token was kept).
     await a.goto(`${env.server.base}/#/play/${next}/0`);

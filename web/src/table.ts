@@ -53,6 +53,7 @@ const secondsOf = (ms: number) => Math.max(0, Math.ceil(ms / 1000));
 /** What a seat's status change means, in words (pushed to every channel as a frame). */
 export function seatChange(before: SeatInfo, after: SeatInfo, name: string, takeover: string, concede: boolean, now: number): string | null {
   if (before.status === after.status || after.kind === "agent") return null;
+  if (before.kind === "open" && after.kind === "human") return `A person joined ${name.toLowerCase()}; they play it from now on`;
   const agent = after.agent ?? takeover;
   switch (after.status) {
     case "away":
