@@ -132,7 +132,6 @@ describe("sevens in the browser", () => {
     expect(await at()).toBe(mid);
     expect(await shown()).toBe(stateHash(states[mid]));
     expect(await page.getAttribute(".boardwrap", "data-view-hash")).toBe(stateHash(g.view(states[mid], 0)));
-    await shot(page, "replay");
     await context.close();
     expect(errors).toEqual([]);
   });
