@@ -199,3 +199,15 @@ export function readJournals(dataDir: string): { id: string; lines: unknown[]; t
   }
   return names.map((name) => ({ id: name.slice(0, -".jsonl".length), ...parseLines(readFileSync(join(dir, name), "utf8")) }));
 }
+
+/** The ids of every head file in <dataDir>/tables (head.ts). */
+export function headIds(dataDir: string): string[] {
+  try {
+    return readdirSync(tablesDir(dataDir))
+      .filter((n) => n.endsWith(".head"))
+      .map((n) => n.slice(0, -".head".length))
+      .sort();
+  } catch {
+    return [];
+  }
+}

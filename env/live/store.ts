@@ -8,7 +8,8 @@ import { checkAgentCost, seatsCost } from "../../agents/cost.ts";
 import { AgentRunner } from "./agent-runner.ts";
 import { systemClock, type LiveClock } from "./clock.ts";
 import { applyPreset } from "./facilitators.ts";
-import { readJournal, readJournals, tablesDir, truncateJournal } from "./journal.ts";
+import { readHead } from "./head.ts";
+import { headIds, readJournal, readJournals, tablesDir, truncateJournal } from "./journal.ts";
 import type { CreateTableBody, CreateTableReply, LogHeader } from "./protocol.ts";
 import { ReplayTable } from "./replay.ts";
 import { loadOrCreateKey } from "./signing.ts";
@@ -105,7 +106,9 @@ export class TableStore {
   recover(): { recovered: number; failed: { id: string; reason: string }[] } {
     const failed: { id: string; reason: string }[] = [];
     let recovered = 0;
-    for (const j of readJournals(this.o.dataDir)) {
+    const journals = readJournals(this.o.dataDir);
+    failed.push(...this.headsWithoutJournal(new Set(journals.map((j) => j.id))));
+    for (const j of journals) {
       // Finished tables stay on disk and are loaded when asked for (get).
       if ((j.lines[j.lines.length - 1] as { t?: string } | undefined)?.t === "end") continue;
       try {
@@ -127,6 +130,17 @@ export class TableStore {
       }
     }
     return { recovered, failed };
+  }
+
+  /** A head file whose journal is gone: the table was lost whole (reported, nothing to load). */
+  private headsWithoutJournal(journals: ReadonlySet<string>): { id: string; reason: string }[] {
+    return headIds(this.o.dataDir)
+      .filter((id) => !journals.has(id))
+      .map((id) => {
+        const read = readHead(tablesDir(this.o.dataDir), id, this.key);
+        const said = read.head ? `; its head says ${read.head.lines} lines (seq ${read.head.seq}) were written` : "";
+        return { id, reason: `its journal is missing${said}` };
+      });
   }
 
   /** For /metrics: tables in memory, how many are live, decisions applied since start and held in memory. */

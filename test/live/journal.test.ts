@@ -194,6 +194,18 @@ describe("journal head: a lost tail is told at restart", () => {
     expect(c.get(made.table).summary().integrity).toEqual([expect.objectContaining({ problem: "no_head", foundSeq: 2 })]);
   });
 
+  it("a journal deleted whole while its head stays is reported at restart", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const made = await played(dir, 3);
+    rmSync(journalOf(dir, made.table));
+    const b = store(dir);
+    expect(b.recover()).toEqual({
+      recovered: 0,
+      failed: [{ id: made.table, reason: expect.stringMatching(/its journal is missing; its head says \d+ lines \(seq 3\)/) }],
+    });
+  });
+
   it("a journal ahead of its head (a crash between the two flushes) is no false alarm", async () => {
     const dir = tempDir();
     dirs.push(dir);
