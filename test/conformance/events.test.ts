@@ -3,19 +3,37 @@
  * rules at every decision, and the leak check (test/conformance/events.ts) at every decision that
  * hides something from someone and at a sample of the others.
  */
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { decisionOnlyEvents, deriveSeed, Rng, type AnyGame } from "../../engine/core/index.ts";
 import { dcg } from "../../engine/dcg/index.ts";
 import { registry } from "../../engine/games.ts";
 import { eventLeakProblems, eventShapeProblems, viewersOf, type LeakTally } from "./events.ts";
+import { variantConfigs } from "../../scripts/golden-format.ts";
 import { playthrough, seeds } from "./harness.ts";
 
 /** Games per game id, and how often a decision whose events are all public is leak-checked. */
 const GAMES = 12;
 const PUBLIC_STRIDE = 9;
 
+/**
+ * The configs played, in turn: the default, the golden variants, and for dcg card sets whose
+ * effects the default pool lacks (the shipped vocabulary set: effect draws, feints consumed,
+ * swaps...; a generated pool).
+ */
+const VOCABULARY = JSON.parse(readFileSync(new URL("../../cards/vocabulary.json", import.meta.url), "utf8")) as { books: { id: string }[] };
+const EXTRA: Readonly<Record<string, readonly Record<string, unknown>[]>> = {
+  dcg: [
+    { cardSet: VOCABULARY, books: [VOCABULARY.books[0]!.id, VOCABULARY.books[1]!.id] },
+    { cardSet: VOCABULARY, books: [VOCABULARY.books[1]!.id, VOCABULARY.books[0]!.id] },
+    { cardPool: { generate: { seed: 7, cards: 40 } } },
+  ],
+};
+const configsOf = (game: AnyGame) => [{}, ...(variantConfigs[game.info.id] ?? []), ...(EXTRA[game.info.id] ?? [])];
+
 function checkGame(game: AnyGame, seed: number, tally: LeakTally, leaks: string[]): void {
-  const run = playthrough(game, undefined, {}, seed);
+  const configs = configsOf(game);
+  const run = playthrough(game, undefined, configs[seed % configs.length]!, seed);
   const rng = Rng.seeded(deriveSeed(seed, "events-leak"));
   for (let i = 0; i < run.decisions.length; i++) {
     const before = run.states[i];
