@@ -70,7 +70,11 @@ describe("dcg against the computer, by a person at 1280x800", () => {
         await inView(p, confirm, "Confirm placement");
         expect(headline).toMatch(/^Strategy time: your placement/);
         seen.confirm++;
-        await confirm.click();
+        // The number keys press the bar's buttons while the full list is folded away: 1 is Confirm.
+        await expect(confirm.locator("kbd").textContent()).resolves.toBe("1");
+        await p.keyboard.press("1");
+        await moved(p, seq);
+        await expect(p.locator(".now-acting").textContent()).resolves.not.toMatch(/^Strategy time: your placement/);
       } else if ((await place.count()) > 0) {
         expect(await cardThenCell(p, place.first(), "place")).toBe(true);
       } else if (await primary(p, "reactNone")) {

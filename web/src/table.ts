@@ -291,8 +291,12 @@ export function tableScreen(root: HTMLElement, o: TableScreenOptions): () => voi
     mount(
       els.primary,
       primary && mine.length && !choosing.length
-        ? primary(mine).map((p) =>
-            button(p.label, () => pick([p.option]), { class: "primary", "data-primary": (p.option.decision as { kind: string }).kind, "data-id": p.option.id }),
+        ? primary(mine).map((p, i) =>
+            button([i < 9 ? h("kbd", null, String(i + 1)) : null, " ", p.label], () => pick([p.option]), {
+              class: "primary",
+              "data-primary": (p.option.decision as { kind: string }).kind,
+              "data-id": p.option.id,
+            }),
           )
         : null,
     );
@@ -558,7 +562,9 @@ export function tableScreen(root: HTMLElement, o: TableScreenOptions): () => voi
     if (document.querySelector("dialog[open]")) return;
     const n = Number(e.key);
     if (Number.isInteger(n) && n >= 1 && n <= 9) {
-      const btn = els.acts.querySelectorAll<HTMLButtonElement>("ol.options button")[n - 1];
+      // The keys pick what is in view: the action bar's buttons while the full list is folded away.
+      const folded = els.acts.querySelector("details.all-decisions:not([open])") !== null;
+      const btn = (folded ? els.primary : els.acts).querySelectorAll<HTMLButtonElement>(folded ? "button.primary" : "ol.options button")[n - 1];
       if (btn) {
         e.preventDefault();
         btn.click();
