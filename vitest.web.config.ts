@@ -1,12 +1,18 @@
 import { defineConfig } from "vitest/config";
 
-/** The browser tests (npm run test:web): real Chromium, one file at a time (2-core machines). */
+// test/fixtures/hang-guard.ts reads (and checks) the same variable for the tests' own waits.
+const scale = Number(process.env.CARDGYM_TEST_TIME_SCALE || 1);
+
+/**
+ * The browser tests (npm run test:web): real Chromium, one file at a time (2-core machines). The
+ * timeouts are hang guards, generous for a loaded machine (see vitest.config.ts).
+ */
 export default defineConfig({
   test: {
     include: ["test/web/**/*.test.ts"],
     globalSetup: ["test/web/setup.ts"],
-    testTimeout: 120_000,
-    hookTimeout: 60_000,
+    testTimeout: 900_000 * scale,
+    hookTimeout: 300_000 * scale,
     fileParallelism: false,
   },
 });

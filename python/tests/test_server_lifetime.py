@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from hang_guard import hang_guard
 
 # The parent starts its server from a non-main thread: server.py then skips Linux's
 # PR_SET_PDEATHSIG, so only the stdin pipe (--exit-on-stdin-eof) can tell the server that the
@@ -53,19 +54,19 @@ def test_server_exits_when_its_parent_is_killed() -> None:
         assert os.path.isdir(socket_dir)
         assert not _exited(server_pid)
         parent.send_signal(signal.SIGKILL)
-        parent.wait(10)
-        deadline = time.monotonic() + 20
+        parent.wait(hang_guard())
+        deadline = time.monotonic() + hang_guard()
         while time.monotonic() < deadline and not _exited(server_pid):
             time.sleep(0.05)
         assert _exited(server_pid), "the server outlived its SIGKILLed parent"
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + hang_guard()
         while time.monotonic() < deadline and os.path.exists(socket_dir):
             time.sleep(0.05)
         assert not os.path.exists(socket_dir), "the server left its private socket folder behind"
     finally:
         if parent.poll() is None:
             parent.kill()
-            parent.wait(10)
+            parent.wait(hang_guard())
         if parent.stdout is not None:
             parent.stdout.close()
         if server_pid and not _exited(server_pid):

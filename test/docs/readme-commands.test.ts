@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../scripts/run-script.ts";
 import { fencedBlocks } from "./markdown.ts";
+import { hangGuard } from "../fixtures/hang-guard.ts";
 
 interface Entry {
   readonly run?: string;
@@ -54,10 +55,11 @@ function startServer(command: string, ready: RegExp): Promise<{ address: string;
   };
   return new Promise((resolve, reject) => {
     let seen = "";
+    const guard = hangGuard();
     const timer = setTimeout(() => {
       stop();
-      reject(new Error(`server did not print its banner within 60 s:\n${seen}`));
-    }, 60_000);
+      reject(new Error(`hang guard: the server did not print its banner within ${guard / 1000} s:\n${seen}`));
+    }, guard);
     const onData = (d: Buffer) => {
       seen += d.toString();
       const m = ready.exec(seen);
@@ -107,7 +109,7 @@ describe("the README's commands", () => {
       for (const block of blocks) {
         if (block.lang === "python") {
           expect(existsSync(VENV_PYTHON), "a sh block before this one makes python/.venv").toBe(true);
-          const r = runScript(block.text, 120_000, VENV_PYTHON);
+          const r = runScript(block.text, hangGuard(300_000), VENV_PYTHON);
           expect(r.code, `README.md line ${block.line}: the python block failed:\n${r.out}`).toBe(0);
           continue;
         }
@@ -149,7 +151,7 @@ describe("the README's commands", () => {
           cleanup.push(...(entry?.cleanup ?? []));
         }
         try {
-          const r = runScript(parts.join("\n"), 600_000);
+          const r = runScript(parts.join("\n"), hangGuard(900_000));
           const failed = /::command (\d+)(?![\s\S]*::command)/.exec(r.out)?.[1];
           expect(r.code, `README.md line ${block.line}: "${block.commands[Number(failed ?? 0)]}" failed:\n${r.out}`).toBe(0);
         } finally {

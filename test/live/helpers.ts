@@ -4,6 +4,7 @@ import { join } from "node:path";
 import WebSocket from "ws";
 import { afterAll, beforeAll } from "vitest";
 import type { FastifyInstance } from "fastify";
+import { hangGuard } from "../fixtures/hang-guard.ts";
 import { buildApp, type ServerOptions } from "../../env/server/index.ts";
 
 export interface Live {
@@ -121,8 +122,8 @@ export class Client {
     }
   }
 
-  /** The next message (after the last one matched) satisfying pred. */
-  next(pred: (m: any) => boolean = () => true, timeoutMs = 5000): Promise<any> {
+  /** The next message (after the last one matched) satisfying pred; `timeoutMs` is only a hang guard. */
+  next(pred: (m: any) => boolean = () => true, timeoutMs = hangGuard()): Promise<any> {
     return new Promise((resolve, reject) => {
       const w = { pred, resolve, reject, from: this.cursor };
       this.waiters.push(w);

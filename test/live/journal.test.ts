@@ -12,6 +12,7 @@ import { ManualClock } from "../../env/live/clock.ts";
 import { TableStore } from "../../env/live/store.ts";
 import { checkSignedRecord, verifySignedRecord } from "../../env/live/verify.ts";
 import { http, startLive, tempDir } from "./helpers.ts";
+import { hangGuard, waitUntil } from "../fixtures/hang-guard.ts";
 
 const dirs: string[] = [];
 const stores: TableStore[] = [];
@@ -39,10 +40,7 @@ async function answerFirst(s: TableStore, id: string, tokens: Record<string, str
   }
 }
 
-const until = async (cond: () => boolean) => {
-  for (let i = 0; i < 2000 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
-  expect(cond()).toBe(true);
-};
+const until = (cond: () => boolean) => waitUntil(cond, "the journal condition", hangGuard(), 5);
 
 describe("table journal", () => {
   it("a torn last line is cut off at recovery; the table continues and recovers again", async () => {

@@ -93,5 +93,5 @@ describe("live tables survive kill -9", () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 });

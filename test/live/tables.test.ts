@@ -14,6 +14,7 @@ import { ManualClock } from "../../env/live/clock.ts";
 import { readKey } from "../../env/live/signing.ts";
 import { verifySignedRecord } from "../../env/live/verify.ts";
 import { Client, http, startLive, type Live } from "./helpers.ts";
+import { waitUntil } from "../fixtures/hang-guard.ts";
 
 let live: Live | null = null;
 const extra: Client[] = [];
@@ -149,7 +150,7 @@ describe("live tables over WebSockets", () => {
     }
     expect(agentMoves).toBeGreaterThan(0);
     expect(f.returns).toHaveLength(2);
-  }, 30_000);
+  });
 
   it("a spectator joins mid-game, gets the spectator view live, and a table can forbid spectators", async () => {
     live = await startLive();
@@ -227,7 +228,8 @@ describe("live tables over WebSockets", () => {
     c.send({ type: "answer", seq: f.seq, decisionId: f.decisions[0].id });
     c.send({ type: "answer", seq: f.seq, decisionId: f.decisions[0].id });
     await c.next((m) => m.type === "ack");
-    await new Promise((r) => setTimeout(r, 100));
+    // Wait for a reply to each of the two answers (rather than for a while), then look at them.
+    await waitUntil(() => c.messages.filter((m) => m.type === "ack" || m.type === "error").length >= 2, "replies to both answers");
     const replies = c.messages.filter((m) => m.type === "ack" || m.type === "error");
     expect(replies.filter((m) => m.type === "ack")).toEqual([{ type: "ack", seq: f.seq + 1, decisionId: f.decisions[0].id }]);
     expect(replies.filter((m) => m.type === "error").map((m) => m.error.code)).toEqual(["stale_answer"]);
@@ -381,5 +383,5 @@ describe("live tables over WebSockets", () => {
     const ko = run(bad);
     expect(ko.status).not.toBe(0);
     expect(ko.stderr).toContain("verify_failed");
-  }, 30_000);
+  });
 });

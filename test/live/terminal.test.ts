@@ -35,7 +35,7 @@ describe("terminal client", () => {
     expect(r.out).toContain('"x" is not a number from 1 to');
     expect(r.out).toMatch(/♠ +·/);
     expect(r.out).toMatch(/game over after \d+ decisions/);
-  }, 30_000);
+  });
 
   it("dcg: says who acts, lists Confirm and End turn first, a card's cells on one line, card texts on ?", async () => {
     const r = await play(["dcg", "--agents", "human,computer", "--seed", "3"], "?\n" + "1\n".repeat(800));
@@ -63,5 +63,5 @@ describe("terminal client", () => {
     const wrong = await play(["--connect", live.base, "--table", made.table, "--seat", "1", "--token", "wrong"], "");
     expect(wrong.out).toContain("unauthorized");
     expect(wrong.code).not.toBe(0);
-  }, 30_000);
+  });
 });

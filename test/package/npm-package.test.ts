@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { sectionBlocks } from "../docs/markdown.ts";
 import { repoRoot } from "../scripts/run-script.ts";
 import { run } from "./run.ts";
+import { hangGuard } from "../fixtures/hang-guard.ts";
 
 // The npm package from a user's side, exactly as docs/api.md (and the README's "Install without a
 // checkout") show it: `npm run build:npm` (scripts/build/npm-package.ts), then a plain
@@ -99,7 +100,8 @@ describe("the npm package", () => {
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let out = "";
-        const timer = setTimeout(() => reject(new Error(`no URL within 60 s: ${out}`)), 60_000);
+        const guard = hangGuard();
+        const timer = setTimeout(() => reject(new Error(`hang guard: no URL within ${guard / 1000} s: ${out}`)), guard);
         server.stdout.on("data", (chunk: Buffer) => {
           out += chunk.toString();
           const m = /at (http:\/\/\S+)/.exec(out);

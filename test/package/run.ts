@@ -1,4 +1,5 @@
 import { spawnSync, type SpawnSyncOptions } from "node:child_process";
+import { hangGuard } from "../fixtures/hang-guard.ts";
 
 /**
  * Runs a command to completion; a failure throws with its output, so a red test says why. Returns
@@ -6,7 +7,7 @@ import { spawnSync, type SpawnSyncOptions } from "node:child_process";
  */
 export function run(command: string, args: readonly string[], options: SpawnSyncOptions & { timeout?: number; withStderr?: boolean } = {}): string {
   const { withStderr, ...spawnOptions } = options;
-  const out = spawnSync(command, args, { encoding: "utf8", timeout: 300_000, ...spawnOptions });
+  const out = spawnSync(command, args, { encoding: "utf8", timeout: hangGuard(600_000), ...spawnOptions });
   const text = `${String(out.stdout ?? "")}${String(out.stderr ?? "")}`;
   if (out.error || out.status !== 0) {
     throw new Error(`${command} ${args.join(" ")} failed (${out.error?.message ?? `exit ${out.status}`}):\n${text.slice(-4000)}`);

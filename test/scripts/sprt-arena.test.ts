@@ -91,7 +91,7 @@ describe("SPRT on real games", () => {
     expect(run.state.elo).toBeCloseTo(0, 6);
     // Every pair split 1-1: all groups in the middle category.
     expect(run.counts).toEqual([0, 0, run.state.groups, 0, 0]);
-  }, 60_000);
+  });
 
   it("identical random agents in a 3-seat game end near 0 Elo, the interval holding 0", async () => {
     const job = {
@@ -108,7 +108,7 @@ describe("SPRT on real games", () => {
     expect(run.state.eloLow).toBeLessThan(0);
     expect(run.state.eloHigh).toBeGreaterThan(0);
     expect(Math.abs(run.state.elo)).toBeLessThan(40);
-  }, 60_000);
+  });
 
   it("runs the same groups on worker threads as in this thread", async () => {
     const job = {
@@ -123,7 +123,7 @@ describe("SPRT on real games", () => {
     const pooled = await runSprtJob(job, { workers: 2, quiet: true, log: () => {} });
     expect(pooled.counts).toEqual(here.counts);
     expect(pooled.state).toEqual(here.state);
-  }, 60_000);
+  });
 });
 
 describe("round robin on worker threads", () => {
@@ -153,7 +153,7 @@ describe("round robin on worker threads", () => {
     const read = (w: string) => JSON.parse(readFileSync(join(dir, w, "arena.json"), "utf8"));
     expect(read("2").matrix).toEqual(read("0").matrix);
     expect(read("2").agents.map((a: { decisions: number }) => a.decisions)).toEqual(read("0").agents.map((a: { decisions: number }) => a.decisions));
-  }, 60_000);
+  });
 });
 
 describe("SPRT gates", () => {
@@ -195,7 +195,7 @@ describe("SPRT gates", () => {
     expect(entry?.result).toBe("H0");
     expect(entry?.baseline.model).toBe("dcg-ppo-v1");
     expect(entry!.games).toBeLessThanOrEqual(200);
-  }, 120_000);
+  });
 });
 
 /** The real model with its first dense layer's weights (64 x 875) shuffled in place: same values, no structure. */
@@ -230,7 +230,7 @@ describe("a corrupted layer", () => {
     const run = await runSprtJob(job, { workers: 0, quiet: true, log: () => {} });
     expect(run.state.decision).toBe("H0");
     expect(run.state.eloHigh).toBeLessThan(0);
-  }, 60_000);
+  });
 });
 
 describe("history and promotion", () => {
@@ -300,5 +300,5 @@ describe("history and promotion", () => {
     const v2 = after.models.find((m: { name: string }) => m.name === "v2");
     expect(v2).toMatchObject({ parent: "champ", file: "builtin/v2.onnx", encoderVersion: "dcg-obs-v2", game: "dcg", trainingRun: "test", sha256: sha(cand) });
     expect(readFileSync(join(dir, "builtin/v2.onnx")).equals(readFileSync(cand))).toBe(true);
-  }, 60_000);
+  });
 });

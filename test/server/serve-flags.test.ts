@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isLoopback, readToken } from "../../scripts/serve-config.ts";
 
-/** Runs `npm start`'s script with `args` and `env` until it prints its URL; returns its stdout so far, then stops it. */
+/** Runs `npm start`'s script with `args` and `env` until it has printed its whole banner; returns its stdout so far, then stops it. */
 async function startAndStop(args: string[], env: Record<string, string>, probe: (base: string) => Promise<void>): Promise<string> {
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "--port", "0", "--workers", "1", ...args], {
     stdio: ["ignore", "pipe", "pipe"],
@@ -20,7 +20,8 @@ async function startAndStop(args: string[], env: Record<string, string>, probe: 
       child.stdout.on("data", (c: Buffer) => {
         out += c.toString();
         const m = /\bat (http:\/\/\S+)/.exec(out);
-        if (m) setTimeout(() => resolve(m[1]!), 100);
+        // The banner ends with its "see docs/protocol.md" line: by then any warning is printed too.
+        if (m && /see docs\/protocol\.md\n/.test(out.slice(m.index))) resolve(m[1]!);
       });
       child.on("exit", (code) => reject(new Error(`server exited (${code}): ${err}`)));
     });
@@ -38,7 +39,7 @@ describe("npm start: where it binds and how it takes a token", () => {
       expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     });
     expect(out).not.toContain("warning");
-  }, 30_000);
+  });
 
   it("reads the token from --token-file; 127.0.0.2 counts as loopback (no warning)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cardgym-token-"));
@@ -55,7 +56,7 @@ describe("npm start: where it binds and how it takes a token", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 30_000);
+  });
 
   it("--help says that --token shows in ps and names the other ways", () => {
     const r = spawnSync(process.execPath, ["--import", "tsx", "scripts/serve.ts", "--help"], { encoding: "utf8" });

@@ -4,6 +4,7 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { hangGuard } from "../fixtures/hang-guard.ts";
 
 /** Starts `npm start`'s script on a free port and resolves with its URL line. */
 function startServer(args: string[]): { child: ChildProcess; url: Promise<string>; exit: Promise<{ code: number | null; stderr: string }> } {
@@ -42,7 +43,7 @@ describe("npm start -- --exit-on-stdin-eof", () => {
     } finally {
       if (child.exitCode === null) child.kill("SIGKILL");
     }
-  }, 60_000);
+  });
 
   it("without the flag, a closed stdin does not stop the server", async () => {
     const { child, url, exit } = startServer([]);
@@ -56,7 +57,7 @@ describe("npm start -- --exit-on-stdin-eof", () => {
     } finally {
       if (child.exitCode === null) child.kill("SIGKILL");
     }
-  }, 60_000);
+  });
 });
 
 /** GET over a Unix domain socket. */
@@ -73,7 +74,7 @@ function getUnix(socketPath: string, path: string): Promise<{ status: number; bo
 }
 
 function serveOnce(args: string[]): { status: number | null; stderr: string } {
-  const r = spawnSync(process.execPath, ["--import", "tsx", "scripts/serve.ts", ...args], { encoding: "utf8", timeout: 60_000 });
+  const r = spawnSync(process.execPath, ["--import", "tsx", "scripts/serve.ts", ...args], { encoding: "utf8", timeout: hangGuard() });
   return { status: r.status, stderr: r.stderr };
 }
 
@@ -98,7 +99,7 @@ describe("npm start -- --socket PATH", () => {
       if (child.exitCode === null) child.kill("SIGKILL");
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 
   it("replaces a stale socket file left by a killed server", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cardgym-test-"));
@@ -119,7 +120,7 @@ describe("npm start -- --socket PATH", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 
   it("refuses paths that are not sockets, missing folders and over-long paths with a clear message", () => {
     const dir = mkdtempSync(join(tmpdir(), "cardgym-test-"));
@@ -137,5 +138,5 @@ describe("npm start -- --socket PATH", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 });

@@ -7,6 +7,7 @@ import type { Browser, Page } from "playwright-core";
 import { Rng, stateHash } from "../../engine/core/index.ts";
 import { registry } from "../../engine/games.ts";
 import { api, launch, moved, openPage, seqOf, shot, startServer, waitTurn, type Server } from "./browser.ts";
+import { hangGuard } from "../fixtures/hang-guard.ts";
 
 let server: Server;
 let browser: Browser;
@@ -111,7 +112,7 @@ describe("boards and watching in the browser", () => {
     await page.waitForFunction((s) => Number(document.querySelector(".table-screen")?.getAttribute("data-seq")) > s, held);
     await shot(page, "watch-phone");
     await page.click('[data-speed="live"]');
-    await page.waitForSelector('.table-screen[data-status="finished"]', { timeout: 60_000 });
+    await page.waitForSelector('.table-screen[data-status="finished"]', { timeout: hangGuard() });
     expect((await page.locator(".table-screen ol.log li").count()) > 10).toBe(true);
     await ctx.close();
     expect(errors).toEqual([]);
@@ -143,7 +144,7 @@ describe("boards and watching in the browser", () => {
     await moved(page, seq);
     // The policy plays its side: its placement shows up in the log.
     await page.waitForFunction(() => [...document.querySelectorAll("ol.log li")].some((li) => /Guest confirms/.test(li.textContent ?? "")), null, {
-      timeout: 30_000,
+      timeout: hangGuard(),
     });
     await ctx.close();
     expect(errors).toEqual([]);

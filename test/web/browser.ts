@@ -9,6 +9,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll } from "vitest";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { buildApp } from "../../env/server/index.ts";
+import { hangGuard } from "../fixtures/hang-guard.ts";
 
 export const CHROMIUM = process.env.CARDGYM_CHROMIUM ?? "/usr/bin/chromium";
 /** The flags every browser test launches with (the project's CI runs as root in a container). */
@@ -50,7 +51,7 @@ export async function startServer(): Promise<Server> {
 }
 
 export function launch(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true, timeout: 60_000 });
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true, timeout: hangGuard() });
 }
 
 /** A page whose console errors and uncaught exceptions are collected into `errors`. */
@@ -60,7 +61,7 @@ export async function openPage(context: BrowserContext, url: string, errors: str
     if (m.type() === "error") errors.push(`${page.url()}: console: ${m.text()}`);
   });
   page.on("pageerror", (e) => errors.push(`${page.url()}: uncaught: ${e.message}`));
-  page.setDefaultTimeout(20_000);
+  page.setDefaultTimeout(hangGuard());
   await page.goto(url);
   return page;
 }
@@ -83,7 +84,7 @@ export async function api(base: string, method: string, path: string, body?: unk
 
 /** Waits until the table screen shows a frame with a seq other than `seq`, or the seat must decide, or the game is over. */
 export async function waitTurn(page: Page): Promise<"mine" | "finished"> {
-  await page.waitForSelector('.table-screen[data-my-turn="true"], .table-screen[data-status="finished"]', { timeout: 30_000 });
+  await page.waitForSelector('.table-screen[data-my-turn="true"], .table-screen[data-status="finished"]', { timeout: hangGuard() });
   return (await page.getAttribute(".table-screen", "data-status")) === "finished" ? "finished" : "mine";
 }
 
@@ -100,7 +101,7 @@ export async function moved(page: Page, seq: number): Promise<void> {
       return !!el && (Number(el.getAttribute("data-seq")) > s || el.getAttribute("data-status") === "finished");
     },
     seq,
-    { timeout: 30_000 },
+    { timeout: hangGuard() },
   );
 }
 

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { dcg } from "../../engine/dcg/index.ts";
 import { api, launch, openPage, startServer, type Server } from "./browser.ts";
+import { hangGuard } from "../fixtures/hang-guard.ts";
 
 let server: Server;
 let browser: Browser;
@@ -102,7 +103,7 @@ async function act(p: Page, ops: { n: number }): Promise<string> {
       return !!el && (Number(el.getAttribute("data-seq")) > s || el.getAttribute("data-status") === "finished");
     },
     seq,
-    { timeout: 30_000 },
+    { timeout: hangGuard() },
   );
   return what;
 }
