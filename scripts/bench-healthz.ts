@@ -13,7 +13,7 @@
 import { cpus, loadavg } from "node:os";
 import { Packr, Unpackr } from "msgpackr";
 import { buildApp } from "../env/server/index.ts";
-import { intArg, main, parseCli } from "./cli.ts";
+import { intArg, main, parseCli, printUsage } from "./cli.ts";
 
 const USAGE = "npm run bench:healthz -- [--budget MS] [--idle N]";
 const MAX_ENVS = 64;
@@ -86,10 +86,7 @@ function row(label: string, xs: readonly number[]): string {
 
 main(async () => {
   const { values } = parseCli(USAGE, { budget: { type: "string" }, idle: { type: "string" } });
-  if (values.help) {
-    console.log(`usage: ${USAGE}`);
-    return;
-  }
+  if (values.help) return printUsage(USAGE);
   const budget = intArg(values.budget, "budget", 1500, 100);
   const idleN = intArg(values.idle, "idle", 200, 1);
   const app = buildApp({ workers: 1, stepTimeoutMs: budget, maxEnvsPerSession: MAX_ENVS, maxAgentCost: MAX_COST });

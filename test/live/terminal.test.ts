@@ -49,7 +49,7 @@ describe("terminal client", () => {
     expect(r.out).toMatch(/>> Guest's turn/);
     expect(r.out).not.toMatch(/ {2}20\. /);
     expect(r.out).toMatch(/game over after \d+ decisions/);
-  }, 120_000);
+  });
 
   it("--connect plays a seat of a remote table with its token", async () => {
     live = await startLive();
