@@ -158,5 +158,5 @@ describe("dcg against the computer, by a person at 1280x800", () => {
     await shot(p, "replay");
     await ctx.close();
     expect(errors).toEqual([]);
-  }, 300_000);
+  });
 });

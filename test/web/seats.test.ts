@@ -7,12 +7,13 @@
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { api, moved, openPage, seqOf, serverAndBrowser, shot, waitTurn } from "./browser.ts";
+import { hangGuard } from "../fixtures/hang-guard.ts";
 
 const env = serverAndBrowser();
 const errors: string[] = [];
 
 const news = (page: Page, re: RegExp) =>
-  page.waitForFunction((src) => new RegExp(src).test(document.querySelector(".seat-news")?.textContent ?? ""), re.source, { timeout: 30_000 });
+  page.waitForFunction((src) => new RegExp(src).test(document.querySelector(".seat-news")?.textContent ?? ""), re.source, { timeout: hangGuard() });
 
 /** Where the focus is: the element's tag and classes, and whether it is inside the table screen. */
 const focusOf = (page: Page) =>
