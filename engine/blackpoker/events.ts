@@ -1,4 +1,4 @@
-import { privateEvent, publicEvent, type GameEvent } from "../core/index.ts";
+import { decisionEvent, privateEvent, publicEvent, type GameEvent } from "../core/index.ts";
 import type { CoreRequest, FlowState } from "../core/interrupt/index.ts";
 import { cardLabel, type Card } from "./cards.ts";
 import { blackpokerActor } from "./legal.ts";
@@ -35,8 +35,8 @@ export function blackpokerEvents(before: BlackpokerState, decision: BlackpokerDe
   const text = describeBlackpoker(before, decision);
   const out: GameEvent[] =
     decision.kind === "searchTake" && seat !== null
-      ? [privateEvent("decision", seat, [seat], { text }, { text: `seat ${seat} takes a card from Life into the hand` })]
-      : [publicEvent("decision", seat, text)];
+      ? [decisionEvent(seat, text, { to: [seat], others: { text: `seat ${seat} takes a card from Life into the hand` } })]
+      : [decisionEvent(seat, text)];
   requestEvents(before, after, out);
   for (let p = 0; p < after.players.length; p++) {
     lifeEvents(before, after, p, out);

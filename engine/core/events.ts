@@ -85,6 +85,19 @@ export function privateEvent(kind: EventKind, seat: Seat | null, seats: readonly
 }
 
 /**
+ * A decision's own event (always first): the actor's label to `to` (everyone by default), and a
+ * face for every other viewer, so that every channel shows a line for every decision: `others`
+ * when the label says more than they may know ("Guest sets a feint face down at C4"), else the
+ * label itself.
+ */
+export function decisionEvent(seat: Seat | null, text: string, hidden?: { readonly to: readonly Seat[]; readonly others: EventFace }): GameEvent {
+  const face: EventFace = { text };
+  return hidden === undefined
+    ? { kind: "decision", seat, to: "all", face, others: face }
+    : { kind: "decision", seat, to: hidden.to, face, others: hidden.others };
+}
+
+/**
  * The events of a game whose decisions are all public and report nothing beyond themselves: the
  * decision's label, to everyone. A starting point for a new game; a game with hidden decisions
  * must write its own.
@@ -95,6 +108,6 @@ export function decisionOnlyEvents<S, D>(
 ): (before: S, decision: D, after: S) => readonly GameEvent[] {
   return (before, decision) => {
     const seat = actor(before);
-    return [publicEvent("decision", seat === "terminal" ? null : seat, describe(before, decision))];
+    return [decisionEvent(seat === "terminal" ? null : seat, describe(before, decision))];
   };
 }

@@ -1,4 +1,12 @@
-import { privateEvent, publicEvent, type EventData, type EventFace, type EventKind, type GameEvent } from "../core/index.ts";
+import {
+  decisionEvent as coreDecisionEvent,
+  privateEvent,
+  publicEvent,
+  type EventData,
+  type EventFace,
+  type EventKind,
+  type GameEvent,
+} from "../core/index.ts";
 import type { Ailment, BattleData, Seat } from "./battle-data.ts";
 import { cellName } from "./board.ts";
 import { cardText } from "./card-text.ts";
@@ -64,8 +72,7 @@ export const who = (seat: Seat): string => SEAT_NAME[seat];
 export function decisionEvent(s: BattleData, pool: Pool, d: Decision, seat: Seat): GameEvent {
   const text = describeDecision(s, pool, d, seat);
   const hidden = othersFace(d, seat);
-  if (hidden === null) return publicEvent("decision", seat, text);
-  return privateEvent("decision", seat, [seat], { text }, hidden);
+  return hidden === null ? coreDecisionEvent(seat, text) : coreDecisionEvent(seat, text, { to: [seat], others: hidden });
 }
 
 /** What the others read of a decision whose label says more than they may know; null when it is public. */

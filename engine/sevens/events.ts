@@ -1,4 +1,4 @@
-import { publicEvent, type GameEvent } from "../core/index.ts";
+import { decisionEvent, publicEvent, type GameEvent } from "../core/index.ts";
 import { DEAD, PLACED } from "./board.ts";
 import { cardLabel, CARD_COUNT } from "./cards.ts";
 import { standings } from "./ranking.ts";
@@ -21,7 +21,7 @@ import type { SevensDecision, SevensState } from "./state.ts";
  */
 export function sevensEvents(before: SevensState, decision: SevensDecision, after: SevensState): GameEvent[] {
   const seat = before.current;
-  const out: GameEvent[] = [publicEvent("decision", seat < 0 ? null : seat, describeSevens(before, decision))];
+  const out: GameEvent[] = [decisionEvent(seat < 0 ? null : seat, describeSevens(before, decision))];
   if (seat < 0) return out;
   if (decision.kind === "play") out.push(publicEvent("play", seat, `seat ${seat} places ${cardLabel(decision.card)}`, { card: cardLabel(decision.card) }));
   else {

@@ -1,4 +1,4 @@
-import { publicEvent, type GameEvent } from "../core/index.ts";
+import { decisionEvent, publicEvent, type GameEvent } from "../core/index.ts";
 import { CARD_NAMES, RANKS } from "./cards.ts";
 import { describeDecision } from "./describe.ts";
 import type { ShephyDecision, ShephyState } from "./state.ts";
@@ -16,7 +16,7 @@ import type { ShephyDecision, ShephyState } from "./state.ts";
  * - `result` {result, score}: the game is over ("win", "loss" or "over"); `score` the field's sum.
  */
 export function shephyEvents(before: ShephyState, decision: ShephyDecision, after: ShephyState): GameEvent[] {
-  const out: GameEvent[] = [publicEvent("decision", 0, describeDecision(before, decision))];
+  const out: GameEvent[] = [decisionEvent(0, describeDecision(before, decision))];
   const [gained, lost] = multisetDiff(before.field, after.field);
   for (const r of lost) out.push(publicEvent("death", 0, `A [${RANKS[r]}] sheep leaves the field`, { sheep: RANKS[r]! }));
   for (const r of gained) out.push(publicEvent("play", 0, `A [${RANKS[r]}] sheep joins the field`, { sheep: RANKS[r]! }));

@@ -30,6 +30,7 @@ export function eventShapeProblems(game: AnyGame, before: unknown, decision: unk
   const actor = game.actor(before);
   if (first.seat !== (actor === "terminal" ? null : actor)) problems.push(`the decision event's seat ${first.seat} is not the actor ${actor}`);
   if (first.to !== "all" && !first.to.includes(actor as number)) problems.push("the actor cannot read its own decision");
+  if (first.others === null) problems.push("the decision event has no face for the others");
   const seats = game.config(before).seats as number;
   events.forEach((e, i) => problems.push(...oneEventProblems(e, seats).map((p) => `event ${i} (${e.kind}): ${p}`)));
   for (const viewer of viewersOf(game, before)) {
