@@ -32,11 +32,13 @@ export const attackOf = placed("attack");
 export const reactSummonOf = placed("reactSummon");
 export const reactFeintOf = placed("reactFeint");
 
-const DIRECT: (Extract<Decision, { kind: "direct" }> | null)[] = new Array(MAX_CARD).fill(null);
+const DIRECT: readonly Extract<Decision, { kind: "direct" }>[] = Array.from({ length: MAX_CARD }, (_, card) =>
+  Object.freeze({ kind: "direct" as const, card }),
+);
 
 export function directOf(card: number): Extract<Decision, { kind: "direct" }> {
   if (!(card >= 0 && card < MAX_CARD)) return { kind: "direct", card };
-  return (DIRECT[card] ??= Object.freeze({ kind: "direct", card }));
+  return DIRECT[card]!;
 }
 
 /** moveRetry by cell; index 0 is the cancel (cell -1). */

@@ -1,6 +1,7 @@
 import { Rng } from "../core/index.ts";
 import type { Seat } from "./battle-data.ts";
 import type { BattleData, Card, Mutable, Player } from "./battle-data.ts";
+import { DcgCache } from "./cache.ts";
 import type { Command } from "./command.ts";
 import type { Pool } from "./pool.ts";
 import type { Trigger, TriggerKind, TriggerType } from "./trigger.ts";
@@ -31,14 +32,6 @@ const BOOK0 = 1 << 10;
 const GRAVES = 1 << 12;
 const GRAVE0 = 1 << 13;
 
-// A one-entry memo of refresh's aura unit list (resolve.ts) across applies: a playout feeds each
-// result straight back in, and most applies change nothing that list depends on, so rebuilding it
-// from the board every time was wasted work. Valid because states are immutable and the list is a
-// function of the state alone; a hand-built board is settled (resolve.ts's settle drops it).
-let lastResult: BattleData | null = null;
-let lastCells: readonly number[] | null = null;
-let lastAuraUnits: number[] | null = null;
-
 /**
  * The working copy of BattleData during one apply. Copy-on-write: the input state is never
  * mutated; each array or record is shallow-copied the first time it is written, and only once.
@@ -46,6 +39,8 @@ let lastAuraUnits: number[] | null = null;
 export class Draft {
   readonly s: Mutable<BattleData>;
   readonly pool: Pool;
+  /** Memos shared with other applies of the same owner (a fresh one when none is given). */
+  readonly cache: DcgCache;
   trace: Trace | null;
   /** Where the running command's triggers go (allocated on the first one). */
   sink: Trigger[] | null = null;
@@ -65,7 +60,7 @@ export class Draft {
   private own = 0;
   private ownedCards: number[] = [];
 
-  constructor(base: BattleData, pool: Pool, trace: Trace | null = null) {
+  constructor(base: BattleData, pool: Pool, trace: Trace | null = null, cache: DcgCache = new DcgCache()) {
     // A hand-written copy keeps one hidden class for every draft (faster than a spread here).
     this.s = {
       cfg: base.cfg,
@@ -86,7 +81,11 @@ export class Draft {
     };
     this.pool = pool;
     this.trace = trace;
-    if (base === lastResult && base.cells === lastCells) this.auraUnits = lastAuraUnits;
+    this.cache = cache;
+    // The aura list is a function of the state alone and states are immutable, so the list the
+    // last apply left is valid for its very result (a hand-built board is settled: resolve.ts's
+    // settle drops it).
+    if (base === cache.auraResult && base.cells === cache.auraCells) this.auraUnits = cache.auraUnits;
   }
 
   get rng(): Rng {
@@ -186,9 +185,9 @@ export class Draft {
   finish(): BattleData {
     if (this.rngObj !== null) this.s.rng = this.rngObj.save();
     // Only a list refresh brought up to date with every write is handed on.
-    lastResult = this.s;
-    lastCells = this.s.cells;
-    lastAuraUnits = this.dirty ? null : this.auraUnits;
+    this.cache.auraResult = this.s;
+    this.cache.auraCells = this.s.cells;
+    this.cache.auraUnits = this.dirty ? null : this.auraUnits;
     return this.s;
   }
 }

@@ -7,6 +7,7 @@ import { parseDcgConfig, STRATEGY_SIZE, type DcgConfig, type PresetBook } from "
 import type { Decision } from "./decision.ts";
 import { determinizeView } from "./determinize.ts";
 import { dcgEvents } from "./events.ts";
+import { DcgCache } from "./cache.ts";
 import { Draft, type Trace } from "./draft.ts";
 import { explainDecision } from "./explain.ts";
 import { actorOf, applyDecision } from "./flow.ts";
@@ -43,6 +44,8 @@ export function makeDcg(pool: Pool = STARTER_POOL, presets: readonly PresetBook[
   // content (a state revived from JSON has a fresh copy). Bounded: a server sees many configs.
   const byObject = new WeakMap<object, CardSet>();
   const byContent = new Map<string, CardSet>();
+  // This game's memos across applies (pool indexes, targeting plans, the aura list of the last result).
+  const cache = new DcgCache();
   const extend = (raw: unknown, bookSize: number): Result<CardSet> => extendCardSet(base, raw, bookSize);
   const setFor = (cfg: DcgConfig): CardSet => {
     const raw = cfg.cardSet ?? cfg.cardPool;
@@ -66,13 +69,13 @@ export function makeDcg(pool: Pool = STARTER_POOL, presets: readonly PresetBook[
   const actor = (s: BattleData): Seat | "terminal" => (s.finished ? "terminal" : actorOf({ s }));
   const legal = (s: BattleData): Decision[] => (s.finished ? [] : legalOps(s, poolOf(s)));
   const applyTrusted = (s: BattleData, decision: Decision): BattleData => {
-    const d = new Draft(s, poolOf(s));
+    const d = new Draft(s, poolOf(s), null, cache);
     applyDecision(d, decision);
     return d.finish();
   };
   const traced = (s: BattleData, decision: Decision): { state: BattleData; trace: Trace } => {
     const trace: Trace = { commands: [], triggers: [] };
-    const d = new Draft(s, poolOf(s), trace);
+    const d = new Draft(s, poolOf(s), trace, cache);
     applyDecision(d, decision);
     return { state: d.finish(), trace };
   };
@@ -119,7 +122,7 @@ export function makeDcg(pool: Pool = STARTER_POOL, presets: readonly PresetBook[
     // Re-runs the decision with a trace: events are for logs and channels, never for hot paths.
     events: (s, decision) =>
       dcgEvents(s, poolOf(s), decision, actorOf({ s }), (trace) => {
-        const d = new Draft(s, poolOf(s), trace);
+        const d = new Draft(s, poolOf(s), trace, cache);
         applyDecision(d, decision);
         return d.finish();
       }),

@@ -73,18 +73,16 @@ export function legal(s: BattleData, pool: Pool): Decision[] {
   }
 }
 
-// Scratch marks for strategyOps: which home cells hold an own placed strategy rubric. Cleared
-// before strategyOps returns, so every call starts from all zeros.
-const OCCUPIED = new Uint8Array(CELLS);
-
 function strategyOps(s: BattleData, seat: Seat): Decision[] {
   const out: Decision[] = [];
   const home = HOME[seat];
   const cards = s.cards;
   let unplaced = 0;
+  // Which home cells hold an own placed strategy rubric (the strategy phase only: a few calls a game).
+  const occupied = new Uint8Array(CELLS);
   for (let id = 0; id < cards.length; id++) {
     const c = cards[id]!;
-    if (c.owner === seat && c.layer === "Strategy" && c.cell >= 0) OCCUPIED[c.cell] = 1;
+    if (c.owner === seat && c.layer === "Strategy" && c.cell >= 0) occupied[c.cell] = 1;
   }
   const movesLeft = s.players[seat].strategyMoves < STRATEGY_REMOVES;
   for (let id = 0; id < cards.length; id++) {
@@ -92,12 +90,11 @@ function strategyOps(s: BattleData, seat: Seat): Decision[] {
     if (c.owner !== seat || c.layer !== "Strategy") continue;
     if (c.cell < 0) {
       unplaced++;
-      for (let k = 0; k < home.length; k++) if (OCCUPIED[home[k]!] === 0) out.push(strategyMoveOf(id, home[k]!));
+      for (let k = 0; k < home.length; k++) if (occupied[home[k]!] === 0) out.push(strategyMoveOf(id, home[k]!));
     } else if (movesLeft) {
       for (let k = 0; k < home.length; k++) if (home[k] !== c.cell) out.push(strategyMoveOf(id, home[k]!));
     }
   }
-  OCCUPIED.fill(0);
   if (unplaced === 0) out.push(STRATEGY_CONFIRM);
   return out;
 }

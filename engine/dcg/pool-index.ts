@@ -27,24 +27,9 @@ export interface PoolIndex {
 }
 
 const NO_ABILITIES: readonly number[] = [];
-const cache = new WeakMap<Pool, PoolIndex>();
-// Most applies use one pool: a one-entry memo in front of the WeakMap.
-let lastPool: Pool | null = null;
-let lastIndex: PoolIndex | null = null;
 
-export function poolIndex(pool: Pool): PoolIndex {
-  if (pool === lastPool) return lastIndex!;
-  let idx = cache.get(pool);
-  if (idx === undefined) {
-    idx = buildIndex(pool);
-    cache.set(pool, idx);
-  }
-  lastPool = pool;
-  lastIndex = idx;
-  return idx;
-}
-
-function buildIndex(pool: Pool): PoolIndex {
+/** A pool's lookup tables (DcgCache.poolIndex keeps them, one per pool). */
+export function buildPoolIndex(pool: Pool): PoolIndex {
   const aura = new Uint8Array(pool.cards.length);
   for (let i = 0; i < pool.cards.length; i++) {
     const def = pool.cards[i]!;

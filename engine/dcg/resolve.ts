@@ -3,7 +3,7 @@ import type { Attached } from "./battle-data.ts";
 import { commandHandlers, COMMAND_TYPE, type Command, type CommandKind } from "./command.ts";
 import { traceCommand, traceTrigger, type Draft } from "./draft.ts";
 import { attach, detachAt, setSealed } from "./ops.ts";
-import { poolIndex, type KindIndex } from "./pool-index.ts";
+import type { KindIndex } from "./pool-index.ts";
 import { evaluate, holds, type Scope } from "./targeting.ts";
 import type { Trigger, TriggerType } from "./trigger.ts";
 
@@ -80,7 +80,7 @@ function budgetLeft(d: Draft, depth: number): boolean {
 }
 
 function resolveTriggers(d: Draft, triggers: readonly Trigger[], depth: number): void {
-  const byKind = poolIndex(d.pool).byKind;
+  const byKind = d.cache.poolIndex(d.pool).byKind;
   for (let i = 0; i < triggers.length; i++) {
     const t = triggers[i]!;
     // One lookup by kind for all three questions (see KindIndex).
@@ -188,7 +188,7 @@ function refresh(d: Draft, type: TriggerType): void {
     d.playersDirty = false;
     return;
   }
-  if (d.auraUnits === null || board) d.auraUnits = auraUnits(d, poolIndex(pool).aura);
+  if (d.auraUnits === null || board) d.auraUnits = auraUnits(d, d.cache.poolIndex(pool).aura);
   const units = d.auraUnits;
   for (let i = 0; i < units.length; i++) {
     const id = units[i]!;

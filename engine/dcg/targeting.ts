@@ -62,17 +62,15 @@ const NONE: Items = { kind: "any", ids: [] };
 type Run = (p: Phrase, d: Draft, scope: Scope, items: Items) => Items;
 
 /** How a sentence runs: its handlers' run functions, phrase by phrase, or one fused function. */
-interface Plan {
+export interface Plan {
   readonly runs: readonly Run[];
   readonly fused: Fused | null;
 }
 
-// Each sentence's plan, made once: sentences are immutable card data (compiled pools never
-// change), so the handlers found for a sentence's kinds are always the same. This replaces two
-// megamorphic lookups per phrase (handler by kind, then .run) with an array read.
-const plans = new WeakMap<Targeting, Plan>();
-
-function planOf(sentence: Targeting): Plan {
+// Each sentence's plan, made once per DcgCache: sentences are immutable card data (compiled pools
+// never change), so the handlers found for a sentence's kinds are always the same. This replaces
+// two megamorphic lookups per phrase (handler by kind, then .run) with an array read.
+function planOf(plans: WeakMap<Targeting, Plan>, sentence: Targeting): Plan {
   let plan = plans.get(sentence);
   if (plan === undefined) {
     const runs: Run[] = [];
@@ -84,7 +82,7 @@ function planOf(sentence: Targeting): Plan {
 }
 
 export function evaluate(d: Draft, scope: Scope, sentence: Targeting): Items {
-  const plan = planOf(sentence);
+  const plan = planOf(d.cache.plans, sentence);
   if (plan.fused !== null) return plan.fused(d, scope);
   const runs = plan.runs;
   let items: Items = NONE;

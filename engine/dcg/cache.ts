@@ -1,0 +1,41 @@
+import type { BattleData } from "./battle-data.ts";
+import { buildPoolIndex, type PoolIndex } from "./pool-index.ts";
+import type { Pool } from "./pool.ts";
+import type { Plan, Targeting } from "./targeting.ts";
+
+/**
+ * Derived data an apply may reuse from earlier applies, owned by whoever runs them (a game made
+ * by makeDcg keeps one for its lifetime) and handed to each Draft. engine/ keeps nothing at module
+ * level, so this object is the only place such memos live; every entry is a function of immutable
+ * inputs (pools, card sentences, states), so sharing one between interleaved games is safe.
+ */
+export class DcgCache {
+  /**
+   * A one-entry memo of refresh's aura unit list (resolve.ts): the result of the last apply, its
+   * cells and its list. A playout feeds each result straight back in, and most applies change
+   * nothing the list depends on; a Draft whose input is that very result (same object, same cells)
+   * starts from the list instead of rebuilding it from the board.
+   */
+  auraResult: BattleData | null = null;
+  auraCells: readonly number[] | null = null;
+  auraUnits: number[] | null = null;
+  /** Each card sentence's targeting plan (targeting.ts), keyed by the sentence object. */
+  readonly plans = new WeakMap<Targeting, Plan>();
+  private readonly indexes = new WeakMap<Pool, PoolIndex>();
+  // Most applies use one pool: a one-entry memo in front of the WeakMap.
+  private lastPool: Pool | null = null;
+  private lastIndex: PoolIndex | null = null;
+
+  /** The lookup tables of a pool (pool-index.ts), built once per pool. */
+  poolIndex(pool: Pool): PoolIndex {
+    if (pool === this.lastPool) return this.lastIndex!;
+    let idx = this.indexes.get(pool);
+    if (idx === undefined) {
+      idx = buildPoolIndex(pool);
+      this.indexes.set(pool, idx);
+    }
+    this.lastPool = pool;
+    this.lastIndex = idx;
+    return idx;
+  }
+}

@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { Rng, stateHash } from "../../engine/core/index.ts";
+import { DcgCache } from "../../engine/dcg/cache.ts";
+import { Draft } from "../../engine/dcg/draft.ts";
+import { applyDecision } from "../../engine/dcg/flow.ts";
+import { makeDcg, type BattleData, type Decision } from "../../engine/dcg/index.ts";
+
+/**
+ * DcgCache: the memos engine/dcg carries from one apply to the next live in an object the game
+ * owns (engine/ keeps no module-level state). They must never change a result, whatever order
+ * games and states come in, and the aura list must really be carried along a playout.
+ */
+const game = makeDcg();
+const config = (() => {
+  const c = game.parseConfig({});
+  if (!c.ok) throw new Error(c.error.message);
+  return c.value;
+})();
+
+/** One apply with a cache of its own: nothing carried over from any other apply. */
+function applyAlone(s: BattleData, decision: Decision): BattleData {
+  const d = new Draft(s, game.pool);
+  applyDecision(d, decision);
+  return d.finish();
+}
+
+/** A random playout's decisions and state hashes, every apply memo-free. */
+function reference(seed: number): { decisions: Decision[]; hashes: string[] } {
+  const rng = Rng.seeded(seed);
+  let s = game.setup(config, seed);
+  const decisions: Decision[] = [];
+  const hashes: string[] = [];
+  while (game.actor(s) !== "terminal") {
+    const legal = game.legal(s);
+    const decision = legal[rng.int(legal.length)]!;
+    s = applyAlone(s, decision);
+    decisions.push(decision);
+    hashes.push(stateHash(s));
+  }
+  return { decisions, hashes };
+}
+
+describe("dcg's apply memos (DcgCache)", () => {
+  it("two games interleaved on one instance, each step also re-applied from the state before, match memo-free play", () => {
+    const seeds = [3, 11];
+    const refs = seeds.map(reference);
+    const states = seeds.map((seed) => game.setup(config, seed));
+    const steps = Math.max(...refs.map((r) => r.decisions.length));
+    for (let i = 0; i < steps; i++) {
+      for (let g = 0; g < seeds.length; g++) {
+        const ref = refs[g]!;
+        if (i >= ref.decisions.length) continue;
+        const before = states[g]!;
+        const next = game.applyTrusted(before, ref.decisions[i]!);
+        // The same decision again from the older state: the last result is now `next`, not `before`.
+        const again = game.applyTrusted(before, ref.decisions[i]!);
+        expect(stateHash(next), `game ${g} step ${i}`).toBe(ref.hashes[i]);
+        expect(stateHash(again), `game ${g} step ${i} re-applied`).toBe(ref.hashes[i]);
+        states[g] = next;
+      }
+    }
+  });
+
+  it("a playout with one cache starts most applies from the carried aura list; a fresh cache never does", () => {
+    const { decisions } = reference(5);
+    const carried = (shared: boolean): number => {
+      const cache = new DcgCache();
+      let s = game.setup(config, 5);
+      let n = 0;
+      for (const decision of decisions) {
+        const d = new Draft(s, game.pool, null, shared ? cache : new DcgCache());
+        if (d.auraUnits !== null) n++;
+        applyDecision(d, decision);
+        s = d.finish();
+      }
+      return n;
+    };
+    expect(carried(false)).toBe(0);
+    expect(carried(true)).toBeGreaterThan(decisions.length / 2);
+  });
+});
