@@ -2,7 +2,7 @@
 /**
  * Lint for TypeScript (npm run lint, part of npm test). typescript-eslint's recommended rules,
  * the layering rule (scripts/lint/layers.js) and engine purity: no clock, no global randomness, no
- * process in engine/ (scripts/check-engine-purity.ts runs just these on engine/).
+ * process, no module-level mutable state in engine/ (scripts/check-engine-purity.ts runs just these).
  */
 import js from "@eslint/js";
 import globals from "globals";

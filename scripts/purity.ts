@@ -2,7 +2,8 @@
  * The layering and engine-purity rules of eslint.config.js on their own (npm run check:purity, and
  * the test that proves they bite): imports point engine <- agents <- env <- scripts, nothing but
  * test/ imports test/, and engine/ imports no package or Node module and uses no clock, global
- * randomness or process. `npm run lint` applies the same rules with everything else.
+ * randomness or process and keeps no module-level mutable state. `npm run lint` applies the same
+ * rules with everything else.
  */
 import { ESLint } from "eslint";
 import tseslint from "typescript-eslint";

@@ -1,9 +1,9 @@
 // @ts-check
 /**
- * ESLint rules that keep the repository's layering (docs/docs/quality-bar.md): imports point
+ * ESLint rules that keep the repository's layering (docs/quality-bar.md): imports point
  * engine <- agents <- env <- scripts only, test/ may import anything and nothing imports test/,
- * and engine/ is pure (no packages but TypeBox, no Node modules; its clock and randomness rules are core
- * ESLint rules in eslint.config.js). Imports are resolved against the importing file, so
+ * and engine/ is pure (no packages but TypeBox, no Node modules, no module-level mutable state:
+ * no-module-state below; its clock and randomness rules are core ESLint rules, see purityRules). Imports are resolved against the importing file, so
  * `../../env/x.ts` is judged by where it lands, not by how it is spelled.
  */
 import { builtinModules } from "node:module";
@@ -75,7 +75,130 @@ const layers = {
   },
 };
 
-const plugin = { meta: { name: "cardgym" }, rules: { layers } };
+/** Methods that change the array, Map, Set or typed array they are called on. */
+const MUTATORS = new Set(["push", "pop", "shift", "unshift", "splice", "sort", "reverse", "fill", "copyWithin", "set", "add", "delete", "clear"]);
+/** Object.* functions that change their first argument. */
+const OBJECT_WRITERS = new Set(["assign", "defineProperty", "defineProperties", "setPrototypeOf"]);
+/** Type annotations under which tsc itself refuses every write to a `new` container. */
+const READONLY_TYPES = new Set(["ReadonlyMap", "ReadonlySet"]);
+
+/** @param {any} node an expression: strips TypeScript's `as`, `satisfies` and `!` */
+function unwrap(node) {
+  while (node && (node.type === "TSAsExpression" || node.type === "TSSatisfiesExpression" || node.type === "TSNonNullExpression")) node = node.expression;
+  return node;
+}
+
+/** @param {any} node whether the expression builds its value with `new` (also `new X().fill(0)` and the like) */
+function madeWithNew(node) {
+  node = unwrap(node);
+  while (node) {
+    if (node.type === "NewExpression") return true;
+    if (node.type === "CallExpression") node = unwrap(node.callee);
+    else if (node.type === "MemberExpression") node = unwrap(node.object);
+    else return false;
+  }
+  return false;
+}
+
+/** @param {any} id a declared identifier: is its type ReadonlyMap<...> or ReadonlySet<...>? */
+function readonlyAnnotated(id) {
+  const t = id.typeAnnotation?.typeAnnotation;
+  return t?.type === "TSTypeReference" && t.typeName.type === "Identifier" && READONLY_TYPES.has(t.typeName.name);
+}
+
+/**
+ * What a use of a module-level binding does to its value, if it changes it: `X.a = 1`, `X[i]++`,
+ * `delete X.a`, `X.a.push(1)`, `X.set(k, v)`, `Object.assign(X, ...)`. Null for a read.
+ * @param {any} ref the Identifier node of the use
+ */
+function writeThrough(ref) {
+  let node = ref;
+  let parent = node.parent;
+  if (parent?.type === "CallExpression" && parent.arguments[0] === node) {
+    const callee = parent.callee;
+    if (
+      callee.type === "MemberExpression" &&
+      callee.object.type === "Identifier" &&
+      callee.object.name === "Object" &&
+      callee.property.type === "Identifier" &&
+      OBJECT_WRITERS.has(callee.property.name)
+    )
+      return `Object.${callee.property.name}`;
+    return null;
+  }
+  // Climb the member chain X.a[b].c ... (through TypeScript wrappers) to its outermost member.
+  while (
+    parent &&
+    (parent.type === "TSAsExpression" ||
+      parent.type === "TSNonNullExpression" ||
+      parent.type === "TSSatisfiesExpression" ||
+      (parent.type === "MemberExpression" && parent.object === node) ||
+      parent.type === "ChainExpression")
+  ) {
+    if (parent.type === "MemberExpression" && parent.parent?.type === "CallExpression" && parent.parent.callee === parent) {
+      const name = parent.computed ? null : parent.property.name;
+      if (name !== null && MUTATORS.has(name)) return `.${name}()`;
+    }
+    node = parent;
+    parent = node.parent;
+  }
+  if (node === ref) return null;
+  if ((parent?.type === "AssignmentExpression" && parent.left === node) || (parent?.type === "UpdateExpression" && parent.argument === node))
+    return "an assignment";
+  if (parent?.type === "UnaryExpression" && parent.operator === "delete") return "delete";
+  return null;
+}
+
+/**
+ * engine/ keeps no state between calls at module level: a replay may depend on (seed, decisions)
+ * alone, and two games in one process must not see each other. Reported, for declarations at
+ * the top level of a module: every `let` and `var`; every `const` made with `new` (a Map, Set,
+ * WeakMap, typed array, `new Array(n).fill(...)`) unless typed ReadonlyMap or ReadonlySet; and,
+ * anywhere in the file, every write through a top-level binding (member assignment, `delete`,
+ * `++`, a mutating method such as push or set, Object.assign). Caches belong in the state or in an
+ * object the caller owns and passes in (see docs/quality-bar.md).
+ * @type {import("eslint").Rule.RuleModule}
+ */
+const noModuleState = {
+  meta: {
+    type: "problem",
+    docs: { description: "engine/ has no module-level mutable state" },
+    schema: [],
+    messages: {
+      variable: "engine/ has no module-level mutable state: top-level `{{kind}} {{name}}` (keep it in the state or in an object passed in)",
+      container: "engine/ has no module-level mutable state: top-level `{{name}}` is made with `new` (keep it in the state or in an object passed in)",
+      write: "engine/ has no module-level mutable state: {{how}} writes to top-level `{{name}}`",
+    },
+  },
+  create(context) {
+    return {
+      "Program:exit"() {
+        const scopes = context.sourceCode.scopeManager?.scopes ?? [];
+        for (const scope of scopes) {
+          if (scope.variableScope.type !== "module" && scope.variableScope.type !== "global") continue;
+          if (scope.type === "global" && scopes.some((s) => s.type === "module")) continue;
+          for (const v of scope.variables) {
+            const def = v.defs[0];
+            if (def?.type !== "Variable") continue;
+            const decl = /** @type {any} */ (def.parent);
+            if (decl.kind === "let" || decl.kind === "var") {
+              context.report({ node: def.name, messageId: "variable", data: { kind: decl.kind, name: v.name } });
+              continue;
+            }
+            const init = /** @type {any} */ (def.node).init;
+            if (init && madeWithNew(init) && !readonlyAnnotated(def.name)) context.report({ node: def.name, messageId: "container", data: { name: v.name } });
+            for (const r of v.references) {
+              const how = r.init ? null : writeThrough(r.identifier);
+              if (how !== null) context.report({ node: r.identifier, messageId: "write", data: { how, name: v.name } });
+            }
+          }
+        }
+      },
+    };
+  },
+};
+
+const plugin = { meta: { name: "cardgym" }, rules: { layers, "no-module-state": noModuleState } };
 export default plugin;
 
 /**
@@ -87,6 +210,7 @@ export default plugin;
 export function purityRules(root) {
   return {
     "cardgym/layers": ["error", { root }],
+    "cardgym/no-module-state": "error",
     "no-restricted-globals": [
       "error",
       { name: "Date", message: "engine/ has no clock" },

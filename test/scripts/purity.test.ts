@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { layerProblems, layerProblemsOf } from "../../scripts/purity.ts";
 import { repoRoot } from "./run-script.ts";
@@ -36,6 +37,53 @@ describe("layering and engine purity (the lint rules of scripts/lint/layers.js)"
     expect(problems).toMatch(/bad\.ts:9: .*process/);
     expect(problems).toMatch(/bad\.ts:10: engine\/ may not import from env\//);
     expect(problems).not.toMatch(/bad\.ts:(6|7):/);
+  });
+
+  it("flag module-level mutable state in engine/: let, var, containers made with new, writes through top-level bindings", async () => {
+    const text = [
+      "let last: object | null = null;",
+      "var hits = 0;",
+      "const memo = new WeakMap<object, number>();",
+      "const scratch = new Uint8Array(35);",
+      "const table = new Array(8).fill(null);",
+      "const seen: ReadonlySet<string> = new Set(['a']);",
+      "const LIMITS = { depth: 3 };",
+      "const ORDER = [1, 2, 3] as const;",
+      "export function f(x: object): number {",
+      "  last = x;",
+      "  LIMITS.depth = 4;",
+      "  (table as unknown[]).push(x);",
+      "  delete (LIMITS as { depth?: number }).depth;",
+      "  Object.assign(LIMITS, { depth: 5 });",
+      "  let local = 0;",
+      "  const own = new Map<string, number>();",
+      "  own.set('a', 1);",
+      "  local++;",
+      "  return local + LIMITS.depth + ORDER[0] + (seen.has('a') ? 1 : 0) + (memo.get(x) ?? 0) + scratch[0]! + hits;",
+      "}",
+    ].join("\n");
+    const problems = (await layerProblemsOf(root, "engine/x/state.ts", text)).join("\n");
+    expect(problems).toMatch(/state\.ts:1: .*top-level `let last`/);
+    expect(problems).toMatch(/state\.ts:2: .*top-level `var hits`/);
+    expect(problems).toMatch(/state\.ts:3: .*`memo` is made with `new`/);
+    expect(problems).toMatch(/state\.ts:4: .*`scratch` is made with `new`/);
+    expect(problems).toMatch(/state\.ts:5: .*`table` is made with `new`/);
+    expect(problems).toMatch(/state\.ts:11: .*an assignment writes to top-level `LIMITS`/);
+    expect(problems).toMatch(/state\.ts:12: .*\.push\(\) writes to top-level `table`/);
+    expect(problems).toMatch(/state\.ts:13: .*delete writes to top-level `LIMITS`/);
+    expect(problems).toMatch(/state\.ts:14: .*Object\.assign writes to top-level `LIMITS`/);
+    // A ReadonlySet (tsc refuses writes), frozen-by-type literals that are only read, and state
+    // local to a function pass; so does the same text outside engine/.
+    expect(problems).not.toMatch(/state\.ts:(6|7|8|10|15|16|17|18|19):/);
+    expect(await layerProblemsOf(root, "agents/state.ts", text)).toEqual([]);
+  });
+
+  it("flag draft.ts's old module-level memo, planted back into the real file", async () => {
+    const path = "engine/dcg/draft.ts";
+    const real = readFileSync(`${root}/${path}`, "utf8");
+    expect(await layerProblemsOf(root, path, real)).toEqual([]);
+    const planted = `${real}\nlet lastResult: BattleData | null = null;\nexport function remember(s: BattleData): void {\n  lastResult = s;\n}\n`;
+    expect((await layerProblemsOf(root, path, planted)).join("\n")).toMatch(/draft\.ts:\d+: .*top-level `let lastResult`/);
   });
 
   it("let engine/ import TypeBox (its schema library, pure JS) and no other package", async () => {
