@@ -4,7 +4,12 @@ import { applySevens } from "./apply.ts";
 import { standings } from "./ranking.ts";
 import type { SevensDecision, SevensState } from "./state.ts";
 
-/** "seat 2 plays 8♥", with what the play or pass causes (kills, going out, elimination). */
+/**
+ * "seat 2 plays 8♥", with what the play or pass causes that the seat can know before it decides
+ * (this is also the label of each of its options): the cards it kills, its own going out or
+ * elimination. Whose cards die and who else goes out depend on hands the seat cannot see; once
+ * the move is made they are public (a Dead cell shows its holder) and the move's events say so.
+ */
 export function describeSevens(s: SevensState, d: SevensDecision): string {
   const seat = s.current;
   const head = d.kind === "play" ? `seat ${seat} plays ${cardLabel(d.card)}` : `seat ${seat} passes`;
@@ -19,10 +24,10 @@ export function describeSevens(s: SevensState, d: SevensDecision): string {
   const killed: string[] = [];
   for (let card = 0; card < CARD_COUNT; card++) {
     const v = after.cells[card]!;
-    if (v >= DEAD && s.cells[card]! < DEAD) killed.push(`${cardLabel(card)} of seat ${v - DEAD}`);
+    if (v >= DEAD && s.cells[card]! < DEAD) killed.push(cardLabel(card));
   }
   if (killed.length > 0) notes.push(`kills ${killed.join(", ")}`);
-  for (let i = s.finishOrder.length; i < after.finishOrder.length; i++) notes.push(`seat ${after.finishOrder[i]} goes out`);
+  if (after.finishOrder.slice(s.finishOrder.length).includes(seat)) notes.push(`seat ${seat} goes out`);
   return notes.length > 0 ? `${head} (${notes.join("; ")})` : head;
 }
 

@@ -273,7 +273,10 @@ describe("ranking and rewards", () => {
 describe("describe and render", () => {
   it("describes plays, kills, going out and passes", () => {
     const s = scenario({ board: ["10###########", "#############", "###########02", "#########2222"] });
-    expect(sevens.describe(s, play("2s"))).toBe("seat 0 plays 2♠ (kills A♠ of seat 1; seat 1 goes out)");
+    // Whose card dies and who else goes out are not the mover's to know before it plays (its options carry this label).
+    expect(sevens.describe(s, play("2s"))).toBe("seat 0 plays 2♠ (kills A♠)");
+    const last = scenario({ board: ["10###########", "#############", "###########12", "#########1111"] });
+    expect(sevens.describe(last, play("2s"))).toBe("seat 0 plays 2♠ (kills A♠; seat 0 goes out)");
     const stuck = scenario({ board: ["0011111111111", "0011111111111", "1111112111111", "111111#111111"], config: { passLimit: 0 } });
     expect(sevens.describe(stuck, pass)).toBe("seat 0 passes (pass 1 of 0; eliminated)");
   });

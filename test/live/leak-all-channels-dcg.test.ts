@@ -1,0 +1,10 @@
+/**
+ * The all-channel leak test (leak-all-channels.test.ts) for dcg: 200 whole games, the longest
+ * part, in a file of its own so it runs beside the other games'.
+ */
+import { describe } from "vitest";
+import { wholeGamesTest } from "./leak-channels.ts";
+
+describe("every byte every channel sends is its receiver's to know", () => {
+  wholeGamesTest("dcg");
+});
