@@ -26,7 +26,7 @@ describe("sevens events", () => {
     });
     const events = eventsOf(s0, pass);
     const texts = projectEvents(events, "spectator").map((e) => e.text);
-    expect(texts[0]).toMatch(/^seat 0 passes \(pass 4 of 3; eliminated; kills A♠ of seat 1, /);
+    expect(texts[0]).toMatch(/^seat 0 passes \(pass 4 of 3; eliminated; kills A♠, /);
     expect(texts.slice(1, 4)).toEqual([
       "seat 0 has passed 4 times of 3",
       "seat 0 is eliminated for passing too often",
