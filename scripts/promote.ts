@@ -82,7 +82,11 @@ main(async () => {
   } catch (e) {
     if (!(e instanceof RegistryError)) throw e;
   }
-  if (current?.name === entry.name) throw new UsageError(`${entry.name} is already the ${game} champion`);
+  if (current?.name === entry.name) {
+    // Nothing to change (e.g. a copy of the champion's file): say so and succeed, as a second promote would.
+    console.log(`${file === model ? `${model} is ${entry.name}, ` : ""}already the ${game} champion: nothing to promote; ${registryPath} unchanged`);
+    return 0;
+  }
 
   if (current) {
     const historyPath = values.history ?? DEFAULT_HISTORY;

@@ -300,5 +300,12 @@ describe("history and promotion", () => {
     const v2 = after.models.find((m: { name: string }) => m.name === "v2");
     expect(v2).toMatchObject({ parent: "champ", file: "builtin/v2.onnx", encoderVersion: "dcg-obs-v2", game: "dcg", trainingRun: "test", sha256: sha(cand) });
     expect(readFileSync(join(dir, "builtin/v2.onnx")).equals(readFileSync(cand))).toBe(true);
+
+    // Promoting the champion again (here the same file): nothing to do, said so, exit 0, registry untouched.
+    const registryBefore = readFileSync(join(dir, "registry.json"), "utf8");
+    r = runScript("promote.ts", [cand, "--registry", join(dir, "registry.json"), "--history", history]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/is v2, already the dcg champion: nothing to promote/);
+    expect(readFileSync(join(dir, "registry.json"), "utf8")).toBe(registryBefore);
   });
 });
