@@ -3,8 +3,9 @@
 What runs (the first that applies):
 
 1. the ``repo`` argument, else the ``CARDGYM_REPO`` environment variable: that checkout's TypeScript
-   server, bundled at start by esbuild into one JavaScript file (``node scripts/run-bundled.mjs
-   scripts/serve.ts``: half the memory of running it under tsx); run ``npm install`` there first;
+   server, bundled by esbuild into one JavaScript file (``node scripts/run-bundled.mjs
+   scripts/serve.ts``: half the memory of running it under tsx; the bundle is cached and rebuilt
+   only when a source changed); run ``npm install`` there first;
 2. the checkout two levels above this package (``<repo>/python/cardgym/``), where an editable
    install (``pip install -e python``) leaves it;
 3. the server bundled into this package (``cardgym/_server/dist/serve.mjs``, plain JavaScript with
