@@ -12,7 +12,7 @@ import cardgym, { purityRules } from "./scripts/lint/layers.js";
 const root = import.meta.dirname;
 
 export default tseslint.config(
-  { ignores: ["node_modules/", "python/", "**/.venv/", "arena-out/", "out/", "tmp/", "models/runs/", "**/dist/", "build/"] },
+  { ignores: ["node_modules/", "python/", "**/.venv/", "arena-out/", "out/", "tmp/", "models/runs/", "**/dist/", "build/", ".bundle/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
