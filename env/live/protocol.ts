@@ -434,13 +434,17 @@ export type SignedEntry = Static<typeof SignedEntry>;
  * true, decisions, returns, finalHash}}` where prev is the last entry's hash (the header's hash
  * for a game of no decision); mac = HMAC-SHA256 hex of hash under the server's key.
  */
-export const SignedEnd = Type.Object({
-  decisions: Seq,
-  returns: Type.Array(Type.Number()),
-  finalHash: Type.String(),
-  hash: Type.String(),
-  mac: Type.String(),
-});
+export const SignedEnd = Type.Object(
+  {
+    decisions: Seq,
+    returns: Type.Array(Type.Number()),
+    finalHash: Type.String(),
+    hash: Type.String(),
+    mac: Type.String(),
+  },
+  // Nothing unsigned rides along: every field of the marker is covered by its hash and MAC.
+  { additionalProperties: false },
+);
 export type SignedEnd = Static<typeof SignedEnd>;
 
 /** GET /v1/tables/:id/record: a GameRecord (replayable by any copy of the engine) plus its signed log. */

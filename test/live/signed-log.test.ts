@@ -10,6 +10,7 @@ import { registry } from "../../engine/games.ts";
 import { readKey } from "../../env/live/signing.ts";
 import { checkSignedRecord } from "../../env/live/verify.ts";
 import { runScript } from "../scripts/run-script.ts";
+import { waitUntil } from "../fixtures/hang-guard.ts";
 import { http, liveForFile } from "./helpers.ts";
 
 const server = liveForFile();
@@ -26,11 +27,7 @@ async function finishedRecord(game: string, seats: number, seed: number): Promis
   const made = await server.create({ game, seats: Array(seats).fill("random"), seed, facilitator: "audience", deadlines: { botDelayMs: 0 } });
   expect(made.status).toBe(201);
   const { base } = server.live;
-  for (let i = 0; i < 600; i++) {
-    const s = await http(base, "GET", `/v1/tables/${made.body.table}`);
-    if (s.body.status === "finished") break;
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  await waitUntil(async () => (await http(base, "GET", `/v1/tables/${made.body.table}`)).body.status === "finished", "the table to finish");
   const rec = await http(base, "GET", `/v1/tables/${made.body.table}/record`);
   expect(rec.status).toBe(200);
   return rec.body;
@@ -96,6 +93,8 @@ describe("signed log: length and end", () => {
       (m) => (m.signed.end.returns = m.signed.end.returns.map((r: number) => -r)),
       (m) => (m.signed.end.decisions += 1),
       (m) => (m.signed.end.finalHash = m.signed.entries[0].stateHash),
+      // An unsigned field riding along in the marker: nothing signed changed, but it is not the server's.
+      (m) => (m.signed.end.extra = 1),
     ];
     for (const edit of edits) {
       const m = structuredClone(rec);
