@@ -15,7 +15,6 @@ const NOT_A_PROGRAM: Readonly<Record<string, string>> = {
   "test:web": "vitest with the browser config",
   "test:python": "pytest through a shell script",
   "test:integrations": "a shell script that builds a venv",
-  gate: "a fixed chain of arena runs",
   typecheck: "tsc twice",
   lint: "eslint",
   format: "prettier",
