@@ -2,25 +2,15 @@
  * The other boards, played by clicking (Shephy's field and hand, BlackPoker's zones), and Watch:
  * a bot-only table at a phone's width, paused, stepped and played live.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
 import { Rng, stateHash } from "../../engine/core/index.ts";
 import { registry } from "../../engine/games.ts";
-import { api, launch, moved, openPage, seqOf, shot, startServer, waitTurn, type Server } from "./browser.ts";
+import { api, serverAndBrowser, moved, openPage, seqOf, shot, waitTurn } from "./browser.ts";
 import { hangGuard } from "../fixtures/hang-guard.ts";
 
-let server: Server;
-let browser: Browser;
+const env = serverAndBrowser();
 const errors: string[] = [];
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 /** Clicks a board element that offers a decision (a one-option button), else the list's first option. */
 async function clickSomething(page: Page, board: string, avoid: RegExp | null = null): Promise<"board" | "list"> {
@@ -64,9 +54,9 @@ async function playSome(page: Page, board: string, decisions: number, avoid: Reg
 
 describe("boards and watching in the browser", () => {
   it("Shephy: a person plays by clicking the hand and the field", async () => {
-    const made = await api(server.base, "POST", "/v1/tables", { game: "shephy", seats: ["human"], seed: 3, deadlines: { turnMs: 600_000 } });
-    const ctx = await browser.newContext({ viewport: { width: 1000, height: 640 } });
-    const page = await openPage(ctx, `${server.base}/#/play/${made.table}/0?token=${made.tokens["0"]}`, errors);
+    const made = await api(env.server.base, "POST", "/v1/tables", { game: "shephy", seats: ["human"], seed: 3, deadlines: { turnMs: 600_000 } });
+    const ctx = await env.browser.newContext({ viewport: { width: 1000, height: 640 } });
+    const page = await openPage(ctx, `${env.server.base}/#/play/${made.table}/0?token=${made.tokens["0"]}`, errors);
     await page.waitForSelector(".board.shephy");
     // The deadline as a countdown, with the decision the server applies when it runs out.
     await expect(page.locator(".deadline").textContent()).resolves.toMatch(/Your turn: \d+ s left \(then: .+\)/);
@@ -79,9 +69,9 @@ describe("boards and watching in the browser", () => {
   });
 
   it("BlackPoker: a person plays against the computer agent", async () => {
-    const made = await api(server.base, "POST", "/v1/tables", { game: "blackpoker", seats: ["human", "computer"], seed: 4 });
-    const ctx = await browser.newContext({ viewport: { width: 1000, height: 760 } });
-    const page = await openPage(ctx, `${server.base}/#/play/${made.table}/0?token=${made.tokens["0"]}`, errors);
+    const made = await api(env.server.base, "POST", "/v1/tables", { game: "blackpoker", seats: ["human", "computer"], seed: 4 });
+    const ctx = await env.browser.newContext({ viewport: { width: 1000, height: 760 } });
+    const page = await openPage(ctx, `${env.server.base}/#/play/${made.table}/0?token=${made.tokens["0"]}`, errors);
     await page.waitForSelector(".board.blackpoker");
     const used = await playSome(page, ".board.blackpoker", 12, /^seat \d passes/);
     expect(used.board + used.list).toBeGreaterThan(0);
@@ -91,15 +81,15 @@ describe("boards and watching in the browser", () => {
   });
 
   it("Watch: a bot-only table at phone width, paused, stepped, then live to the end", async () => {
-    const made = await api(server.base, "POST", "/v1/tables", {
+    const made = await api(env.server.base, "POST", "/v1/tables", {
       game: "sevens",
       seats: ["computer", "random", "computer", "random"],
       seed: 9,
       facilitator: "audience",
       deadlines: { botDelayMs: 150 },
     });
-    const ctx = await browser.newContext({ viewport: { width: 390, height: 800 }, isMobile: true });
-    const page = await openPage(ctx, `${server.base}/#/watch/${made.table}`, errors);
+    const ctx = await env.browser.newContext({ viewport: { width: 390, height: 800 }, isMobile: true });
+    const page = await openPage(ctx, `${env.server.base}/#/watch/${made.table}`, errors);
     await page.waitForSelector(".board.sevens");
     // Readable at phone width: nothing sticks out sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(391);
@@ -119,8 +109,8 @@ describe("boards and watching in the browser", () => {
   });
 
   it("Play from the lobby against the shipped ONNX policy (dcg), by the seat's defaults", async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1000, height: 800 } });
-    const page = await openPage(ctx, `${server.base}/`, errors);
+    const ctx = await env.browser.newContext({ viewport: { width: 1000, height: 800 } });
+    const page = await openPage(ctx, `${env.server.base}/`, errors);
     await page.waitForSelector('.lobby[data-ready="true"]');
     await page.selectOption("#game", "dcg");
     await expect(page.inputValue('input[name="agent-1"]')).resolves.toBe("onnx:builtin/dcg-ppo-v1");
@@ -128,7 +118,7 @@ describe("boards and watching in the browser", () => {
     await page.click("button.primary");
     await page.waitForURL(/#\/play\/[^/]+\/0$/);
     const table = decodeURIComponent(page.url().split("/play/")[1]!.split("/")[0]!);
-    const summary = await api(server.base, "GET", `/v1/tables/${table}`);
+    const summary = await api(env.server.base, "GET", `/v1/tables/${table}`);
     expect(summary.seats[1]).toMatchObject({ kind: "agent", agent: "onnx:builtin/dcg-ppo-v1" });
     // Strategy placement by clicks: a rubric, then a marked cell, five times over; then confirm.
     for (let i = 0; i < 5; i++) {
@@ -169,8 +159,8 @@ describe("boards and watching in the browser", () => {
       states.push(state);
     }
     const record = { game: "blackpoker", version: g.info.version, config: cfg.value, seed: 8, decisions, finalHash: stateHash(state) };
-    const ctx = await browser.newContext({ viewport: { width: 1000, height: 760 } });
-    const page = await openPage(ctx, `${server.base}/#/replay`, errors);
+    const ctx = await env.browser.newContext({ viewport: { width: 1000, height: 760 } });
+    const page = await openPage(ctx, `${env.server.base}/#/replay`, errors);
     await page.setInputFiles('input[type="file"]', { name: "game.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(record)) });
     await page.waitForSelector('.replay[data-ready="true"]');
     expect(Number(await page.getAttribute(".pos", "data-at"))).toBe(decisions.length);
@@ -192,21 +182,21 @@ describe("boards and watching in the browser", () => {
   });
 
   it("Lobby: the table list offers an open seat to join, and the joined seat plays", async () => {
-    const made = await api(server.base, "POST", "/v1/tables", {
+    const made = await api(env.server.base, "POST", "/v1/tables", {
       game: "sevens",
       seats: ["open:random", "computer", "random"],
       seed: 2,
       deadlines: { botDelayMs: 400 },
     });
-    const ctx = await browser.newContext({ viewport: { width: 1000, height: 720 } });
-    const page = await openPage(ctx, `${server.base}/`, errors);
+    const ctx = await env.browser.newContext({ viewport: { width: 1000, height: 720 } });
+    const page = await openPage(ctx, `${env.server.base}/`, errors);
     const row = page.locator(`tr[data-table="${made.table}"]`);
     await row.waitFor();
     await expect(row.locator("a", { hasText: "watch" }).count()).resolves.toBe(1);
     await row.locator("button", { hasText: "join seat 0" }).click();
     await page.waitForURL(new RegExp(`#/play/${made.table}/0$`));
     await page.waitForSelector('.table-screen[data-link="open"]');
-    const summary = await api(server.base, "GET", `/v1/tables/${made.table}`);
+    const summary = await api(env.server.base, "GET", `/v1/tables/${made.table}`);
     expect(summary.seats[0]).toMatchObject({ held: true });
     const played = await playSome(page, ".board.sevens", 2);
     expect(played.board + played.list).toBeGreaterThan(0);

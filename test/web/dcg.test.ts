@@ -4,25 +4,15 @@
  * Every frame each page receives is checked: a seat never gets the other seat's hand or strategy
  * cards, the spectator never gets any hidden card, and the spectator's page never draws one.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
 import { dcg } from "../../engine/dcg/index.ts";
-import { api, launch, openPage, startServer, type Server } from "./browser.ts";
+import { api, serverAndBrowser, openPage } from "./browser.ts";
 import { hangGuard } from "../fixtures/hang-guard.ts";
 
-let server: Server;
-let browser: Browser;
+const env = serverAndBrowser();
 const errors: string[] = [];
 const leaks: string[] = [];
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 /** Checks every live frame a page receives for cards its viewer may not see. */
 function guard(page: Page, viewer: number | "spectator"): { frames: number } {
@@ -110,8 +100,8 @@ async function act(p: Page, ops: { n: number }): Promise<string> {
 
 describe("dcg in the browser", () => {
   it("two people play a whole game from two browser contexts; a spectator never sees a hidden card", async () => {
-    const made = await api(server.base, "POST", "/v1/tables", { game: "dcg", seats: ["human", "human"], seed: 5, config: { turnLimit: 6 } });
-    const ctxs = await Promise.all([0, 1, 2].map(() => browser.newContext({ viewport: { width: 1000, height: 900 } })));
+    const made = await api(env.server.base, "POST", "/v1/tables", { game: "dcg", seats: ["human", "human"], seed: 5, config: { turnLimit: 6 } });
+    const ctxs = await Promise.all([0, 1, 2].map(() => env.browser.newContext({ viewport: { width: 1000, height: 900 } })));
     const seats: Page[] = [];
     const seen: { frames: number }[] = [];
     for (const seat of [0, 1]) {
@@ -123,13 +113,13 @@ describe("dcg in the browser", () => {
     for (const seat of [0, 1]) {
       const p = await openPage(ctxs[seat]!, "about:blank", errors);
       seen[seat] = guard(p, seat);
-      await p.goto(`${server.base}/#/play/${made.table}/${seat}?token=${made.tokens[String(seat)]}`);
+      await p.goto(`${env.server.base}/#/play/${made.table}/${seat}?token=${made.tokens[String(seat)]}`);
       await p.waitForSelector('.table-screen[data-link="open"]');
       seats.push(p);
     }
     const watcher = await openPage(ctxs[2]!, "about:blank", errors);
     const watched = guard(watcher, "spectator");
-    await watcher.goto(`${server.base}/#/watch/${made.table}`);
+    await watcher.goto(`${env.server.base}/#/watch/${made.table}`);
     await watcher.waitForSelector('.table-screen[data-role="spectator"]');
 
     const counts: Record<string, number> = {};
@@ -149,7 +139,7 @@ describe("dcg in the browser", () => {
     }
     await seats[0]!.waitForSelector('.table-screen[data-status="finished"]');
     await watcher.waitForSelector('.table-screen[data-status="finished"]');
-    const summary = await api(server.base, "GET", `/v1/tables/${made.table}`);
+    const summary = await api(env.server.base, "GET", `/v1/tables/${made.table}`);
     expect(summary.status).toBe("finished");
     // Both placed 5 strategy rubrics by clicks, and the board clicks summoned units.
     expect(counts.place).toBeGreaterThanOrEqual(10);

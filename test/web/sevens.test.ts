@@ -3,29 +3,18 @@
  * the table is made in the lobby's form, a reload mid-game reconnects (the log comes back from the
  * table's history), and the finished game's replay slider shows exactly the recorded states.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { stateHash } from "../../engine/core/index.ts";
 import { registry } from "../../engine/games.ts";
-import { api, launch, moved, openPage, seqOf, shot, startServer, waitTurn, type Server } from "./browser.ts";
+import { api, serverAndBrowser, moved, openPage, seqOf, shot, waitTurn } from "./browser.ts";
 
-let server: Server;
-let browser: Browser;
+const env = serverAndBrowser();
 const errors: string[] = [];
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 describe("sevens in the browser", () => {
   it("a person plays a whole game vs bots by clicking, reloads mid-game, then replays it", async () => {
-    const context = await browser.newContext({ viewport: { width: 1000, height: 720 } });
-    const page = await openPage(context, server.base + "/", errors);
+    const context = await env.browser.newContext({ viewport: { width: 1000, height: 720 } });
+    const page = await openPage(context, env.server.base + "/", errors);
     const t0 = Date.now();
     await page.waitForSelector('.lobby[data-ready="true"]');
     const paint = await page.evaluate(() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? -1);
@@ -77,7 +66,7 @@ describe("sevens in the browser", () => {
         await page.waitForSelector('.table-screen[data-link="open"]');
         await page.waitForFunction((n) => document.querySelectorAll("ol.log li").length >= n, before);
         expect(page.url()).not.toContain("token=");
-        const summary = await api(server.base, "GET", `/v1/tables/${table}`);
+        const summary = await api(env.server.base, "GET", `/v1/tables/${table}`);
         expect(summary.seats[0].status).toBe("connected");
         reloaded = true;
       }
@@ -86,11 +75,11 @@ describe("sevens in the browser", () => {
     expect(moves).toBeGreaterThan(5);
     await page.waitForSelector('.table-screen[data-status="finished"]');
     await expect(page.locator(".results .result").textContent()).resolves.toMatch(/^You finished (1st|2nd|3rd) of 3$/);
-    const summary = await api(server.base, "GET", `/v1/tables/${table}`);
+    const summary = await api(env.server.base, "GET", `/v1/tables/${table}`);
     expect(summary.status).toBe("finished");
 
     // Replay: the record from the server, re-run in the page; compare with the engine here.
-    const record = await api(server.base, "GET", `/v1/tables/${table}/record`);
+    const record = await api(env.server.base, "GET", `/v1/tables/${table}/record`);
     const game = registry.get("sevens");
     if (!game.ok) throw new Error("no sevens");
     const g = game.value;
