@@ -13,15 +13,26 @@ type PlacedKind = Placed["kind"];
 /** Instance ids below this are interned (a book has at most 40 cards); others get fresh objects. */
 const MAX_CARD = 128;
 
-function placed<K extends PlacedKind>(kind: K): (card: number, cell: number) => Extract<Placed, { kind: K }> {
+/** Every interned decision of one kind, built whole and frozen: table[card][cell]. */
+type PlacedTable<K extends PlacedKind> = readonly (readonly Extract<Placed, { kind: K }>[])[];
+
+function placedTable<K extends PlacedKind>(kind: K): PlacedTable<K> {
   type D = Extract<Placed, { kind: K }>;
-  // rows[card][cell], a row made on first use.
-  const rows: ((D | null)[] | null)[] = new Array<(D | null)[] | null>(MAX_CARD).fill(null);
-  return (card, cell) => {
-    if (!(card >= 0 && card < MAX_CARD && cell >= 0 && cell < CELLS)) return { kind, card, cell } as D;
-    const row = (rows[card] ??= new Array<D | null>(CELLS).fill(null));
-    return (row[cell] ??= Object.freeze({ kind, card, cell }) as D);
-  };
+  return Object.freeze(
+    Array.from({ length: MAX_CARD }, (_, card) => Object.freeze(Array.from({ length: CELLS }, (_, cell) => Object.freeze({ kind, card, cell }) as D))),
+  );
+}
+
+/** The decision of `table`'s kind for (card, cell): the interned object, or a fresh one outside the table. */
+function placedOf<K extends PlacedKind>(table: PlacedTable<K>, kind: K, card: number, cell: number): Extract<Placed, { kind: K }> {
+  if (!(card >= 0 && card < MAX_CARD && cell >= 0 && cell < CELLS)) return { kind, card, cell } as Extract<Placed, { kind: K }>;
+  return table[card]![cell]!;
+}
+
+/** The lookup of one kind: a pure function over its frozen table (no state filled in as it runs). */
+function placed<K extends PlacedKind>(kind: K): (card: number, cell: number) => Extract<Placed, { kind: K }> {
+  const table = placedTable(kind);
+  return (card, cell) => placedOf(table, kind, card, cell);
 }
 
 export const strategyMoveOf = placed("strategyMove");
