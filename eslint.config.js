@@ -30,6 +30,8 @@ export default tseslint.config(
   // Plain JavaScript (examples, this config) runs on Node: its globals exist.
   { files: ["**/*.{js,mjs,cjs}"], languageOptions: { globals: globals.node } },
   { files: ["engine/**"], rules: purityRules(root) },
+  // Generic agents import no game (scripts/lint/generic-agents.js).
+  { files: ["agents/**"], rules: { "cardgym/generic-agents": ["error", { root }] } },
   // Tests re-throw with the step or seed in the message; the original error adds nothing there.
   { files: ["test/**"], rules: { "preserve-caught-error": "off" } },
 );

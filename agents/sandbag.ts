@@ -3,16 +3,11 @@ import { applyOnSample, sampleWorld } from "./determinized.ts";
 import type { DecisionRequest, Facilitatee } from "./facilitatee.ts";
 import { changeCount, isPassive } from "./passive.ts";
 
-/** A game's own idea of "barely acting": returns an index into request.legal. */
-export type StyleHook = (request: DecisionRequest) => number;
-
-const hooks: Record<string, StyleHook> = Object.create(null);
-
 /**
- * SandbagOpponent (the dcg design: an opponent that barely acts, a practice dummy). In order:
- * 1. the game's sandbag hook, if it has one;
- * 2. the first passive decision (pass, end turn, stop, confirm...: see passive.ts);
- * 3. otherwise the decision that changes the least: each candidate is applied to one state sampled
+ * SandbagOpponent (the dcg design: an opponent that barely acts, a practice dummy). The same rule
+ * for every game, so it needs no game's help:
+ * 1. the first passive decision (pass, end turn, stop, confirm...: see passive.ts);
+ * 2. otherwise the decision that changes the least: each candidate is applied to one state sampled
  *    from its own view, and the one whose resulting view (for its seat) differs in the fewest
  *    values wins; ties go to the earliest in the engine's order.
  * Deterministic for a given seed (the sample is drawn from its own stream).
@@ -28,8 +23,6 @@ export class SandbagAgent implements Facilitatee {
   decide(request: DecisionRequest): number {
     const { game, legal } = request;
     if (legal.length === 1) return 0;
-    const hook = hooks[game.info.id];
-    if (hook) return hook(request);
     const passive = legal.findIndex(isPassive);
     if (passive >= 0) return passive;
     return leastChange(game, request, this.rng);

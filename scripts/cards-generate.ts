@@ -3,11 +3,11 @@
  *
  * Writes the generated card set of (seed, cards) (engine/dcg/generate.ts; docs/cards.md,
  * "Generated pools") as JSON to FILE (default: stdout). --balance plays that many round-robin
- * games between its books (agents/pool-balance.ts) and prints each book's score; it exits 1 if a
+ * games between its books (agents/dcg-pool-balance.ts) and prints each book's score; it exits 1 if a
  * book scores outside the documented band.
  */
 import { writeFileSync } from "node:fs";
-import { BALANCE_BAND, balanceCheck } from "../agents/pool-balance.ts";
+import { BALANCE_BAND, balanceCheck } from "../agents/dcg-pool-balance.ts";
 import { generateCardSet, MAX_GENERATED_CARDS, MIN_GENERATED_CARDS } from "../engine/dcg/generate.ts";
 import { intArg, main, parseCli, UsageError, printUsage } from "./cli.ts";
 

@@ -2,7 +2,8 @@
  * The layering and engine-purity rules of eslint.config.js on their own (npm run check:purity, and
  * the test that proves they bite): imports point engine <- agents <- env <- scripts, nothing but
  * test/ imports test/, and engine/ imports no package or Node module and uses no clock, global
- * randomness or process and keeps no module-level mutable state. `npm run lint` applies the same
+ * randomness or process and keeps no module-level mutable state, and generic agents/ files import
+ * no game (scripts/lint/generic-agents.js). `npm run lint` applies the same
  * rules with everything else.
  */
 import { ESLint } from "eslint";
@@ -25,6 +26,7 @@ function linter(root: string): ESLint {
         rules: { "cardgym/layers": ["error", { root }] },
       },
       { files: ["engine/**"], rules: purityRules(root) },
+      { files: ["agents/**"], rules: { "cardgym/generic-agents": ["error", { root }] } },
     ],
   });
 }

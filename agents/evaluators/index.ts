@@ -1,4 +1,6 @@
+import type { DecisionRequest } from "../facilitatee.ts";
 import { dcgEvaluator } from "./dcg.ts";
+import { dcgTutorial } from "./dcg-tutorial.ts";
 import type { EvaluatorFactory } from "./evaluator.ts";
 import { rolloutEvaluator } from "./rollout.ts";
 import { shephyEvaluator } from "./shephy.ts";
@@ -36,4 +38,19 @@ const plannerByGame: Readonly<Record<string, PlannerFactory>> = Object.assign(Ob
 
 export function gamePlanner(gameId: string): PlannerFactory | undefined {
   return plannerByGame[gameId];
+}
+
+/**
+ * Game-specific tutorial play by game id (the tutorial agent's hook): a scripted, predictable line
+ * of play for the game, returning an index into request.legal. Games without one get the tutorial
+ * agent's generic rule.
+ */
+export type TutorialHook = (request: DecisionRequest) => number;
+
+const tutorialByGame: Readonly<Record<string, TutorialHook>> = Object.assign(Object.create(null), {
+  dcg: dcgTutorial,
+});
+
+export function gameTutorial(gameId: string): TutorialHook | undefined {
+  return tutorialByGame[gameId];
 }

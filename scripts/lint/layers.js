@@ -8,6 +8,7 @@
  */
 import { builtinModules } from "node:module";
 import { dirname, relative, resolve, sep } from "node:path";
+import { genericAgents } from "./generic-agents.js";
 
 /** Rank of each layer: a file may import from its own rank or lower. */
 export const LAYERS = { engine: 0, agents: 1, env: 2, scripts: 3 };
@@ -198,7 +199,7 @@ const noModuleState = {
   },
 };
 
-const plugin = { meta: { name: "cardgym" }, rules: { layers, "no-module-state": noModuleState } };
+const plugin = { meta: { name: "cardgym" }, rules: { layers, "no-module-state": noModuleState, "generic-agents": genericAgents } };
 export default plugin;
 
 /**

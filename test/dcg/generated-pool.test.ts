@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BALANCE_BAND, balanceCheck } from "../../agents/pool-balance.ts";
+import { BALANCE_BAND, balanceCheck } from "../../agents/dcg-pool-balance.ts";
 import { replay, Rng, stateHash, type GameRecord } from "../../engine/core/index.ts";
 import { registry } from "../../engine/games.ts";
 import { generateCardSet, MAX_GENERATED_CARDS } from "../../engine/dcg/generate.ts";

@@ -115,4 +115,22 @@ describe("layering and engine purity (the lint rules of scripts/lint/layers.js)"
     expect(await at("test/a.ts", "../scripts/cli.ts")).toBe("");
     expect(await at("test/a.ts", "./helper.ts")).toBe("");
   });
+
+  it("keep generic agents game-agnostic: only a file named for a game imports that game", async () => {
+    const at = async (path: string, spec: string) => (await layerProblemsOf(root, path, `import { x } from "${spec}";\nexport { x };`)).join("\n");
+    expect(await at("agents/tutorial.ts", "../engine/dcg/board.ts")).toMatch(/agents\/ is game-agnostic: agents\/tutorial\.ts may not import engine\/dcg\//);
+    expect(await at("agents/evaluators/rollout.ts", "../../engine/shephy/index.ts")).toMatch(/may not import engine\/shephy\//);
+    expect(await at("agents/onnx/a.ts", "../../engine/sevens/state.ts")).toMatch(/may not import engine\/sevens\//);
+    // A file of another game is no better placed than a generic one.
+    expect(await at("agents/evaluators/shephy-plan.ts", "../../engine/dcg/board.ts")).toMatch(/may not import engine\/dcg\//);
+    // The game's own files, the Game contract and the registry of all games pass.
+    expect(await at("agents/evaluators/dcg-tutorial.ts", "../../engine/dcg/board.ts")).toBe("");
+    expect(await at("agents/evaluators/dcg.ts", "../../engine/dcg/index.ts")).toBe("");
+    expect(await at("agents/dcg/helper.ts", "../../engine/dcg/index.ts")).toBe("");
+    expect(await at("agents/tutorial.ts", "../engine/core/index.ts")).toBe("");
+    expect(await at("agents/a.ts", "../engine/games.ts")).toBe("");
+    // What the real files import passes as it is (the whole tree's run is the first test).
+    const tutorial = readFileSync(`${root}/agents/tutorial.ts`, "utf8");
+    expect(await layerProblemsOf(root, "agents/tutorial.ts", tutorial)).toEqual([]);
+  });
 });
