@@ -94,7 +94,7 @@ export function makeDcg(pool: Pool = STARTER_POOL, presets: readonly PresetBook[
     parseConfig: (raw) => parseDcgConfig(raw, base, extend),
     setup: (config, seed) => {
       const set = setFor(config);
-      return setupBattle(config, seed, set.pool, set.presets);
+      return setupBattle(config, seed, set.pool, set.presets, null, cache);
     },
     config: (s) => s.cfg,
     actor,

@@ -2,6 +2,7 @@ import { Rng } from "../core/index.ts";
 import { other, type BattleData, type Card, type Player, type Seat } from "./battle-data.ts";
 import { boardCell, boardInstances, type BoardFile } from "./board-file.ts";
 import { CELLS } from "./board.ts";
+import type { DcgCache } from "./cache.ts";
 import { resolveBook, type DcgConfig, type PresetBook } from "./config.ts";
 import { Draft, type Trace } from "./draft.ts";
 import { advance } from "./flow.ts";
@@ -46,9 +47,20 @@ export function instanceDefs(cfg: DcgConfig, pool: Pool, presets: readonly Prese
   return out;
 }
 
-/** The battle after its automatic setup steps (Initial, Cointoss), waiting for strategy time; `trace` records them. */
-export function setupBattle(cfg: DcgConfig, seed: number, pool: Pool, presets: readonly PresetBook[], trace: Trace | null = null): BattleData {
-  if (cfg.board !== undefined) return boardBattle(cfg, cfg.board, seed, pool, trace);
+/**
+ * The battle after its automatic setup steps (Initial, Cointoss), waiting for strategy time; `trace`
+ * records them. `cache` is the caller's memo across applies (a game passes its own, so a new battle
+ * reuses the pool's lookup tables instead of building them again); a fresh one by default.
+ */
+export function setupBattle(
+  cfg: DcgConfig,
+  seed: number,
+  pool: Pool,
+  presets: readonly PresetBook[],
+  trace: Trace | null = null,
+  cache?: DcgCache,
+): BattleData {
+  if (cfg.board !== undefined) return boardBattle(cfg, cfg.board, seed, pool, trace, cache);
   const cards: Card[] = [];
   const books: [number[], number[]] = [[], []];
   for (const inst of instanceDefs(cfg, pool, presets)) {
@@ -73,7 +85,7 @@ export function setupBattle(cfg: DcgConfig, seed: number, pool: Pool, presets: r
     finished: false,
     winner: -1,
   };
-  const d = new Draft(base, pool, trace);
+  const d = new Draft(base, pool, trace, cache);
   advance(d, { kind: "Initial" });
   return d.finish();
 }
@@ -84,7 +96,7 @@ export function setupBattle(cfg: DcgConfig, seed: number, pool: Pool, presets: r
  * any command (NightmareAbility seals, AreaAbility attachments), without resolving the triggers
  * that emits: the position is the given one. The seed drives only what happens from here.
  */
-function boardBattle(cfg: DcgConfig, board: BoardFile, seed: number, pool: Pool, trace: Trace | null): BattleData {
+function boardBattle(cfg: DcgConfig, board: BoardFile, seed: number, pool: Pool, trace: Trace | null, cache: DcgCache | undefined): BattleData {
   const cards: Card[] = [];
   const cells = new Array<number>(CELLS).fill(-1);
   const feints = new Array<number>(CELLS).fill(-1);
@@ -156,7 +168,7 @@ function boardBattle(cfg: DcgConfig, board: BoardFile, seed: number, pool: Pool,
     finished: false,
     winner: -1,
   };
-  const d = new Draft(base, pool, trace);
+  const d = new Draft(base, pool, trace, cache);
   settle(d);
   return d.finish();
 }

@@ -4,6 +4,7 @@ import { DcgCache } from "../../engine/dcg/cache.ts";
 import { Draft } from "../../engine/dcg/draft.ts";
 import { applyDecision } from "../../engine/dcg/flow.ts";
 import { makeDcg, type BattleData, type Decision } from "../../engine/dcg/index.ts";
+import { setupBattle } from "../../engine/dcg/setup.ts";
 
 /**
  * DcgCache: the memos engine/dcg carries from one apply to the next live in an object the game
@@ -77,5 +78,15 @@ describe("dcg's apply memos (DcgCache)", () => {
     };
     expect(carried(false)).toBe(0);
     expect(carried(true)).toBeGreaterThan(decisions.length / 2);
+  });
+
+  it("a battle set up with a cache leaves its memos there, so the next apply starts from them (no tables built per battle)", () => {
+    const cache = new DcgCache();
+    const index = cache.poolIndex(game.pool);
+    const s = setupBattle(config, 7, game.pool, game.presets, null, cache);
+    expect(cache.auraResult).toBe(s);
+    expect(cache.poolIndex(game.pool)).toBe(index);
+    // The same battle as one set up without a shared cache.
+    expect(stateHash(s)).toBe(stateHash(setupBattle(config, 7, game.pool, game.presets)));
   });
 });
