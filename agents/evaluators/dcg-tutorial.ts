@@ -3,6 +3,9 @@ import { depthOf } from "../../engine/dcg/board.ts";
 import type { DecisionRequest } from "../facilitatee.ts";
 import { isPassive } from "../passive.ts";
 
+/** dcg's tutorial is always played with the same beginner books: the aggro preset on both sides. */
+export const DCG_TUTORIAL_CONFIG: Readonly<Record<string, unknown>> = Object.freeze({ books: Object.freeze(["vanguard", "vanguard"]) });
+
 type Kinded = { readonly kind: string; readonly card?: number; readonly cell?: number };
 
 /**

@@ -1,6 +1,6 @@
 import type { DecisionRequest } from "../facilitatee.ts";
 import { dcgEvaluator } from "./dcg.ts";
-import { dcgTutorial } from "./dcg-tutorial.ts";
+import { DCG_TUTORIAL_CONFIG, dcgTutorial } from "./dcg-tutorial.ts";
 import type { EvaluatorFactory } from "./evaluator.ts";
 import { rolloutEvaluator } from "./rollout.ts";
 import { shephyEvaluator } from "./shephy.ts";
@@ -53,4 +53,16 @@ const tutorialByGame: Readonly<Record<string, TutorialHook>> = Object.assign(Obj
 
 export function gameTutorial(gameId: string): TutorialHook | undefined {
   return tutorialByGame[gameId];
+}
+
+/**
+ * The config fields a game's tutorial is played with (a tutorial table fills them in where its
+ * body leaves them out): dcg's fixed beginner books. Games without an entry use their defaults.
+ */
+const tutorialConfigByGame: Readonly<Record<string, Readonly<Record<string, unknown>>>> = Object.assign(Object.create(null), {
+  dcg: DCG_TUTORIAL_CONFIG,
+});
+
+export function gameTutorialConfig(gameId: string): Readonly<Record<string, unknown>> | undefined {
+  return tutorialConfigByGame[gameId];
 }

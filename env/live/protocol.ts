@@ -71,7 +71,8 @@ export const Deadlines = Type.Object(
 );
 export type Deadlines = Static<typeof Deadlines>;
 
-export const FACILITATORS = ["online", "training", "tutorial", "sandbag", "audience", "replay", "debug"] as const;
+/** The play modes a create body may name (env/live/facilitators.ts; `learning` is refused there: it is the session API). */
+export const FACILITATORS = ["online", "training", "tutorial", "sandbag", "audience", "replay", "debug", "learning"] as const;
 export type FacilitatorName = (typeof FACILITATORS)[number];
 export const Facilitator = Type.Union([
   Type.Literal("online"),
@@ -81,6 +82,7 @@ export const Facilitator = Type.Union([
   Type.Literal("audience"),
   Type.Literal("replay"),
   Type.Literal("debug"),
+  Type.Literal("learning"),
 ]);
 
 export const CreateTableBody = Type.Object(

@@ -1,10 +1,89 @@
-import { parseRecord, replay, stateHash, type AnyGame, type GameEvent, type GameRegistry, type Seat } from "../../engine/core/index.ts";
+import { decisionKey, parseRecord, stateHash, type AnyGame, type GameEvent, type GameRecord, type GameRegistry, type Seat } from "../../engine/core/index.ts";
 import type { LiveClock } from "./clock.ts";
 import type { SpectatorFrame, TableSummary } from "./protocol.ts";
 import { liveEvent, TableError, type Channel, type EventMeta } from "./table.ts";
 
 /** Decisions a replay table may hold (its states are kept in memory). */
 export const MAX_REPLAY_DECISIONS = 20_000;
+
+/** One decision of a played-back record: who made it, what it did, and whether it was the pending decision's default. */
+export interface PlayedStep {
+  readonly seat: Seat;
+  readonly decision: unknown;
+  /**
+   * Not one of the legal decisions but the default the game's pending decision falls back to (a
+   * deadline passed, or the seat resigned where the game concedes that way: the record does not say which).
+   */
+  readonly byDefault: boolean;
+  readonly events: readonly GameEvent[];
+}
+
+export interface PlayedBack {
+  readonly game: AnyGame;
+  readonly record: GameRecord;
+  /** The parsed config the record was set up with. */
+  readonly config: unknown;
+  /** The state before each decision and after the last: steps.length + 1 states. */
+  readonly states: readonly unknown[];
+  readonly steps: readonly PlayedStep[];
+  readonly finalHash: string;
+}
+
+const badRecord = (message: string) => new TableError(400, "invalid_record", message);
+
+/**
+ * The replay facilitator's drive: a record (untrusted) played again from its seed. At each step
+ * the game names the seat to act, and the record answers for it: its decision must be one of the
+ * legal ones, or the default the game's pending decision falls back to (byDefault). The record's hashes, where it carries them, and its final
+ * hash must match the states reached.
+ */
+export function playBack(registry: GameRegistry, raw: unknown): PlayedBack {
+  const parsed = parseRecord(raw);
+  if (!parsed.ok) throw badRecord(parsed.error.message);
+  const record = parsed.value;
+  if (record.decisions.length > MAX_REPLAY_DECISIONS) throw badRecord(`a replay holds at most ${MAX_REPLAY_DECISIONS} decisions`);
+  const found = registry.get(record.game);
+  if (!found.ok) throw new TableError(404, "unknown_game", found.error.message);
+  const game = found.value;
+  if (record.version !== game.info.version)
+    throw badRecord(`the record is for ${record.game} version ${record.version}; this server has version ${game.info.version}`);
+  const config = game.parseConfig(record.config);
+  if (!config.ok) throw badRecord(`record.config: ${config.error.message}`);
+  let state = game.setup(config.value, record.seed);
+  const states: unknown[] = [state];
+  const steps: PlayedStep[] = [];
+  checkHash(record, 0, state);
+  for (let i = 0; i < record.decisions.length; i++) {
+    const seat = game.actor(state);
+    if (seat === "terminal") throw badRecord(`the game is over after ${i} decisions; the record has ${record.decisions.length}`);
+    const { decision, byDefault } = recordedAnswer(game, state, record.decisions[i], i);
+    const after = game.applyTrusted(state, decision);
+    steps.push({ seat, decision, byDefault, events: game.events(state, decision, after) });
+    state = after;
+    states.push(state);
+    checkHash(record, i + 1, state);
+  }
+  const finalHash = stateHash(state);
+  if (record.finalHash !== undefined && record.finalHash !== finalHash)
+    throw badRecord(`the record does not replay to its own final hash (${finalHash}, the record says ${record.finalHash})`);
+  return { game, record, config: config.value, states, steps, finalHash };
+}
+
+/** The recorded decision at step i, as the engine's own legal decision or the pending decision's default. */
+function recordedAnswer(game: AnyGame, state: unknown, recorded: unknown, i: number): { decision: unknown; byDefault: boolean } {
+  const key = decisionKey(recorded);
+  const legal = game.legal(state);
+  const index = legal.findIndex((d) => decisionKey(d) === key);
+  if (index >= 0) return { decision: legal[index], byDefault: false };
+  const fallback = game.expectation(state)?.defaultDecision;
+  if (fallback !== undefined && decisionKey(fallback) === key) return { decision: fallback, byDefault: true };
+  throw badRecord(`decisions[${i}] is neither legal nor the pending decision's default`);
+}
+
+function checkHash(record: GameRecord, i: number, state: unknown): void {
+  const want = record.hashes?.[i];
+  if (want !== undefined && want !== stateHash(state)) throw badRecord(`the state hash after step ${i} does not match the record's hashes[${i}]`);
+}
 
 /**
  * The replay facilitator: a finished game's record, stepped forward and back with a cursor (the
@@ -19,7 +98,7 @@ export class ReplayTable {
   readonly spectatorsAllowed = true;
   readonly config: unknown;
   readonly createdAt: number;
-  private readonly states: unknown[];
+  private readonly states: readonly unknown[];
   /** Per decision: who and when, and everything it did (projected per channel's viewer). */
   private readonly events: { readonly meta: EventMeta; readonly events: readonly GameEvent[] }[];
   private cursor = 0;
@@ -27,35 +106,14 @@ export class ReplayTable {
   private readonly waiters = new Set<() => void>();
   private readonly clock: LiveClock;
 
-  constructor(id: string, registry: GameRegistry, raw: unknown, clock: LiveClock) {
-    const parsed = parseRecord(raw);
-    if (!parsed.ok) throw new TableError(400, "invalid_record", parsed.error.message);
-    const record = parsed.value;
-    if (record.decisions.length > MAX_REPLAY_DECISIONS) throw new TableError(400, "invalid_record", `a replay holds at most ${MAX_REPLAY_DECISIONS} decisions`);
-    const checked = replay(registry, record);
-    if (!checked.ok) throw new TableError(400, "invalid_record", checked.error.message);
-    const found = registry.get(record.game);
-    if (!found.ok) throw new TableError(404, "unknown_game", found.error.message);
+  constructor(id: string, played: PlayedBack, clock: LiveClock) {
     this.id = id;
-    this.game = found.value;
+    this.game = played.game;
     this.clock = clock;
     this.createdAt = clock.now();
-    const config = this.game.parseConfig(record.config);
-    if (!config.ok) throw new TableError(400, "invalid_record", config.error.message);
-    this.config = config.value;
-    let state = this.game.setup(config.value, record.seed);
-    this.states = [state];
-    this.events = [];
-    for (let i = 0; i < record.decisions.length; i++) {
-      const d = record.decisions[i];
-      const seat = this.game.actor(state) as Seat;
-      const out = this.game.apply(state, d);
-      if (!out.ok) throw new TableError(400, "invalid_record", out.error.message);
-      this.events.push({ meta: { seq: i, seat, cause: "answer", at: this.createdAt }, events: this.game.events(state, d, out.state) });
-      state = out.state;
-      this.states.push(state);
-    }
-    if (stateHash(state) !== checked.value.finalHash) throw new TableError(400, "invalid_record", "the record does not replay to its own final hash");
+    this.config = played.config;
+    this.states = played.states;
+    this.events = played.steps.map((step, seq) => ({ meta: { seq, seat: step.seat, cause: "answer", at: this.createdAt }, events: step.events }));
   }
 
   get seq(): number {

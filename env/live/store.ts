@@ -7,7 +7,7 @@ import { specOf } from "../spec.ts";
 import { checkAgentCost, seatsCost } from "../../agents/cost.ts";
 import { AgentRunner } from "./agent-runner.ts";
 import { systemClock, type LiveClock } from "./clock.ts";
-import { applyPreset } from "./facilitators.ts";
+import { MODES, planTable } from "./facilitators.ts";
 import { readHead } from "./head.ts";
 import { headIds, readJournal, readJournals, tablesDir, truncateJournal } from "./journal.ts";
 import type { CreateTableBody, CreateTableReply, LogHeader } from "./protocol.ts";
@@ -175,7 +175,7 @@ export class TableStore {
     if (body.record === undefined)
       throw new TableError(400, "invalid_record", "facilitator replay needs `record` (a GameRecord, e.g. from GET /v1/tables/:id/record)");
     const id = `r-${randomBytes(9).toString("base64url")}`;
-    const r = new ReplayTable(id, this.o.registry, body.record, this.clock);
+    const r = new ReplayTable(id, MODES.replay.play(this.o.registry, body.record), this.clock);
     this.replays.set(id, r);
     while (this.replays.size > MAX_REPLAYS) {
       const oldest = this.replays.keys().next().value as string;
@@ -190,25 +190,20 @@ export class TableStore {
     if (this.live >= this.maxTables) throw new TableError(503, "too_many_tables", `this server runs at most ${this.maxTables} live tables`);
     const adapter = this.adapterOf(body.game);
     const game = adapter.game;
-    const preset = applyPreset(game, body);
-    const seats = preset.seats;
-    if (preset.config.seats !== undefined && preset.config.seats !== seats.length) {
-      throw new TableError(400, "invalid_seats", `config.seats is ${String(preset.config.seats)} but ${seats.length} seats are given`);
+    const plan = planTable(game, body);
+    const seats = plan.seats;
+    if (plan.config.seats !== undefined && plan.config.seats !== seats.length) {
+      throw new TableError(400, "invalid_seats", `config.seats is ${String(plan.config.seats)} but ${seats.length} seats are given`);
     }
-    const parsed = game.parseConfig({ ...preset.config, seats: seats.length });
+    const parsed = game.parseConfig({ ...plan.config, seats: seats.length });
     if (!parsed.ok) {
       const path = parsed.error.path;
       // A debug table's board is the body's `board`: its errors name their path there.
-      if (preset.facilitator === "debug" && path !== undefined && /^board\b/.test(path))
-        throw new TableError(400, "invalid_board", parsed.error.message, { path });
+      if (body.board !== undefined && path !== undefined && /^board\b/.test(path)) throw new TableError(400, "invalid_board", parsed.error.message, { path });
       throw new TableError(400, "invalid_config", parsed.error.message);
     }
-    const deadlines: ResolvedDeadlines = {
-      turnMs: body.deadlines?.turnMs ?? DEFAULT_DEADLINES.turnMs,
-      graceMs: body.deadlines?.graceMs ?? DEFAULT_DEADLINES.graceMs,
-      takeover: body.deadlines?.takeover ?? DEFAULT_DEADLINES.takeover,
-      botDelayMs: preset.botDelayMs ?? body.deadlines?.botDelayMs ?? DEFAULT_DEADLINES.botDelayMs,
-    };
+    // The body's deadlines, else the facilitator's, else the server's defaults.
+    const deadlines: ResolvedDeadlines = { ...DEFAULT_DEADLINES, ...plan.deadlines, ...definedOnly(body.deadlines ?? {}) };
     // Every agent a seat may need is built once now, so a bad spec (or a model that does not load)
     // is a 400 here and not a failure mid-game.
     const specs = new Set<string>([deadlines.takeover]);
@@ -243,7 +238,7 @@ export class TableStore {
         config: parsed.value as CreateTableReply["config"] & { seats: number },
         seed: body.seed ?? randomBytes(4).readUInt32LE(0),
         seats,
-        facilitator: preset.facilitator,
+        facilitator: plan.facilitator,
         deadlines,
         spectators: body.spectators ?? true,
       },
@@ -320,4 +315,9 @@ export class TableStore {
     for (const r of this.replays.values()) r.close();
     this.replays.clear();
   }
+}
+
+/** The fields of `o` that are not undefined (so that spreading it keeps what it leaves out). */
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

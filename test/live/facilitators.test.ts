@@ -60,6 +60,13 @@ describe("facilitator presets", () => {
     expect((await create({ game: "sevens", facilitator: "audience", seats: ["human", "random", "random"] })).status).toBe(400);
   });
 
+  it("learning: not a table; the refusal names the session API", async () => {
+    const r = await create({ game: "sevens", facilitator: "learning" });
+    expect(r.status).toBe(400);
+    expect(r.body.error.code).toBe("unsupported_facilitator");
+    expect(r.body.error.message).toContain("/v1/sessions");
+  });
+
   it("a bad agent spec or an unknown game is a 400/404 in the error shape", async () => {
     const bad = await create({ game: "dcg", seats: ["human", "nosuchagent"] });
     expect(bad.status).toBe(400);
