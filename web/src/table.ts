@@ -70,29 +70,17 @@ export function seatChange(before: SeatInfo, after: SeatInfo, name: string, take
 /**
  * Play (a seat, with its token) or Watch (a spectator): the board from the channel's view, the
  * legal decisions as clicks on the board and as a labelled list, the deadline as a countdown, the
- * event log in words. Watching plays the frames back at a chosen speed.
+ * event log in words. Watching plays the frames back at a chosen speed. Returns the screen's
+ * teardown (closes the link, stops the timers, removes the document listeners).
  */
 export function tableScreen(root: HTMLElement, o: TableScreenOptions): () => void {
-  const me = o.seat;
-  let game = "";
-  let hello: Hello | null = null;
-  let frame: Frame | null = null;
-  /** Seat status changes in words, placed in the log after the decision they followed. */
-  const notices: { afterSeq: number; text: string }[] = [];
-  let invite: HTMLElement | null = null;
-  let link: LinkState = "connecting";
-  let linkDetail = "";
-  let errorText = "";
-  let offset = 0;
-  let answered = -1;
-  let choosing: readonly DecisionOption[] = [];
-  let speed = me === null ? 0 : 0;
-  const queue: Frame[] = [];
-  let pump: ReturnType<typeof setTimeout> | null = null;
-  const events = new Map<number, LiveEvent>();
-  const memo = new Map<string, unknown>();
+  const screen = new TableScreen(root, o);
+  return () => screen.dispose();
+}
 
-  const els = {
+/** The screen's parts, made once and filled on each draw. */
+function tableElements() {
+  return {
     head: h("div", { class: "tablehead" }),
     bar: h("div", { class: "actionbar", role: "region", "aria-label": "who acts now, and your main decisions" }),
     now: h("p", { class: "now-acting", role: "status" }),
@@ -109,102 +97,220 @@ export function tableScreen(root: HTMLElement, o: TableScreenOptions): () => voi
     seats: h("ul", { class: "seatlist" }),
     speed: h("div", { class: "speed" }),
   };
-  mount(
-    root,
-    h(
-      "div",
-      { class: "table-screen", "data-role": me === null ? "spectator" : "seat" },
-      els.head,
-      h("div", { class: "actionbar-wrap" }, els.bar),
-      els.banner,
-      els.news,
-      els.status,
-      me === null ? els.speed : null,
-      els.results,
-      h("div", { class: "cols" }, els.board, h("aside", null, els.acts, els.leave, h("h3", null, "Seats"), els.seats, h("h3", null, "Log"), els.log)),
-    ),
-  );
+}
 
-  const seatName = (seat: number) => (frame ? seatTitle(frame.seats, seat, me) : `Seat ${seat}`);
-  const pick = (opts: readonly DecisionOption[]) => {
-    if (!frame || frame.type !== "frame") return;
+/** One table screen: the channel's latest frame and the person's pending choice, drawn on change. */
+class TableScreen {
+  private readonly me: number | null;
+  private game = "";
+  private hello: Hello | null = null;
+  private frame: Frame | null = null;
+  /** Seat status changes in words, placed in the log after the decision they followed. */
+  private readonly notices: { afterSeq: number; text: string }[] = [];
+  private invite: HTMLElement | null = null;
+  private link: LinkState = "connecting";
+  private linkDetail = "";
+  private errorText = "";
+  /** Server time minus local time, from the latest frame. */
+  private offset = 0;
+  private answered = -1;
+  private choosing: readonly DecisionOption[] = [];
+  /** Spectator playback: 0 live, -1 paused (step by hand), else ms between frames. */
+  private speed = 0;
+  private readonly queue: Frame[] = [];
+  private pump: ReturnType<typeof setTimeout> | null = null;
+  private readonly events = new Map<number, LiveEvent>();
+  private readonly memo = new Map<string, unknown>();
+  /** After a redraw that dropped the focus (the element it was on is gone), put it back in the hand. */
+  private refocus = false;
+  private readonly els = tableElements();
+  private readonly live: LiveLink;
+  private readonly ticker: ReturnType<typeof setInterval>;
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly o: TableScreenOptions,
+  ) {
+    this.me = o.seat;
+    const els = this.els;
+    mount(
+      root,
+      h(
+        "div",
+        { class: "table-screen", "data-role": this.me === null ? "spectator" : "seat" },
+        els.head,
+        h("div", { class: "actionbar-wrap" }, els.bar),
+        els.banner,
+        els.news,
+        els.status,
+        this.me === null ? els.speed : null,
+        els.results,
+        h("div", { class: "cols" }, els.board, h("aside", null, els.acts, els.leave, h("h3", null, "Seats"), els.seats, h("h3", null, "Log"), els.log)),
+      ),
+    );
+    document.addEventListener("focusin", this.onFocusIn);
+    this.ticker = setInterval(() => this.tick(), 500);
+    this.live = this.connect();
+    document.addEventListener("click", this.onNav, true);
+    document.addEventListener("keydown", this.onKey);
+    this.draw();
+  }
+
+  dispose(): void {
+    this.live.close();
+    clearInterval(this.ticker);
+    if (this.pump) clearTimeout(this.pump);
+    document.removeEventListener("keydown", this.onKey);
+    document.removeEventListener("click", this.onNav, true);
+    document.removeEventListener("focusin", this.onFocusIn);
+  }
+
+  private connect(): LiveLink {
+    const { o, me } = this;
+    const path = me === null ? `/v1/tables/${encodeURIComponent(o.table)}/spectate` : `/v1/tables/${encodeURIComponent(o.table)}/seats/${me}/ws`;
+    return new LiveLink(
+      path,
+      o.token ? { token: o.token } : {},
+      {
+        hello: (m) => {
+          this.hello = m;
+          this.game = m.game;
+          document.title = `cardgym · ${m.game} · ${o.table}`;
+        },
+        frame: (f) => {
+          this.errorText = "";
+          if (me === null) {
+            this.queue.push(f);
+            if (!this.pump) this.schedule();
+            if (this.speed !== 0) this.draw();
+          } else {
+            this.show(f);
+          }
+        },
+        error: (m) => {
+          this.errorText = m.error.message;
+          if (m.error.code === "stale_answer" || m.error.code === "not_your_turn") this.answered = -1;
+          this.draw();
+        },
+        state: (s, detail) => {
+          this.link = s;
+          this.linkDetail = detail;
+          if (s === "open") this.answered = -1;
+          this.draw();
+        },
+      },
+      0,
+    );
+  }
+
+  private readonly seatName = (seat: number): string => (this.frame ? seatTitle(this.frame.seats, seat, this.me) : `Seat ${seat}`);
+
+  private readonly pick = (opts: readonly DecisionOption[]): void => {
+    const f = this.frame;
+    if (!f || f.type !== "frame") return;
     if (opts.length > 1) {
-      choosing = opts;
-      draw();
+      this.choosing = opts;
+      this.draw();
       return;
     }
     const opt = opts[0];
-    if (!opt || answered === frame.seq) return;
-    if (link !== "open") return;
-    refocus = true;
-    answered = frame.seq;
-    choosing = [];
-    memo.clear();
-    root.querySelector(".table-screen")?.setAttribute("data-waiting", "true");
-    linkSendAnswer(frame.seq, opt.id);
-    draw();
-  };
-  const linkSendAnswer = (seq: number, id: number) => {
-    if (!live.send({ type: "answer", seq, decisionId: id })) answered = -1;
+    if (!opt || this.answered === f.seq) return;
+    if (this.link !== "open") return;
+    this.refocus = true;
+    this.answered = f.seq;
+    this.choosing = [];
+    this.memo.clear();
+    this.root.querySelector(".table-screen")?.setAttribute("data-waiting", "true");
+    if (!this.live.send({ type: "answer", seq: f.seq, decisionId: opt.id })) this.answered = -1;
+    this.draw();
   };
 
-  /** After a redraw that dropped the focus (the element it was on is gone), put it back in the hand. */
-  let refocus = false;
-  const restoreFocus = () => {
+  private restoreFocus(): void {
+    const { root, els } = this;
     const active = document.activeElement;
     // Only when the focus was lost (the element it was on was redrawn) or parked on the decisions
     // region: never taken from anything the person moved it to (the header, a dialog).
-    if (!refocus || (active && active !== document.body && active !== els.acts)) return;
+    if (!this.refocus || (active && active !== document.body && active !== els.acts)) return;
     const target =
       root.querySelector<HTMLElement>(".boardwrap button.hand-card.can") ??
       root.querySelector<HTMLElement>(".boardwrap button.can") ??
       root.querySelector<HTMLElement>(".actionbar button.primary") ??
       root.querySelector<HTMLElement>(".decisions ol.options button") ??
-      (me !== null && frame?.status !== "finished" ? els.acts : null);
+      (this.me !== null && this.frame?.status !== "finished" ? els.acts : null);
     target?.focus({ preventScroll: true });
+  }
+
+  /** The focus moved out of this screen (the header, the address bar): leave it there. */
+  private readonly onFocusIn = (e: FocusEvent): void => {
+    if (e.target instanceof Node && !this.root.contains(e.target)) this.refocus = false;
   };
 
-  // The focus moved out of this screen (the header, the address bar): leave it there.
-  const onFocusIn = (e: FocusEvent) => {
-    if (e.target instanceof Node && !root.contains(e.target)) refocus = false;
-  };
-  document.addEventListener("focusin", onFocusIn);
-
-  const draw = () => {
-    const f = frame;
-    const screen = root.querySelector(".table-screen");
+  private readonly draw = (): void => {
+    const f = this.frame;
+    const screen = this.root.querySelector(".table-screen");
     const active = document.activeElement;
-    if (active && active !== document.body && root.contains(active)) refocus = true;
+    if (active && active !== document.body && this.root.contains(active)) this.refocus = true;
+    this.drawHead(f);
     mount(
-      els.head,
-      h("h2", null, `${game || "table"} · table ${o.table}`, me === null ? " · watching" : ` · seat ${me}`),
-      f && f.status === "finished" ? h("p", null, h("b", null, "Game over")) : null,
-      f && f.status === "finished" ? h("p", null, h("a", { href: `#/replay/${encodeURIComponent(o.table)}`, class: "replay-link" }, "Replay this game")) : null,
+      this.els.status,
+      `connection: ${this.link}${this.linkDetail ? ` (${this.linkDetail})` : ""}`,
+      this.errorText ? h("span", { class: "err" }, ` · ${this.errorText}`) : null,
     );
-    mount(els.status, `connection: ${link}${linkDetail ? ` (${linkDetail})` : ""}`, errorText ? h("span", { class: "err" }, ` · ${errorText}`) : null);
-    screen?.setAttribute("data-link", link);
-    drawBanner();
-    const latest = notices[notices.length - 1];
-    mount(els.news, latest ? latest.text : "");
+    screen?.setAttribute("data-link", this.link);
+    this.drawBanner();
+    const latest = this.notices[this.notices.length - 1];
+    mount(this.els.news, latest ? latest.text : "");
     if (!f) return;
     // Only a live channel may answer: a replaced or resigned seat shows the board and nothing to click.
-    const mine = f.type === "frame" && answered !== f.seq && link === "open" ? f.decisions : [];
+    const mine = f.type === "frame" && this.answered !== f.seq && this.link === "open" ? f.decisions : [];
     screen?.setAttribute("data-seq", String(f.seq));
     screen?.setAttribute("data-my-turn", mine.length > 0 ? "true" : "false");
     screen?.setAttribute("data-status", f.status);
     if (mine.length > 0) screen?.removeAttribute("data-waiting");
     const ctx: BoardCtx = {
       view: f.view,
-      viewer: me === null ? "spectator" : me,
+      viewer: this.me === null ? "spectator" : this.me,
       decisions: mine,
-      choose: pick,
-      seatName,
-      memo,
-      redraw: draw,
+      choose: this.pick,
+      seatName: this.seatName,
+      memo: this.memo,
+      redraw: this.draw,
     };
-    mount(els.board, boardFor(game)(ctx));
-    drawBar(f, mine);
-    const list = choosing.length ? choosing : mine;
+    mount(this.els.board, boardFor(this.game)(ctx));
+    this.drawBar(f, mine);
+    this.drawActs(f, mine);
+    this.drawSeats();
+    this.drawResults(f);
+    mount(
+      this.els.leave,
+      this.me !== null && f.status === "playing" && this.link === "open"
+        ? [
+            button("Leave table", () => void this.leave("#/"), { "data-act": "leave" }),
+            " ",
+            button("Resign", () => void this.resign(null), { "data-act": "resign" }),
+          ]
+        : null,
+    );
+    this.drawLog();
+    this.drawSpeed();
+    this.tick();
+    this.restoreFocus();
+  };
+
+  private drawHead(f: Frame | null): void {
+    mount(
+      this.els.head,
+      h("h2", null, `${this.game || "table"} · table ${this.o.table}`, this.me === null ? " · watching" : ` · seat ${this.me}`),
+      f && f.status === "finished" ? h("p", null, h("b", null, "Game over")) : null,
+      f && f.status === "finished"
+        ? h("p", null, h("a", { href: `#/replay/${encodeURIComponent(this.o.table)}`, class: "replay-link" }, "Replay this game"))
+        : null,
+    );
+  }
+
+  /** The decisions as a numbered list (folded away where the game plays by its action bar), or a pending multi-choice. */
+  private drawActs(f: Frame, mine: readonly DecisionOption[]): void {
+    const list = this.choosing.length ? this.choosing : mine;
     const options = h(
       "ol",
       { class: "options" },
@@ -212,87 +318,89 @@ export function tableScreen(root: HTMLElement, o: TableScreenOptions): () => voi
         h(
           "li",
           null,
-          button([i < 9 ? h("kbd", null, String(i + 1)) : null, " ", opt.label], () => pick([opt]), { "data-id": opt.id }),
+          button([i < 9 ? h("kbd", null, String(i + 1)) : null, " ", opt.label], () => this.pick([opt]), { "data-id": opt.id }),
         ),
       ),
     );
     // A game with an action bar plays by the bar and the board; its full list is there to look things up.
-    const secondary = primaryFor(game) !== null && !choosing.length && list.length > 0;
+    const secondary = primaryFor(this.game) !== null && !this.choosing.length && list.length > 0;
     mount(
-      els.acts,
-      me === null
+      this.els.acts,
+      this.me === null
         ? null
         : [
-            h("h3", null, mine.length ? (choosing.length ? "Choose one" : "Your move") : f.status === "finished" ? "Game over" : "Waiting for the others"),
+            h("h3", null, mine.length ? (this.choosing.length ? "Choose one" : "Your move") : f.status === "finished" ? "Game over" : "Waiting for the others"),
             secondary ? h("details", { class: "all-decisions" }, h("summary", null, `Every legal decision, as a list (${list.length})`), options) : options,
-            choosing.length ? button("back", () => ((choosing = []), draw())) : null,
+            this.choosing.length ? button("back", () => ((this.choosing = []), this.draw())) : null,
           ],
     );
-    drawSeats();
+  }
+
+  private drawResults(f: Frame): void {
     mount(
-      els.results,
+      this.els.results,
       f.status === "finished" && f.returns
         ? [
             resultsPanel({
-              game,
+              game: this.game,
               view: f.view,
               outcome: f.returns,
-              me,
-              seatName,
-              rematch: me !== null && hello ? () => void rematch() : null,
-              newTable,
+              me: this.me,
+              seatName: this.seatName,
+              rematch: this.me !== null && this.hello ? () => void this.rematch() : null,
+              newTable: () => this.newTable(),
             }),
-            invite,
+            this.invite,
           ]
         : null,
     );
+  }
+
+  /** The event log, newest first, with the seat notices placed after the decision they followed. */
+  private drawLog(): void {
+    const items: { key: number; el: HTMLElement }[] = [...this.events.values()].map((e) => ({ key: 2 * e.seq, el: eventLine(e) }));
+    for (const n of this.notices) items.push({ key: 2 * n.afterSeq - 1, el: h("li", { class: "notice" }, "⚑ ", n.text) });
     mount(
-      els.leave,
-      me !== null && f.status === "playing" && link === "open"
-        ? [button("Leave table", () => void leave("#/"), { "data-act": "leave" }), " ", button("Resign", () => void resign(null), { "data-act": "resign" })]
-        : null,
-    );
-    const items: { key: number; el: HTMLElement }[] = [...events.values()].map((e) => ({ key: 2 * e.seq, el: eventLine(e) }));
-    for (const n of notices) items.push({ key: 2 * n.afterSeq - 1, el: h("li", { class: "notice" }, "⚑ ", n.text) });
-    mount(
-      els.log,
+      this.els.log,
       items
         .sort((a, b) => b.key - a.key)
         .slice(0, 200)
         .map((i) => i.el),
     );
-    if (me === null) {
-      mount(
-        els.speed,
-        h("span", null, "Speed: "),
-        SPEEDS.map((s) =>
-          button(s.label, () => ((speed = s.ms === null ? -1 : s.ms), schedule(), draw()), {
-            "aria-pressed": (s.ms === null ? speed === -1 : speed === s.ms) ? "true" : "false",
-            "data-speed": s.label,
-          }),
-        ),
-        speed === -1 ? button("step ▸", () => step(), { "data-speed": "step" }) : null,
-        queue.length ? h("span", { class: "k" }, ` ${queue.length} queued`) : null,
-      );
-    }
-    tick();
-    restoreFocus();
-  };
+  }
+
+  /** A spectator's playback speed. */
+  private drawSpeed(): void {
+    if (this.me !== null) return;
+    mount(
+      this.els.speed,
+      h("span", null, "Speed: "),
+      SPEEDS.map((s) =>
+        button(s.label, () => ((this.speed = s.ms === null ? -1 : s.ms), this.schedule(), this.draw()), {
+          "aria-pressed": (s.ms === null ? this.speed === -1 : this.speed === s.ms) ? "true" : "false",
+          "data-speed": s.label,
+        }),
+      ),
+      this.speed === -1 ? button("step ▸", () => this.step(), { "data-speed": "step" }) : null,
+      this.queue.length ? h("span", { class: "k" }, ` ${this.queue.length} queued`) : null,
+    );
+  }
 
   /**
    * The action bar, always in view: who must act now (a reaction window names the reacting seat),
    * the countdown, and the passive decisions (Confirm, End turn, Pass) as buttons.
    */
-  const drawBar = (f: Frame, mine: readonly DecisionOption[]) => {
+  private drawBar(f: Frame, mine: readonly DecisionOption[]): void {
+    const { els, game } = this;
     const headline = headlineFor(game);
-    const who = f.status === "finished" ? "Game over" : f.actor === "terminal" ? "" : headline ? headline(f.view) : `${seatName(f.actor)} to decide`;
+    const who = f.status === "finished" ? "Game over" : f.actor === "terminal" ? "" : headline ? headline(f.view) : `${this.seatName(f.actor)} to decide`;
     mount(els.now, who, f.status === "finished" ? "" : h("span", { class: "k" }, ` · decision ${f.seq + 1}`));
     const primary = primaryFor(game);
     mount(
       els.primary,
-      primary && mine.length && !choosing.length
+      primary && mine.length && !this.choosing.length
         ? primary(mine).map((p, i) =>
-            button([i < 9 ? h("kbd", null, String(i + 1)) : null, " ", p.label], () => pick([p.option]), {
+            button([i < 9 ? h("kbd", null, String(i + 1)) : null, " ", p.label], () => this.pick([p.option]), {
               class: "primary",
               "data-primary": (p.option.decision as { kind: string }).kind,
               "data-id": p.option.id,
@@ -302,17 +410,18 @@ export function tableScreen(root: HTMLElement, o: TableScreenOptions): () => voi
     );
     els.bar.setAttribute("data-mine", mine.length ? "true" : "false");
     if (!els.bar.firstChild) mount(els.bar, els.now, els.primary, els.clock);
-  };
+  }
 
-  const drawBanner = () => {
-    if (me === null) return mount(els.banner);
-    if (link === "replaced")
+  private drawBanner(): void {
+    const { els, hello, o } = this;
+    if (this.me === null) return mount(els.banner);
+    if (this.link === "replaced")
       return mount(
         els.banner,
         h("p", null, h("b", null, "This seat is open in another tab or window."), " Moves are made there; nothing here can be clicked. "),
-        button("Play here instead", () => live.reopen(), { "data-act": "reclaim" }),
+        button("Play here instead", () => this.live.reopen(), { "data-act": "reclaim" }),
       );
-    if (link === "resigned") {
+    if (this.link === "resigned") {
       const spectate = hello?.spectators !== false;
       return mount(
         els.banner,
@@ -320,7 +429,9 @@ export function tableScreen(root: HTMLElement, o: TableScreenOptions): () => voi
           "p",
           null,
           h("b", null, "You resigned from this seat."),
-          frame?.status === "finished" || (game && concedes(game)) ? "" : ` ${hello?.deadlines.takeover ?? "A bot"} plays it for the rest of the game.`,
+          this.frame?.status === "finished" || (this.game && concedes(this.game))
+            ? ""
+            : ` ${hello?.deadlines.takeover ?? "A bot"} plays it for the rest of the game.`,
           " ",
           spectate ? h("a", { href: `#/watch/${encodeURIComponent(o.table)}`, "data-act": "watch" }, "Watch the table") : null,
           spectate ? " · " : null,
@@ -329,20 +440,20 @@ export function tableScreen(root: HTMLElement, o: TableScreenOptions): () => voi
       );
     }
     mount(els.banner);
-  };
+  }
 
-  const drawSeats = () => {
-    const f = frame;
+  private drawSeats(): void {
+    const f = this.frame;
     if (!f) return;
-    const now = Date.now() + offset;
-    const takeover = hello?.deadlines.takeover ?? "a bot";
+    const now = Date.now() + this.offset;
+    const takeover = this.hello?.deadlines.takeover ?? "a bot";
     mount(
-      els.seats,
+      this.els.seats,
       f.seats.map((s) =>
         h(
           "li",
           { "data-seat": s.seat, "data-status": s.status },
-          seatName(s.seat),
+          this.seatName(s.seat),
           " · ",
           s.status === "connected"
             ? "● connected"
@@ -354,108 +465,78 @@ export function tableScreen(root: HTMLElement, o: TableScreenOptions): () => voi
         ),
       ),
     );
-  };
+  }
 
-  const tick = () => {
-    if (frame?.seats.some((s) => s.status === "away")) drawSeats();
-    const f = frame;
+  private tick(): void {
+    const { frame: f, game, els } = this;
+    if (f?.seats.some((s) => s.status === "away")) this.drawSeats();
     const e = f?.expectation;
     if (!f || !e || f.status === "finished") {
       mount(els.clock);
       return;
     }
-    const who = e.seat === me ? "Your" : `${seatName(e.seat)}'s`;
+    const who = e.seat === this.me ? "Your" : `${this.seatName(e.seat)}'s`;
     const what =
       game === "dcg" && (f.view as { state?: { kind?: string } }).state?.kind === "Strategy" ? "strategy timer" : game === "dcg" ? "decision" : "turn";
     if (e.deadline === null) {
       mount(els.clock, `${who} ${what}: no time limit`);
       return;
     }
-    const left = Math.max(0, Math.ceil((e.deadline - (Date.now() + offset)) / 1000));
+    const left = Math.max(0, Math.ceil((e.deadline - (Date.now() + this.offset)) / 1000));
     mount(els.clock, h("span", { class: left <= 5 ? "urgent" : "" }, `${who} ${what}: ${left} s left`), e.defaultLabel ? ` (then: ${e.defaultLabel})` : "");
-  };
-  const ticker = setInterval(tick, 500);
+  }
 
-  const show = (f: Frame) => {
-    for (const ev of f.events) events.set(ev.seq, ev);
-    offset = f.now - Date.now();
-    if (frame) {
-      const takeover = hello?.deadlines.takeover ?? "a bot";
+  private show(f: Frame): void {
+    for (const ev of f.events) this.events.set(ev.seq, ev);
+    this.offset = f.now - Date.now();
+    const before = this.frame;
+    if (before) {
+      const takeover = this.hello?.deadlines.takeover ?? "a bot";
       for (const s of f.seats) {
-        const before = frame.seats[s.seat];
+        const was = before.seats[s.seat];
         // Your own seat changes only by your doing (you see the resign in the banner).
-        const text = before && s.seat !== me ? seatChange(before, s, `Seat ${s.seat}`, takeover, concedes(game), f.now) : null;
-        if (text) notices.push({ afterSeq: f.seq, text });
+        const text = was && s.seat !== this.me ? seatChange(was, s, `Seat ${s.seat}`, takeover, concedes(this.game), f.now) : null;
+        if (text) this.notices.push({ afterSeq: f.seq, text });
       }
     }
-    if (!frame || f.seq !== frame.seq) choosing = [];
-    frame = f;
-    draw();
-  };
-  const step = () => {
-    const f = queue.shift();
-    if (f) show(f);
-    else draw();
-  };
-  const schedule = () => {
-    if (pump) clearTimeout(pump);
-    pump = null;
-    if (speed === 0) {
-      while (queue.length) step();
+    if (!before || f.seq !== before.seq) this.choosing = [];
+    this.frame = f;
+    this.draw();
+  }
+
+  private step(): void {
+    const f = this.queue.shift();
+    if (f) this.show(f);
+    else this.draw();
+  }
+
+  private schedule(): void {
+    if (this.pump) clearTimeout(this.pump);
+    this.pump = null;
+    if (this.speed === 0) {
+      while (this.queue.length) this.step();
       return;
     }
-    if (speed < 0 || queue.length === 0) return;
-    pump = setTimeout(() => {
-      pump = null;
-      step();
-      schedule();
-    }, speed);
-  };
+    if (this.speed < 0 || this.queue.length === 0) return;
+    this.pump = setTimeout(() => {
+      this.pump = null;
+      this.step();
+      this.schedule();
+    }, this.speed);
+  }
 
-  const path = me === null ? `/v1/tables/${encodeURIComponent(o.table)}/spectate` : `/v1/tables/${encodeURIComponent(o.table)}/seats/${me}/ws`;
-  const live = new LiveLink(
-    path,
-    o.token ? { token: o.token } : {},
-    {
-      hello: (m) => {
-        hello = m;
-        game = m.game;
-        document.title = `cardgym · ${m.game} · ${o.table}`;
-      },
-      frame: (f) => {
-        errorText = "";
-        if (me === null) {
-          queue.push(f);
-          if (!pump) schedule();
-          if (speed !== 0) draw();
-        } else {
-          show(f);
-        }
-      },
-      error: (m) => {
-        errorText = m.error.message;
-        if (m.error.code === "stale_answer" || m.error.code === "not_your_turn") answered = -1;
-        draw();
-      },
-      state: (s, detail) => {
-        link = s;
-        linkDetail = detail;
-        if (s === "open") answered = -1;
-        draw();
-      },
-    },
-    0,
-  );
-
-  const live_ = () => me !== null && link === "open" && frame?.status === "playing";
+  private playing(): boolean {
+    return this.me !== null && this.link === "open" && this.frame?.status === "playing";
+  }
 
   /** Leaving a live seat asks first and says what follows (the grace period, then the takeover agent). */
-  const leave = async (target: string) => {
-    if (!live_()) {
+  private async leave(target: string): Promise<void> {
+    if (!this.playing()) {
       location.hash = target;
       return;
     }
-    const d = hello?.deadlines;
+    const { me, game } = this;
+    const d = this.hello?.deadlines;
     const grace = secondsOf(d?.graceMs ?? 30_000);
     const who = d?.takeover ?? "random";
     const choice = await ask(
@@ -472,19 +553,19 @@ export function tableScreen(root: HTMLElement, o: TableScreenOptions): () => voi
       ],
     );
     if (choice === "leave") location.hash = target;
-    else if (choice === "resign") void resign(target, true);
-  };
+    else if (choice === "resign") void this.resign(target, true);
+  }
 
-  const resign = async (then: string | null, confirmed = false) => {
-    if (!live_()) return;
+  private async resign(then: string | null, confirmed = false): Promise<void> {
+    if (!this.playing()) return;
     if (!confirmed) {
-      const who = hello?.deadlines.takeover ?? "random";
+      const who = this.hello?.deadlines.takeover ?? "random";
       const choice = await ask(
-        `Resign from seat ${me}?`,
+        `Resign from seat ${this.me}?`,
         h(
           "p",
           null,
-          concedes(game)
+          concedes(this.game)
             ? "You lose the game: at once if it is your decision, else at your next one. This cannot be undone."
             : `${who} plays your seat for the rest of the game, and this seat's link stops working. This cannot be undone.`,
         ),
@@ -495,17 +576,17 @@ export function tableScreen(root: HTMLElement, o: TableScreenOptions): () => voi
       );
       if (choice !== "resign") return;
     }
-    if (!live.send({ type: "resign" })) {
-      errorText = "not connected: could not resign";
-      draw();
+    if (!this.live.send({ type: "resign" })) {
+      this.errorText = "not connected: could not resign";
+      this.draw();
       return;
     }
     if (then) location.hash = then;
-  };
+  }
 
   /** Same seats and settings, a new seed; you take the same seat, other people get links. */
-  const rematch = async () => {
-    const f = frame;
+  private async rematch(): Promise<void> {
+    const { frame: f, hello, me, game } = this;
     if (!f || !hello || me === null) return;
     const seats = f.seats.map((s) => (s.kind === "agent" ? (s.agent ?? "random") : s.kind === "open" ? `open:${s.agent ?? "random"}` : "human"));
     const body: CreateTableBody = {
@@ -524,43 +605,43 @@ export function tableScreen(root: HTMLElement, o: TableScreenOptions): () => voi
         location.hash = `#/play/${made.table}/${me}`;
         return;
       }
-      invite = invitePanel(made.table, made.tokens, people, me);
+      this.invite = invitePanel(made.table, made.tokens, people, me);
     } catch (err) {
-      invite = h("p", { class: "err" }, err instanceof ApiFailure ? `${err.code}: ${err.message}` : String(err));
+      this.invite = h("p", { class: "err" }, err instanceof ApiFailure ? `${err.code}: ${err.message}` : String(err));
     }
-    draw();
-  };
+    this.draw();
+  }
 
   /** Back to the lobby's form, filled in with this table's game, seats and times. */
-  const newTable = () => {
-    const f = frame;
-    const params = new URLSearchParams({ game });
+  private newTable(): void {
+    const { frame: f, me } = this;
+    const params = new URLSearchParams({ game: this.game });
     if (f) {
       const seats = f.seats.map((s) =>
         s.seat === me ? "you" : s.kind === "agent" ? (s.agent ?? "random") : s.kind === "open" ? `open:${s.agent ?? "random"}` : "person",
       );
       params.set("seats", seats.join(","));
     }
-    const d = hello?.deadlines;
+    const d = this.hello?.deadlines;
     if (d?.turnMs) params.set("turn", String(Math.round(d.turnMs / 1000)));
     if (d) params.set("delay", String(d.botDelayMs));
     location.hash = `#/?${params.toString()}`;
-  };
+  }
 
   /** Links out of a live seat (the header's Lobby, the brand) ask first, like the Leave button. */
-  const onNav = (e: MouseEvent) => {
+  private readonly onNav = (e: MouseEvent): void => {
     const a = e.target instanceof Element ? e.target.closest("a[href^='#']") : null;
-    if (!a || !live_() || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
+    if (!a || !this.playing() || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
     const href = a.getAttribute("href") ?? "#/";
     e.preventDefault();
-    void leave(href);
+    void this.leave(href);
   };
-  document.addEventListener("click", onNav, true);
 
-  const onKey = (e: KeyboardEvent) => {
+  private readonly onKey = (e: KeyboardEvent): void => {
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement || e.altKey || e.ctrlKey || e.metaKey) return;
     if (document.querySelector("dialog[open]")) return;
     const n = Number(e.key);
+    const { els } = this;
     if (Number.isInteger(n) && n >= 1 && n <= 9) {
       // The keys pick what is in view: the action bar's buttons while the full list is folded away.
       const folded = els.acts.querySelector("details.all-decisions:not([open])") !== null;
@@ -569,20 +650,10 @@ export function tableScreen(root: HTMLElement, o: TableScreenOptions): () => voi
         e.preventDefault();
         btn.click();
       }
-    } else if (e.key === "Escape" && (choosing.length || memo.size)) {
-      choosing = [];
-      memo.clear();
-      draw();
+    } else if (e.key === "Escape" && (this.choosing.length || this.memo.size)) {
+      this.choosing = [];
+      this.memo.clear();
+      this.draw();
     }
-  };
-  document.addEventListener("keydown", onKey);
-  draw();
-  return () => {
-    live.close();
-    clearInterval(ticker);
-    if (pump) clearTimeout(pump);
-    document.removeEventListener("keydown", onKey);
-    document.removeEventListener("click", onNav, true);
-    document.removeEventListener("focusin", onFocusIn);
   };
 }
