@@ -59,16 +59,232 @@ export function prefillOf(params: URLSearchParams): LobbyPrefill {
   return { game: params.get("game"), seats, turn: int("turn"), delay: int("delay") };
 }
 
+type SeatRow = { kind: SeatChoice; agent: string };
+
+const SEAT_CHOICES: Record<SeatChoice, string> = {
+  you: "you (this browser)",
+  person: "a person (send a link)",
+  open: "open (anyone may join; a bot plays until then)",
+  agent: "agent",
+};
+
+function seatFromSpec(spec: string): SeatRow {
+  if (spec === "you" || spec === "person") return { kind: spec, agent: "computer" };
+  if (spec === "open") return { kind: "open", agent: "random" };
+  if (spec.startsWith("open:")) return { kind: "open", agent: spec.slice(5) };
+  return { kind: "agent", agent: spec };
+}
+
+/** A seat's agent spec as the create request wants it ("human" for a person, "open:spec" for an open seat). */
+function seatSpec(s: SeatRow): string {
+  if (s.kind === "you" || s.kind === "person") return "human";
+  if (s.kind === "open") return s.agent.trim() ? `open:${s.agent.trim()}` : "open";
+  return s.agent.trim() || "random";
+}
+
+const errorLine = (err: unknown): HTMLElement => h("p", { class: "err" }, err instanceof ApiFailure ? `${err.code}: ${err.message}` : String(err));
+
+/** One seat's row of the form: who sits there, and the agent spec for a bot or an open seat. */
+function seatRow(s: SeatRow, i: number, redraw: () => void): HTMLElement {
+  return h(
+    "div",
+    { class: "seatrow" },
+    h("label", { for: `seat-${i}` }, `Seat ${i}`),
+    h(
+      "select",
+      { id: `seat-${i}`, name: `seat-${i}`, onchange: (e) => ((s.kind = (e.target as HTMLSelectElement).value as SeatChoice), redraw()) },
+      (["you", "person", "open", "agent"] as const).map((k) => h("option", { value: k, selected: s.kind === k }, SEAT_CHOICES[k])),
+    ),
+    s.kind === "agent" || s.kind === "open"
+      ? h("input", {
+          "aria-label": `seat ${i} agent spec`,
+          name: `agent-${i}`,
+          list: "agent-specs",
+          value: s.agent,
+          oninput: (e) => (s.agent = (e.target as HTMLInputElement).value),
+        })
+      : null,
+  );
+}
+
+/** The tables the server holds, newest first, with the links this browser may use on each. */
+function tablesTable(tables: readonly TableSummary[], join: (t: TableSummary, seat: number) => void): HTMLElement {
+  if (tables.length === 0) return h("p", null, h("em", null, "No tables yet."));
+  const rows = [...tables]
+    .sort((a, b) => b.createdAt - a.createdAt)
+    .slice(0, 50)
+    .map((t) => {
+      // A resigned seat's token no longer plays it: no "my seat" link for it.
+      const mySeats = t.seats.filter((s) => s.status !== "resigned" && tokens.get(t.table, s.seat) !== null);
+      return h(
+        "tr",
+        { "data-table": t.table },
+        h("td", null, h("code", null, t.table)),
+        h("td", null, t.game),
+        h("td", null, t.status === "finished" ? "finished" : `playing · move ${t.seq + 1}`),
+        h("td", null, t.seats.map((s) => `${s.seat}: ${s.kind === "agent" ? s.agent : s.kind}${s.kind !== "agent" ? ` (${s.status})` : ""}`).join(", ")),
+        h(
+          "td",
+          { class: "acts" },
+          t.status === "playing" ? mySeats.map((s) => h("a", { href: `#/play/${t.table}/${s.seat}`, class: "btn" }, `my seat ${s.seat}`)) : null,
+          t.status === "playing" ? t.seats.filter((s) => s.kind === "open" && !s.held).map((s) => button(`join seat ${s.seat}`, () => join(t, s.seat))) : null,
+          t.spectators ? h("a", { href: `#/watch/${t.table}`, class: "btn" }, "watch") : null,
+          t.status === "finished" ? h("a", { href: `#/replay/${t.table}`, class: "btn" }, "replay") : null,
+        ),
+      );
+    });
+  const head = h(
+    "thead",
+    null,
+    h(
+      "tr",
+      null,
+      ["table", "game", "status", "seats", ""].map((x) => h("th", null, x)),
+    ),
+  );
+  return h("table", null, head, h("tbody", null, rows));
+}
+
+/** The lobby's create form: the game, its seats, the times and the seed, kept across redraws. */
+class CreateForm {
+  game = "sevens";
+  seats: SeatRow[] = [];
+  games: GameInfo[] = [];
+  private turnValue: string;
+  private delayValue: string;
+
+  constructor(
+    readonly form: HTMLElement,
+    prefill: LobbyPrefill | null,
+  ) {
+    this.turnValue = prefill?.turn ? String(prefill.turn) : "";
+    this.delayValue = String(prefill?.delay ?? 300);
+  }
+
+  resetSeats(): void {
+    const g = this.games.find((x) => x.id === this.game);
+    const n = g ? g.defaultSeats : 2;
+    const agent = this.game === "dcg" ? "onnx:builtin/dcg-ppo-v1" : "computer";
+    this.seats = Array.from({ length: n }, (_, i) => ({ kind: i === 0 ? "you" : "agent", agent }));
+  }
+
+  readonly draw = (): void => {
+    const g = this.games.find((x) => x.id === this.game);
+    mount(
+      this.form,
+      h(
+        "datalist",
+        { id: "agent-specs" },
+        AGENTS.map((a) => h("option", { value: a })),
+      ),
+      this.gameRow(g),
+      this.seats.map((s, i) => seatRow(s, i, this.draw)),
+      this.timesRow(),
+      h("button", { type: "submit", class: "primary" }, "Create table"),
+    );
+  };
+
+  private gameRow(g: GameInfo | undefined): HTMLElement {
+    return h(
+      "div",
+      { class: "row" },
+      h("label", { for: "game" }, "Game "),
+      h(
+        "select",
+        { id: "game", name: "game", onchange: (e) => ((this.game = (e.target as HTMLSelectElement).value), this.resetSeats(), this.draw()) },
+        this.games.map((x) => h("option", { value: x.id, selected: x.id === this.game }, `${x.title} (${x.id})`)),
+      ),
+      g && g.maxSeats > g.minSeats
+        ? [
+            h("label", { for: "nseats" }, " seats "),
+            h("input", {
+              id: "nseats",
+              type: "number",
+              min: g.minSeats,
+              max: g.maxSeats,
+              value: this.seats.length,
+              onchange: (e) => {
+                const n = Math.max(g.minSeats, Math.min(g.maxSeats, Number((e.target as HTMLInputElement).value) || g.defaultSeats));
+                while (this.seats.length < n) this.seats.push({ kind: "agent", agent: "computer" });
+                this.seats.length = n;
+                this.draw();
+              },
+            }),
+          ]
+        : null,
+    );
+  }
+
+  private timesRow(): HTMLElement {
+    return h(
+      "div",
+      { class: "row" },
+      h("label", { for: "turn" }, "Turn time (s, empty: none) "),
+      h("input", {
+        id: "turn",
+        name: "turn",
+        type: "number",
+        min: 1,
+        max: 3600,
+        inputmode: "numeric",
+        value: this.turnValue,
+        oninput: (e) => (this.turnValue = (e.target as HTMLInputElement).value),
+      }),
+      h("label", { for: "delay" }, " bot delay (ms) "),
+      h("input", {
+        id: "delay",
+        name: "delay",
+        type: "number",
+        min: 0,
+        max: 60000,
+        value: this.delayValue,
+        oninput: (e) => (this.delayValue = (e.target as HTMLInputElement).value),
+      }),
+      h("label", { for: "seed" }, " seed "),
+      h("input", { id: "seed", name: "seed", type: "number", min: 0, placeholder: "random" }),
+    );
+  }
+
+  private num(id: string): number | null {
+    const el = this.form.querySelector<HTMLInputElement>(`#${id}`);
+    if (!el || el.value.trim() === "") return null;
+    const n = Number(el.value);
+    return Number.isInteger(n) && n >= 0 ? n : null;
+  }
+
+  /** The create request the form describes. */
+  body(): CreateTableBody {
+    const turn = this.num("turn");
+    const body: CreateTableBody = {
+      game: this.game,
+      seats: this.seats.map(seatSpec),
+      deadlines: { botDelayMs: Math.min(60000, this.num("delay") ?? 0), ...(turn ? { turnMs: turn * 1000 } : {}) },
+    };
+    const seed = this.num("seed");
+    if (seed !== null) body.seed = seed;
+    if (this.seats.every((s) => s.kind === "agent")) body.facilitator = "audience";
+    return body;
+  }
+
+  /** Starts on the prefilled game and seats when they fit a known game. */
+  start(games: GameInfo[], prefill: LobbyPrefill | null): void {
+    this.games = games;
+    if (prefill?.game && games.some((g) => g.id === prefill.game)) this.game = prefill.game;
+    if (!games.some((g) => g.id === this.game)) this.game = games[0]?.id ?? "sevens";
+    this.resetSeats();
+    const g = games.find((x) => x.id === this.game);
+    if (prefill && g && prefill.seats.length >= g.minSeats && prefill.seats.length <= g.maxSeats) this.seats = prefill.seats.map(seatFromSpec);
+    this.draw();
+  }
+}
+
 /**
  * The lobby: create a table (a game, who sits at each seat: you, a person you send a link to, an
  * open seat anybody may join, or any agent spec), list the server's tables, join an open seat,
  * watch, replay a finished game.
  */
 export function lobbyScreen(root: HTMLElement, prefill: LobbyPrefill | null = null): () => void {
-  let games: GameInfo[] = [];
-  let tables: TableSummary[] = [];
-  let message: HTMLElement | null = null;
-  const form = h("form", { class: "create", "aria-label": "create a table" });
+  const form = new CreateForm(h("form", { class: "create", "aria-label": "create a table" }), prefill);
   const list = h("div", { class: "tables" });
   const note = h("div", { class: "note", role: "status" });
   mount(
@@ -77,7 +293,7 @@ export function lobbyScreen(root: HTMLElement, prefill: LobbyPrefill | null = nu
       "div",
       { class: "lobby" },
       h("h2", null, "New table"),
-      form,
+      form.form,
       note,
       h("h2", null, "Tables"),
       list,
@@ -85,144 +301,10 @@ export function lobbyScreen(root: HTMLElement, prefill: LobbyPrefill | null = nu
     ),
   );
 
-  let game = "sevens";
-  let seats: { kind: SeatChoice; agent: string }[] = [];
-  // Kept across redraws of the form (a seat's kind changing redraws it).
-  let turnValue: string = prefill?.turn ? String(prefill.turn) : "";
-  let delayValue: string = String(prefill?.delay ?? 300);
-  const seatFromSpec = (spec: string): { kind: SeatChoice; agent: string } => {
-    if (spec === "you" || spec === "person") return { kind: spec, agent: "computer" };
-    if (spec === "open") return { kind: "open", agent: "random" };
-    if (spec.startsWith("open:")) return { kind: "open", agent: spec.slice(5) };
-    return { kind: "agent", agent: spec };
-  };
-  const resetSeats = () => {
-    const g = games.find((x) => x.id === game);
-    const n = g ? g.defaultSeats : 2;
-    seats = Array.from({ length: n }, (_, i) => ({ kind: i === 0 ? "you" : "agent", agent: game === "dcg" ? "onnx:builtin/dcg-ppo-v1" : "computer" }));
-  };
-
-  const drawForm = () => {
-    const g = games.find((x) => x.id === game);
-    const rows = seats.map((s, i) =>
-      h(
-        "div",
-        { class: "seatrow" },
-        h("label", { for: `seat-${i}` }, `Seat ${i}`),
-        h(
-          "select",
-          { id: `seat-${i}`, name: `seat-${i}`, onchange: (e) => ((s.kind = (e.target as HTMLSelectElement).value as SeatChoice), drawForm()) },
-          (["you", "person", "open", "agent"] as const).map((k) =>
-            h(
-              "option",
-              { value: k, selected: s.kind === k },
-              { you: "you (this browser)", person: "a person (send a link)", open: "open (anyone may join; a bot plays until then)", agent: "agent" }[k],
-            ),
-          ),
-        ),
-        s.kind === "agent" || s.kind === "open"
-          ? h("input", {
-              "aria-label": `seat ${i} agent spec`,
-              name: `agent-${i}`,
-              list: "agent-specs",
-              value: s.agent,
-              oninput: (e) => (s.agent = (e.target as HTMLInputElement).value),
-            })
-          : null,
-      ),
-    );
-    mount(
-      form,
-      h(
-        "datalist",
-        { id: "agent-specs" },
-        AGENTS.map((a) => h("option", { value: a })),
-      ),
-      h(
-        "div",
-        { class: "row" },
-        h("label", { for: "game" }, "Game "),
-        h(
-          "select",
-          { id: "game", name: "game", onchange: (e) => ((game = (e.target as HTMLSelectElement).value), resetSeats(), drawForm()) },
-          games.map((x) => h("option", { value: x.id, selected: x.id === game }, `${x.title} (${x.id})`)),
-        ),
-        g && g.maxSeats > g.minSeats
-          ? [
-              h("label", { for: "nseats" }, " seats "),
-              h("input", {
-                id: "nseats",
-                type: "number",
-                min: g.minSeats,
-                max: g.maxSeats,
-                value: seats.length,
-                onchange: (e) => {
-                  const n = Math.max(g.minSeats, Math.min(g.maxSeats, Number((e.target as HTMLInputElement).value) || g.defaultSeats));
-                  while (seats.length < n) seats.push({ kind: "agent", agent: "computer" });
-                  seats.length = n;
-                  drawForm();
-                },
-              }),
-            ]
-          : null,
-      ),
-      rows,
-      h(
-        "div",
-        { class: "row" },
-        h("label", { for: "turn" }, "Turn time (s, empty: none) "),
-        h("input", {
-          id: "turn",
-          name: "turn",
-          type: "number",
-          min: 1,
-          max: 3600,
-          inputmode: "numeric",
-          value: turnValue,
-          oninput: (e) => (turnValue = (e.target as HTMLInputElement).value),
-        }),
-        h("label", { for: "delay" }, " bot delay (ms) "),
-        h("input", {
-          id: "delay",
-          name: "delay",
-          type: "number",
-          min: 0,
-          max: 60000,
-          value: delayValue,
-          oninput: (e) => (delayValue = (e.target as HTMLInputElement).value),
-        }),
-        h("label", { for: "seed" }, " seed "),
-        h("input", { id: "seed", name: "seed", type: "number", min: 0, placeholder: "random" }),
-      ),
-      h("button", { type: "submit", class: "primary" }, "Create table"),
-    );
-  };
-  form.addEventListener("submit", (e) => {
-    e.preventDefault();
-    void create();
-  });
-
-  const num = (id: string): number | null => {
-    const el = form.querySelector<HTMLInputElement>(`#${id}`);
-    if (!el || el.value.trim() === "") return null;
-    const n = Number(el.value);
-    return Number.isInteger(n) && n >= 0 ? n : null;
-  };
   const create = async () => {
-    const specs = seats.map((s) =>
-      s.kind === "you" || s.kind === "person" ? "human" : s.kind === "open" ? (s.agent.trim() ? `open:${s.agent.trim()}` : "open") : s.agent.trim() || "random",
-    );
-    const turn = num("turn");
-    const body: CreateTableBody = {
-      game,
-      seats: specs,
-      deadlines: { botDelayMs: Math.min(60000, num("delay") ?? 0), ...(turn ? { turnMs: turn * 1000 } : {}) },
-    };
-    const seed = num("seed");
-    if (seed !== null) body.seed = seed;
-    if (seats.every((s) => s.kind === "agent")) body.facilitator = "audience";
+    const { seats } = form;
     try {
-      const made = await api.create(body);
+      const made = await api.create(form.body());
       for (const [seat, token] of Object.entries(made.tokens)) tokens.set(made.table, Number(seat), token);
       const mine = seats.findIndex((s) => s.kind === "you");
       const people = seats.map((s, i) => (s.kind === "person" ? i : -1)).filter((i) => i >= 0);
@@ -230,13 +312,16 @@ export function lobbyScreen(root: HTMLElement, prefill: LobbyPrefill | null = nu
         location.hash = mine >= 0 ? `#/play/${made.table}/${mine}` : `#/watch/${made.table}`;
         return;
       }
-      message = invitePanel(made.table, made.tokens, people, mine >= 0 ? mine : null);
-      mount(note, message);
+      mount(note, invitePanel(made.table, made.tokens, people, mine >= 0 ? mine : null));
       void refresh();
     } catch (err) {
-      mount(note, h("p", { class: "err" }, err instanceof ApiFailure ? `${err.code}: ${err.message}` : String(err)));
+      mount(note, errorLine(err));
     }
   };
+  form.form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    void create();
+  });
 
   const join = async (t: TableSummary, seat: number) => {
     try {
@@ -244,80 +329,29 @@ export function lobbyScreen(root: HTMLElement, prefill: LobbyPrefill | null = nu
       tokens.set(r.table, r.seat, r.token);
       location.hash = `#/play/${r.table}/${r.seat}`;
     } catch (err) {
-      mount(note, h("p", { class: "err" }, err instanceof ApiFailure ? `${err.code}: ${err.message}` : String(err)));
+      mount(note, errorLine(err));
     }
-  };
-
-  const drawList = () => {
-    if (tables.length === 0) {
-      mount(list, h("p", null, h("em", null, "No tables yet.")));
-      return;
-    }
-    const rows = [...tables]
-      .sort((a, b) => b.createdAt - a.createdAt)
-      .slice(0, 50)
-      .map((t) => {
-        // A resigned seat's token no longer plays it: no "my seat" link for it.
-        const mySeats = t.seats.filter((s) => s.status !== "resigned" && tokens.get(t.table, s.seat) !== null);
-        return h(
-          "tr",
-          { "data-table": t.table },
-          h("td", null, h("code", null, t.table)),
-          h("td", null, t.game),
-          h("td", null, t.status === "finished" ? "finished" : `playing · move ${t.seq + 1}`),
-          h("td", null, t.seats.map((s) => `${s.seat}: ${s.kind === "agent" ? s.agent : s.kind}${s.kind !== "agent" ? ` (${s.status})` : ""}`).join(", ")),
-          h(
-            "td",
-            { class: "acts" },
-            t.status === "playing" ? mySeats.map((s) => h("a", { href: `#/play/${t.table}/${s.seat}`, class: "btn" }, `my seat ${s.seat}`)) : null,
-            t.status === "playing"
-              ? t.seats.filter((s) => s.kind === "open" && !s.held).map((s) => button(`join seat ${s.seat}`, () => void join(t, s.seat)))
-              : null,
-            t.spectators ? h("a", { href: `#/watch/${t.table}`, class: "btn" }, "watch") : null,
-            t.status === "finished" ? h("a", { href: `#/replay/${t.table}`, class: "btn" }, "replay") : null,
-          ),
-        );
-      });
-    mount(
-      list,
-      h(
-        "table",
-        null,
-        h(
-          "thead",
-          null,
-          h(
-            "tr",
-            null,
-            ["table", "game", "status", "seats", ""].map((x) => h("th", null, x)),
-          ),
-        ),
-        h("tbody", null, rows),
-      ),
-    );
   };
   const refresh = async () => {
     try {
-      tables = await api.tables();
-      drawList();
+      mount(
+        list,
+        tablesTable(await api.tables(), (t, seat) => void join(t, seat)),
+      );
     } catch (err) {
       mount(list, h("p", { class: "err" }, String(err)));
     }
   };
   const timer = setInterval(() => void refresh(), 3000);
   void (async () => {
+    let games: GameInfo[];
     try {
       games = await api.games();
     } catch (err) {
-      mount(form, h("p", { class: "err" }, `cannot reach the server: ${String(err)}`));
+      mount(form.form, h("p", { class: "err" }, `cannot reach the server: ${String(err)}`));
       return;
     }
-    if (prefill?.game && games.some((g) => g.id === prefill.game)) game = prefill.game;
-    if (!games.some((g) => g.id === game)) game = games[0]?.id ?? "sevens";
-    resetSeats();
-    const g = games.find((x) => x.id === game);
-    if (prefill && g && prefill.seats.length >= g.minSeats && prefill.seats.length <= g.maxSeats) seats = prefill.seats.map(seatFromSpec);
-    drawForm();
+    form.start(games, prefill);
     await refresh();
     root.querySelector(".lobby")?.setAttribute("data-ready", "true");
   })();

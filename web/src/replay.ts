@@ -108,16 +108,6 @@ export function replayScreen(root: HTMLElement, table: string | null): () => voi
     const state = states[at]!;
     const view = game.view(state, viewer);
     const seats = game.config(state).seats as number;
-    const slider = h("input", {
-      type: "range",
-      min: 0,
-      max: states.length - 1,
-      value: at,
-      class: "slider",
-      "aria-label": "decision",
-      "aria-valuetext": `after ${at} of ${states.length - 1} decisions`,
-      oninput: (e) => go(Number((e.target as HTMLInputElement).value)),
-    });
     const actor = game.actor(state);
     const board = boardFor(game.info.id)({
       view,
@@ -130,16 +120,7 @@ export function replayScreen(root: HTMLElement, table: string | null): () => voi
     });
     mount(
       body,
-      h(
-        "div",
-        { class: "controls" },
-        button("« first", () => go(0), { "aria-label": "first" }),
-        button("◀", () => go(at - 1), { "aria-label": "back one decision" }),
-        slider,
-        button("▶", () => go(at + 1), { "aria-label": "forward one decision" }),
-        button("last »", () => go(states.length - 1), { "aria-label": "last" }),
-        h("span", { class: "pos", "data-at": at }, `after ${at} of ${states.length - 1} decisions`),
-      ),
+      controls(at, states.length - 1, go),
       h(
         "div",
         { class: "row" },
@@ -162,23 +143,7 @@ export function replayScreen(root: HTMLElement, table: string | null): () => voi
         "div",
         { class: "cols" },
         h("div", { class: "boardwrap", "data-state-hash": r.hashes[at], "data-view-hash": stateHash(view), "data-viewer": String(viewer) }, board),
-        h(
-          "aside",
-          null,
-          h("h3", null, "Decisions and what they did"),
-          h(
-            "ol",
-            { class: "log replay-log" },
-            labels.map((l, i) =>
-              eventItem(
-                { seq: i, label: l, events: projectEvents(r!.events[i]!, viewer) },
-                (c) => c,
-                { class: i === at - 1 ? "here" : i >= at ? "later" : "", "aria-current": i === at - 1 ? "step" : null },
-                () => go(i + 1),
-              ),
-            ),
-          ),
-        ),
+        h("aside", null, h("h3", null, "Decisions and what they did"), replayLog(r, labels, at, viewer, go)),
       ),
     );
     body.querySelector(".replay-log .here")?.scrollIntoView({ block: "nearest" });
@@ -200,6 +165,46 @@ export function replayScreen(root: HTMLElement, table: string | null): () => voi
       .then(load, (err) => mount(body, h("p", { class: "err", role: "alert" }, err instanceof ApiFailure ? `${err.code}: ${err.message}` : String(err))));
   }
   return () => document.removeEventListener("keydown", onKey);
+}
+
+/** First, back, the slider, forward, last, and where we are. */
+function controls(at: number, last: number, go: (k: number) => void): HTMLElement {
+  const slider = h("input", {
+    type: "range",
+    min: 0,
+    max: last,
+    value: at,
+    class: "slider",
+    "aria-label": "decision",
+    "aria-valuetext": `after ${at} of ${last} decisions`,
+    oninput: (e) => go(Number((e.target as HTMLInputElement).value)),
+  });
+  return h(
+    "div",
+    { class: "controls" },
+    button("« first", () => go(0), { "aria-label": "first" }),
+    button("◀", () => go(at - 1), { "aria-label": "back one decision" }),
+    slider,
+    button("▶", () => go(at + 1), { "aria-label": "forward one decision" }),
+    button("last »", () => go(last), { "aria-label": "last" }),
+    h("span", { class: "pos", "data-at": at }, `after ${at} of ${last} decisions`),
+  );
+}
+
+/** Every decision as the viewer may read it, with its events; a click moves there. */
+function replayLog(r: Replayed, labels: readonly string[], at: number, viewer: Viewer, go: (k: number) => void): HTMLElement {
+  return h(
+    "ol",
+    { class: "log replay-log" },
+    labels.map((l, i) =>
+      eventItem(
+        { seq: i, label: l, events: projectEvents(r.events[i] ?? [], viewer) },
+        (c) => c,
+        { class: i === at - 1 ? "here" : i >= at ? "later" : "", "aria-current": i === at - 1 ? "step" : null },
+        () => go(i + 1),
+      ),
+    ),
+  );
 }
 
 function parseViewer(v: string): Viewer {
