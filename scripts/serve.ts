@@ -12,10 +12,11 @@ import { isLoopback, readToken } from "./serve-config.ts";
 const USAGE =
   "npm start -- [--host H] [--port N] [--socket PATH] [--token-file FILE] [--token T] [--workers N] [--max-agent-cost N] " +
   "[--max-sessions N] [--max-envs N] [--max-total-envs N] [--max-connections N] [--body-limit BYTES] [--idle-timeout S] " +
-  "[--request-timeout S] [--step-timeout S] [--model-dir DIR] [--card-set-dir DIR] [--data-dir DIR] [--max-tables N] [--quiet] [--exit-on-stdin-eof] [--remove-socket-dir]\n" +
+  "[--request-timeout S] [--step-timeout S] [--model-dir DIR] [--card-set-dir DIR] [--data-dir DIR] [--max-tables N] [--quiet] [--exit-on-stdin-eof] [--remove-socket-dir] [--no-fast-path]\n" +
   "environment: CARDGYM_HOST, PORT, CARDGYM_SOCKET, CARDGYM_TOKEN, CARDGYM_DATA_DIR\n" +
   "--socket PATH listens on a Unix domain socket instead of host:port (its URL is unix:PATH): on one\n" +
-  "machine, 1.1-1.4x the requests/s of TCP loopback in our runs (docs/protocol.md, Transports)\n" +
+  "machine, 1.1-1.4x the requests/s of TCP loopback in our runs (docs/protocol.md, Transports); each session\n" +
+  "worker then also serves the fast path on PATH.w<i> (framed steps without HTTP; --no-fast-path: off)\n" +
   "--token T is visible to every user of this machine in `ps`; prefer CARDGYM_TOKEN or --token-file\n" +
   "(a file holding the token on its first line)\n" +
   "--workers N: threads that run sessions (default: the available cores); --step-timeout S: budget of\n" +
@@ -45,6 +46,7 @@ main(async () => {
     quiet: { type: "boolean" },
     "exit-on-stdin-eof": { type: "boolean" },
     "remove-socket-dir": { type: "boolean" },
+    "no-fast-path": { type: "boolean" },
   });
   if (values.help) return printUsage(USAGE);
   // CARDGYM_HOST only: the generic HOST is often set to the machine's name by shells and
@@ -75,6 +77,7 @@ main(async () => {
     maxTables: intArg(values["max-tables"], "max-tables", 2000, 1, 1_000_000),
     ...(values["model-dir"] === undefined ? {} : { modelDir: values["model-dir"] }),
     ...(values["card-set-dir"] === undefined ? {} : { cardSetDir: values["card-set-dir"] }),
+    fastPath: socketPath !== null && !values["no-fast-path"] ? fastPathPrefix(socketPath, log) : null,
   });
   let address: string;
   try {
@@ -156,6 +159,16 @@ main(async () => {
 
 /** Unix socket paths are short on every OS (108 bytes on Linux, 104 on macOS, NUL included). */
 const MAX_SOCKET_PATH = 103;
+
+/** The fast path's socket prefix (worker i listens on PREFIX.w<i>), or null when those paths would be too long. */
+function fastPathPrefix(socketPath: string, log: (line: string) => void): string | null {
+  const prefix = resolve(socketPath);
+  if (Buffer.byteLength(`${prefix}.w1024`) > MAX_SOCKET_PATH) {
+    log(`no fast path: ${prefix}.w<i> would be longer than a Unix socket path may be`);
+    return null;
+  }
+  return prefix;
+}
 
 function checkSocketPath(path: string): void {
   if (path.length === 0) throw new UsageError("--socket (or CARDGYM_SOCKET) must be a file path");

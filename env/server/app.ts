@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { timingSafeEqual } from "node:crypto";
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import { memoryUsage } from "node:process";
@@ -195,15 +195,46 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
     modelDir: o.modelDir,
     workerHeapMb: o.workerHeapMb,
     log: o.log,
-    sessionsOn: (slot) => sessions.onSlot(slot),
+    sessionsOn: (slot) =>
+      sessions.onSlot(slot).filter((entry) => {
+        // Fast-path steps are not logged on this thread, so such a session cannot be rebuilt.
+        if (entry.fast) quarantine(entry, "session_lost", "its worker was replaced, and a session stepped over the fast path is not rebuilt");
+        return !entry.fast;
+      }),
     lost: (id, code, message) => {
       const entry = sessions.find(id);
       if (entry && !entry.quarantine) quarantine(entry, code, message);
     },
+    fastPath:
+      o.fastPath === null
+        ? null
+        : {
+            prefix: o.fastPath,
+            maxFrame: o.bodyLimit,
+            maxEnvsPerSession: o.maxEnvsPerSession,
+            event: (e) => {
+              const entry = sessions.find(e.session);
+              if (!entry?.fast) return;
+              entry.lastUsed = o.now();
+              if (e.kind === "fault") {
+                quarantine(entry, e.code, e.message);
+                void runtime.call(entry.slot, { op: "delete", session: entry.id, format: "msgpack" }).catch(() => undefined);
+              } else entry.fast.open = e.kind === "open";
+            },
+            expired: (handle) => {
+              const entry = fastHandles.get(handle);
+              if (entry && !entry.quarantine) quarantine(entry, "step_timeout", `a fast-path request did not finish within ${o.stepTimeoutMs} ms`);
+            },
+          },
   });
+  /** Sessions by fast-path watchdog handle (what a worker marks while it runs a fast-path request). */
+  const fastHandles = new Map<number, SessionEntry>();
+  let nextFastHandle = 1;
+  if (o.fastPath !== null && o.workers === 0) app.addHook("onReady", async () => void (await runtime.listenFastPath()));
 
   const quarantine = (entry: SessionEntry, code: string, message: string): void => {
     entry.quarantine = { code, message };
+    if (entry.fast) entry.fast.open = false;
     o.log(`session ${entry.id} quarantined: ${code}: ${message}`);
   };
 
@@ -270,6 +301,17 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
   };
   const dropSession = (entry: SessionEntry, why: string): void => {
     if (sessions.delete(entry.id, why)) forgetOnWorker(entry);
+    if (entry.fast) fastHandles.delete(entry.fast.handle);
+  };
+  /** A session stepped over the fast path is stepped there only: this thread could not log HTTP steps in order with its frames. */
+  const notAttached = (entry: SessionEntry): void => {
+    if (entry.fast) {
+      throw new ApiError(
+        409,
+        "session_attached",
+        `session ${entry.id} is stepped over the fast path; reset and step it there (or create another session for HTTP)`,
+      );
+    }
   };
   const formatOf = (request: FastifyRequest) => replyFormat(request.headers.accept, request.headers["content-type"]);
 
@@ -359,6 +401,7 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
         lastUsed: o.now(),
         inFlight: 0,
         quarantine: null,
+        fast: null,
       };
       const r = await forward(pending, { op: "create", session: id, body: create, format: formatOf(request) });
       const entry = sessions.add({ id, slot, meta: r.meta!, create });
@@ -405,6 +448,7 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
     },
     async (request, reply) => {
       const entry = sessions.usable(request.params.id);
+      notAttached(entry);
       const body = request.body ?? {};
       const r = await forward(entry, { op: "reset", session: entry.id, body, format: formatOf(request) });
       record(entry, { op: "reset", body }, r);
@@ -414,6 +458,7 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
 
   typed.post("/v1/sessions/:id/step", { schema: { params: sessionParams, body: stepBody(o.maxEnvsPerSession) } }, async (request, reply) => {
     const entry = sessions.usable(request.params.id);
+    notAttached(entry);
     const body = { actions: request.body.actions };
     const r = await forward(entry, { op: "step", session: entry.id, body, format: formatOf(request) });
     record(entry, { op: "step", body }, r);
@@ -432,6 +477,21 @@ export function buildApp(options: ServerOptions = {}): FastifyInstance {
     const entry = sessions.usable(request.params.id);
     const r = await forward(entry, { op: "render", session: entry.id, body: { env: Number(request.query.env ?? "0") }, format: formatOf(request) });
     return sendRaw(request, reply, 200, payloadOf(r));
+  });
+
+  typed.post("/v1/sessions/:id/fast-path", { schema: { params: sessionParams } }, async (request, reply) => {
+    const entry = sessions.usable(request.params.id);
+    const socket = runtime.fastSocket(entry.slot);
+    if (socket === null) throw new ApiError(404, "fast_path_off", "this server has no fast path (it serves one beside a --socket, for clients on its machine)");
+    if (!runtime.fastPathReady(entry.slot))
+      throw new ApiError(503, "fast_path_unavailable", "the session's worker is not serving its fast-path socket; use HTTP");
+    if (!entry.fast) {
+      const binding = { key: randomBytes(24).toString("base64url"), handle: nextFastHandle++, open: false };
+      await forward(entry, { op: "attach", session: entry.id, body: { key: binding.key, handle: binding.handle }, format: "msgpack" });
+      entry.fast = binding;
+      fastHandles.set(binding.handle, entry);
+    }
+    return send(request, reply, 200, { session: entry.id, socket, key: entry.fast.key, protocol: 1 });
   });
 
   typed.delete("/v1/sessions/:id", { schema: { params: sessionParams } }, (request, reply) => {

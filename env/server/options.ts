@@ -72,11 +72,18 @@ export interface ServerOptions {
   readonly maxConnections?: number;
   /** Heap cap of one worker in MB: a runaway session kills its worker (and is quarantined), not the server. */
   readonly workerHeapMb?: number;
+  /**
+   * The fast path (env/server/fast-path.ts): when set, session worker i serves framed steps on the
+   * Unix socket `${fastPath}.w${i}` for clients on this machine. Default null (off); scripts/serve.ts
+   * sets it beside its --socket.
+   */
+  readonly fastPath?: string | null;
 }
 
 export type ResolvedOptions = Required<
-  Omit<ServerOptions, "token" | "sweepIntervalMs" | "modelDir" | "cardSetDir" | "dataDir" | "liveClock" | "webDir" | "sessionModule">
+  Omit<ServerOptions, "token" | "sweepIntervalMs" | "modelDir" | "cardSetDir" | "dataDir" | "liveClock" | "webDir" | "sessionModule" | "fastPath">
 > & {
+  readonly fastPath: string | null;
   readonly webDir: string | null;
   readonly sessionModule: string | null;
   readonly dataDir: string | null;
@@ -139,6 +146,7 @@ export function resolveOptions(o: ServerOptions): ResolvedOptions {
     maxAgentCost: positive("maxAgentCost", o.maxAgentCost, DEFAULT_LIMITS.maxAgentCost),
     maxConnections: positive("maxConnections", o.maxConnections, DEFAULT_LIMITS.maxConnections),
     workerHeapMb: positive("workerHeapMb", o.workerHeapMb, DEFAULT_LIMITS.workerHeapMb),
+    fastPath: o.fastPath ?? null,
   };
 }
 

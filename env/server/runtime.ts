@@ -1,5 +1,7 @@
 import { Worker } from "node:worker_threads";
 import { restoreWorkerYoungGeneration } from "./heap.ts";
+import { unlinkSync } from "node:fs";
+import { FastPathServer, type FastEvent } from "./fast-path.ts";
 import type { Job } from "./jobs.ts";
 import { SessionHost, type HostReply, type HostRequest, type HostSetup, type LoggedOp } from "./session-host.ts";
 import type { WorkerInit } from "./session-module.ts";
@@ -71,6 +73,19 @@ export interface RuntimeOptions {
   readonly sessionsOn: (slot: number) => Rebuildable[];
   /** A session that could not be rebuilt: the store quarantines it with this reason. */
   readonly lost: (id: string, code: string, message: string) => void;
+  /**
+   * The fast path (env/server/fast-path.ts): worker i serves frames on `${prefix}.w${i}`; null: off.
+   * `event` hears a connection open or close a session and the faults it met; `expired` hears
+   * that the fast-path request of a session's watchdog handle ran past the budget (its worker is
+   * then replaced).
+   */
+  readonly fastPath?: {
+    readonly prefix: string;
+    readonly maxFrame: number;
+    readonly maxEnvsPerSession: number;
+    readonly event: (e: FastEvent) => void;
+    readonly expired: (handle: number) => void;
+  } | null;
 }
 
 interface Task {
@@ -92,6 +107,10 @@ interface Slot {
   envs: number;
   /** Consecutive failed starts (a worker that cannot even load is not restarted forever). */
   failedStarts: number;
+  /** Whether the current worker serves its fast-path socket. */
+  fastPath: boolean;
+  /** Shared with the worker: int32 watchdog handle of the fast-path request running (0: none), float64 its start (ms). */
+  readonly fastState: SharedArrayBuffer;
 }
 
 /**
@@ -113,10 +132,26 @@ export class SessionRuntime {
   private seq = 0;
   private closed = false;
   private affinityNext = 0;
+  private readonly inThreadFast: FastPathServer | null = null;
+  private readonly watchdog: ReturnType<typeof setInterval> | null = null;
 
   constructor(private readonly o: RuntimeOptions) {
     this.host = o.workers === 0 ? new SessionHost(o.setup) : null;
     if (o.workers > 0) restoreWorkerYoungGeneration();
+    const fast = o.fastPath ?? null;
+    if (fast && this.host) {
+      const host = this.host;
+      this.inThreadFast = new FastPathServer(
+        { handle: (req) => host.handle(req), keyed: (key) => host.keyed(key), event: fast.event, busy: () => undefined },
+        { path: this.fastSocket(0)!, maxFrame: fast.maxFrame, maxEnvsPerSession: fast.maxEnvsPerSession },
+      );
+    }
+    if (fast && o.workers > 0) {
+      // A fast-path request never passes through the main thread: a timer here reads what the
+      // worker marked in its shared buffer and replaces a worker whose request ran past the budget.
+      this.watchdog = setInterval(() => this.checkFastBudgets(), Math.max(10, Math.min(250, Math.floor(o.stepTimeoutMs / 4))));
+      this.watchdog.unref();
+    }
     this.slots = Array.from({ length: Math.max(1, o.workers) }, (_, index) => ({
       index,
       worker: null,
@@ -126,7 +161,54 @@ export class SessionRuntime {
       current: null,
       envs: 0,
       failedStarts: 0,
+      fastPath: false,
+      fastState: new SharedArrayBuffer(16),
     }));
+  }
+
+  /** Starts the in-thread fast-path server (workers: 0); workers start theirs themselves. */
+  async listenFastPath(): Promise<boolean> {
+    if (!this.inThreadFast) return false;
+    try {
+      await this.inThreadFast.listen();
+      this.slots[0]!.fastPath = true;
+    } catch (e) {
+      this.o.log(`fast path unavailable: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    return this.slots[0]!.fastPath;
+  }
+
+  /** The fast-path socket of a worker slot, or null when the fast path is off. */
+  fastSocket(slot: number): string | null {
+    const fast = this.o.fastPath ?? null;
+    return fast ? `${fast.prefix}.w${slot}` : null;
+  }
+
+  /** Whether the slot's worker is serving its fast-path socket (a worker starts it before it takes requests). */
+  fastPathReady(slot: number): boolean {
+    return this.slots[slot]?.fastPath ?? false;
+  }
+
+  private checkFastBudgets(): void {
+    const fast = this.o.fastPath;
+    if (!fast || this.closed) return;
+    for (const s of this.slots) {
+      if (!s.worker || !s.ready) continue;
+      const handle = Atomics.load(new Int32Array(s.fastState, 0, 1), 0);
+      if (handle === 0) continue;
+      const since = new Float64Array(s.fastState, 8, 1)[0]!;
+      if (Date.now() - since <= this.o.stepTimeoutMs) continue;
+      this.o.log(`session worker ${s.index}: a fast-path request ran past ${this.o.stepTimeoutMs} ms; replacing the worker`);
+      Atomics.store(new Int32Array(s.fastState, 0, 1), 0, 0);
+      fast.expired(handle);
+      const cur = s.current;
+      if (cur) {
+        clearTimeout(cur.timer);
+        s.current = null;
+        cur.task.reject(new WorkerLost("its worker was replaced after a fast-path request ran past the step budget"));
+      }
+      this.replace(s, null);
+    }
   }
 
   get workers(): number {
@@ -168,6 +250,17 @@ export class SessionRuntime {
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.watchdog) clearInterval(this.watchdog);
+    this.inThreadFast?.close();
+    for (const s of this.slots) {
+      const path = this.fastSocket(s.index);
+      if (path === null) continue;
+      try {
+        unlinkSync(path);
+      } catch {
+        // never created, or already removed
+      }
+    }
     await Promise.all(
       this.slots.map(async (s) => {
         if (s.current) clearTimeout(s.current.timer);
@@ -219,7 +312,12 @@ export class SessionRuntime {
 
   private start(s: Slot): void {
     const generation = ++s.generation;
-    const init: WorkerInit = { sessionModule: this.o.sessionModule, modelDir: this.o.modelDir };
+    const fast = this.o.fastPath ?? null;
+    const init: WorkerInit = {
+      sessionModule: this.o.sessionModule,
+      modelDir: this.o.modelDir,
+      fastPath: fast ? { path: this.fastSocket(s.index)!, maxFrame: fast.maxFrame, maxEnvsPerSession: fast.maxEnvsPerSession, state: s.fastState } : null,
+    };
     const options = { workerData: init, resourceLimits: { maxOldGenerationSizeMb: this.o.workerHeapMb } };
     // Under tsx (the dev runner) a worker must register tsx's loader before it can import TypeScript.
     const worker = WORKER_URL.pathname.endsWith(".ts")
@@ -234,10 +332,19 @@ export class SessionRuntime {
     s.worker = worker;
     s.ready = false;
     worker.unref();
-    worker.on("message", (m: { ready?: true; seq?: number; reply?: HostReply }) => {
+    worker.on("message", (m: { ready?: true; fastPath?: boolean; seq?: number; reply?: HostReply; fast?: FastEvent; fastUnavailable?: string }) => {
       if (s.generation !== generation) return;
+      if (m.fast) {
+        fast?.event(m.fast);
+        return;
+      }
+      if (m.fastUnavailable !== undefined) {
+        this.o.log(`session worker ${s.index}: fast path unavailable: ${m.fastUnavailable}`);
+        return;
+      }
       if (m.ready) {
         s.ready = true;
+        s.fastPath = m.fastPath === true;
         s.failedStarts = 0;
         this.pump(s);
         return;
@@ -281,6 +388,7 @@ export class SessionRuntime {
     const old = s.worker;
     s.worker = null;
     s.ready = false;
+    s.fastPath = false;
     s.generation++;
     if (old) void old.terminate().catch(() => undefined);
     if (this.closed) return;

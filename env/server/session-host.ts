@@ -16,7 +16,13 @@ import { Tensor, encodeReply, type WireFormat } from "./wire.ts";
  * the main thread only forwards bytes (transferred, not copied, from a worker).
  */
 
-export type HostOp = "create" | "reset" | "step" | "mask" | "render" | "hashes" | "delete" | "rebuild" | "job";
+export type HostOp = "create" | "reset" | "step" | "mask" | "render" | "hashes" | "delete" | "rebuild" | "job" | "attach";
+
+/** attach: the key a fast-path connection presents for the session, and its watchdog handle (env/server/fast-path.ts). */
+export interface AttachBody {
+  readonly key: string;
+  readonly handle: number;
+}
 
 export interface HostRequest {
   readonly op: HostOp;
@@ -74,6 +80,8 @@ export interface HostSetup {
 
 export class SessionHost {
   private readonly sessions = new Map<string, LearningFacilitator>();
+  /** Fast-path keys: key -> the session it opens and its watchdog handle. */
+  private readonly keys = new Map<string, { session: string; handle: number }>();
 
   constructor(private readonly setup: HostSetup) {}
 
@@ -87,6 +95,12 @@ export class SessionHost {
     } catch (e) {
       return { status: 0, error: hostError(e) };
     }
+  }
+
+  /** The session a fast-path key was issued for (env/server/fast-path.ts). */
+  keyed(key: string): { session: string; handle: number } | undefined {
+    const found = this.keys.get(key);
+    return found && this.sessions.has(found.session) ? found : undefined;
   }
 
   private facilitator(id: string): LearningFacilitator {
@@ -147,7 +161,14 @@ export class SessionHost {
         return { status: 200, value: this.facilitator(session).hashes() };
       case "delete":
         this.sessions.delete(session);
+        for (const [key, k] of this.keys) if (k.session === session) this.keys.delete(key);
         return { status: 200 };
+      case "attach": {
+        this.facilitator(session);
+        const { key, handle } = req.body as AttachBody;
+        this.keys.set(key, { session, handle });
+        return { status: 200 };
+      }
       case "job":
         return { status: 200, value: await runJob(req.body as never, this.setup) };
     }

@@ -24,6 +24,8 @@ export interface SessionModule {
 export interface WorkerInit {
   readonly sessionModule: string | null;
   readonly modelDir: string;
+  /** The worker's fast-path socket (env/server/fast-path.ts) and its watchdog buffer, or null. */
+  readonly fastPath: { readonly path: string; readonly maxFrame: number; readonly maxEnvsPerSession: number; readonly state: SharedArrayBuffer } | null;
 }
 
 export async function loadSetup(init: WorkerInit): Promise<HostSetup> {

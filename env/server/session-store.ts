@@ -31,6 +31,15 @@ export interface SessionEntry {
   /** Requests being computed for this session (a busy session is never expired, and refuses others with 409). */
   inFlight: number;
   quarantine: Quarantine | null;
+  /** Set once a fast-path key was issued (the session is then stepped over the fast path only). */
+  fast: FastBinding | null;
+}
+
+/** A session's fast-path key, its watchdog handle, and whether a connection holds it now. */
+export interface FastBinding {
+  readonly key: string;
+  readonly handle: number;
+  open: boolean;
 }
 
 export type NewSession = Pick<SessionEntry, "id" | "slot" | "meta" | "create">;
@@ -108,6 +117,7 @@ export class SessionStore {
       lastUsed: this.now(),
       inFlight: 0,
       quarantine: null,
+      fast: null,
     };
     this.sessions.set(s.id, entry);
     return entry;
@@ -164,7 +174,8 @@ export class SessionStore {
     const cutoff = this.now() - this.limits.idleTimeoutMs;
     let n = 0;
     for (const entry of [...this.sessions.values()]) {
-      if (entry.inFlight === 0 && entry.lastUsed <= cutoff) {
+      // A session held by a fast-path connection is in use: its steps never reach this thread.
+      if (entry.inFlight === 0 && !entry.fast?.open && entry.lastUsed <= cutoff) {
         this.delete(entry.id, `expired after ${this.limits.idleTimeoutMs} ms idle`);
         onDelete(entry);
         n++;

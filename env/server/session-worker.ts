@@ -1,10 +1,14 @@
 /**
  * Entry of a session worker thread (env/server/runtime.ts starts it). It holds the sessions the
  * main thread pinned to it in a SessionHost and answers one request at a time; binary replies are
- * transferred to the main thread, not copied. Kept a module of its own, resolved next to the
- * runtime module (source: session-worker.ts; bundles: session-worker.mjs beside serve.mjs).
+ * transferred to the main thread, not copied. With the fast path on, it also serves its sessions'
+ * frames on its own Unix socket (env/server/fast-path.ts), marking each request in a shared
+ * buffer so that the main thread can hold it to the step budget. Kept a module of its own,
+ * resolved next to the runtime module (source: session-worker.ts; bundles: session-worker.mjs
+ * beside serve.mjs).
  */
 import { parentPort, workerData } from "node:worker_threads";
+import { FastPathServer, type FastEvent } from "./fast-path.ts";
 import { SessionHost, type HostReply, type HostRequest } from "./session-host.ts";
 import { loadSetup, type WorkerInit } from "./session-module.ts";
 
@@ -16,7 +20,32 @@ const host = new SessionHost(await loadSetup(init));
 port.on("message", (m: { seq: number; req: HostRequest }) => {
   void host.handle(m.req).then((reply) => port.postMessage({ seq: m.seq, reply }, transferables(reply)));
 });
-port.postMessage({ ready: true });
+
+let fastPath = false;
+if (init.fastPath) {
+  const { path, maxFrame, maxEnvsPerSession, state } = init.fastPath;
+  const busy = new Int32Array(state, 0, 1);
+  const since = new Float64Array(state, 8, 1);
+  const server = new FastPathServer(
+    {
+      handle: (req) => host.handle(req),
+      keyed: (key) => host.keyed(key),
+      event: (fast: FastEvent) => port.postMessage({ fast }),
+      busy: (handle) => {
+        if (handle !== 0) since[0] = Date.now();
+        Atomics.store(busy, 0, handle);
+      },
+    },
+    { path, maxFrame, maxEnvsPerSession },
+  );
+  try {
+    await server.listen();
+    fastPath = true;
+  } catch (e) {
+    port.postMessage({ fastUnavailable: e instanceof Error ? e.message : String(e) });
+  }
+}
+port.postMessage({ ready: true, fastPath });
 
 /** The payload's buffer when the payload owns all of it (small Buffers share a pool and are copied instead). */
 function transferables(reply: HostReply): ArrayBuffer[] {

@@ -14,6 +14,7 @@ import msgpack
 import numpy as np
 
 from .errors import ServerError, ServerUnavailable, server_error
+from .fastpath import FastConnection, FastPathBroken
 from .http import Connection, unix_socket_path
 from .server import EmbeddedServer, acquire_shared, release_shared, start_private, stop_private
 
@@ -67,6 +68,11 @@ class Client:
     loopback port where Unix sockets are missing; ``transport="tcp"`` (private servers) or
     ``CARDGYM_TRANSPORT=tcp`` picks TCP. The bearer token comes from ``token`` or ``CARDGYM_TOKEN``.
 
+    ``fast_path``: over a Unix socket (the embedded server's default), sessions reset and step over
+    the server's fast path (cardgym.fastpath: framed requests straight to the session's worker, the
+    same replies as HTTP at a fraction of the cost) unless ``fast_path=False`` or
+    ``CARDGYM_FAST_PATH=0``; a server without one is used over HTTP.
+
     One HTTP/1.1 keep-alive connection per client (see cardgym.http); requests are serialised by
     a lock, so share a client between threads only if they may wait on each other. Error replies raise :class:`cardgym.ServerError` (``.code``, ``.status``,
     ``.message``); a server that cannot be reached raises :class:`cardgym.ServerUnavailable`.
@@ -81,6 +87,7 @@ class Client:
         repo: Optional[str] = None,
         private_server: bool = False,
         transport: Optional[str] = None,
+        fast_path: Optional[bool] = None,
     ):
         self.server: Optional[EmbeddedServer] = None
         self._shared = False
@@ -113,6 +120,10 @@ class Client:
             self._host = parts.hostname
             self._port = parts.port or 80
         self._timeout = timeout
+        if fast_path is None:
+            fast_path = os.environ.get("CARDGYM_FAST_PATH", "1").strip().lower() not in ("0", "false", "no", "off")
+        #: Whether sessions of this client use the fast path when the server offers one.
+        self.fast_path = bool(fast_path) and self._socket_path is not None
         token = token if token is not None else os.environ.get("CARDGYM_TOKEN")
         auth = f"Authorization: Bearer {token}\r\n" if token else ""
         self._get_headers = f"Accept: {_MSGPACK}\r\n{auth}".encode("latin-1")
@@ -314,6 +325,15 @@ def _obs_plan(spec: Mapping[str, Any], wire: Mapping[str, Any]) -> Any:
     return denominators, np.array(bits, dtype=np.intp), np.array(rest, dtype=np.intp), int(wire.get("bitBytes") or 0)
 
 
+def _int32_actions(actions: np.ndarray) -> np.ndarray:
+    """Actions as the fast path's int32 frame. Ids beyond int32 are refused as the HTTP route's
+    schema refuses them (never wrapped around into another id)."""
+    flat = actions.reshape(-1)
+    if flat.dtype != np.int32 and flat.size and (flat.max() > 2**31 - 1 or flat.min() < -(2**31)):
+        raise ServerError(400, "invalid_body", "actions must be 32-bit integers")
+    return flat.astype("<i4", copy=False)
+
+
 def _reconnect(url: str) -> Client:
     return Client(url)
 
@@ -349,6 +369,46 @@ class Session:
         self._obs_plan = _obs_plan(self.spec, self.obs_wire)
         self._path = f"/v1/sessions/{quote(self.id, safe='')}"
         self._closed = False
+        #: The fast-path connection resets and steps go over, or None (HTTP).
+        self.fast: Optional[FastConnection] = self._open_fast_path() if client.fast_path else None
+
+    def _open_fast_path(self) -> Optional[FastConnection]:
+        """Asks the server for the session's fast path; None when it has none (HTTP then)."""
+        try:
+            grant = self.client.request("POST", f"{self._path}/fast-path")
+        except ServerError as e:
+            if e.code in ("not_found", "fast_path_off", "fast_path_unavailable"):
+                return None
+            raise
+        try:
+            return FastConnection(grant["socket"], grant["key"], self.client._timeout)
+        except FastPathBroken:
+            return None
+
+    def _fast(self, call: Any) -> Dict[str, Any]:
+        """One fast-path request; errors raise as over HTTP, a broken connection as what the server says of the session."""
+        fast = self.fast
+        assert fast is not None
+        try:
+            kind, status, reply = call(fast)
+        except OSError as e:
+            self.fast = None
+            raise self._broken(e) from None
+        if kind != 0:
+            raise server_error(status, reply)
+        return _decode(reply)
+
+    def _broken(self, e: OSError) -> Exception:
+        """Why a fast-path connection broke: the session's quarantine (a step past the budget), else unreachable."""
+        try:
+            info = self.client.request("GET", self._path)
+        except (ServerError, ServerUnavailable) as err:
+            return err
+        q = info.get("quarantine")
+        if info.get("status") == "quarantined" and isinstance(q, dict):
+            return ServerError(503 if q.get("code") == "step_timeout" else 500, str(q.get("code")), str(q.get("message")))
+        what = "timed out" if isinstance(e, socket.timeout) else str(e) or type(e).__name__
+        return ServerUnavailable(f"the fast-path connection of session {self.id} broke: {what}")
 
     def decode_obs(self, obs: np.ndarray) -> np.ndarray:
         """A reply's ``obs`` in this session's wire dtype as float32 [..., observation_size]."""
@@ -389,6 +449,8 @@ class Session:
             body["seeds"] = [None if s is None else operator.index(s) for s in seeds]
         if envs is not None:
             body["envs"] = [operator.index(i) for i in envs]
+        if self.fast is not None:
+            return self._decoded(self._fast(lambda f: f.reset(body)))
         return self._decoded(self.client.request("POST", f"{self._path}/reset", body, plain=True))
 
     def render(self, env: int = 0) -> str:
@@ -399,9 +461,13 @@ class Session:
         if isinstance(actions, np.ndarray):
             if not (np.issubdtype(actions.dtype, np.integer) or actions.dtype == np.bool_):
                 raise TypeError(f"actions must be integer action ids, got an array of {actions.dtype}")
+            if self.fast is not None:
+                return self._decoded(self._fast(lambda f: f.step(_int32_actions(actions))))
             actions = actions.astype(np.int64, copy=False).reshape(-1).tolist()
         else:
             actions = [operator.index(a) for a in actions]  # refuses floats rather than truncating
+            if self.fast is not None:
+                return self._decoded(self._fast(lambda f: f.step(_int32_actions(np.asarray(actions, dtype=np.int64)))))
         return self._decoded(self.client.request("POST", f"{self._path}/step", {"actions": actions}, plain=True))
 
     def mask(self, labels: bool = False) -> Dict[str, Any]:
@@ -415,6 +481,9 @@ class Session:
         if self._closed:
             return
         self._closed = True
+        if self.fast is not None:
+            self.fast.close()
+            self.fast = None
         if self.client.closed:
             return
         try:

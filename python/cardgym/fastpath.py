@@ -1,0 +1,116 @@
+"""The fast path: reset and step a session over its worker's Unix socket, without HTTP.
+
+A server started with a Unix socket (the embedded one, or ``npm start -- --socket PATH``) lets
+each session worker serve framed requests on a socket of its own (docs/protocol.md, "The fast
+path"). A session asks for it once over HTTP (``POST /v1/sessions/:id/fast-path`` returns the
+socket and a key for that session), then each reset or step is one write and one read on that
+socket: no HTTP parsing on either side, no hop through the server's event-loop thread. Replies
+are the same msgpack bytes the HTTP routes send, so everything above this module is unchanged.
+
+Frames are little-endian. Request: ``u32 n`` (bytes after this field), ``u8 op``, three zero
+bytes, the payload. Reply: ``u32 n``, ``u8 kind`` (0 ok, 1 error), ``u8 0``, ``u16`` HTTP status,
+the msgpack payload.
+"""
+
+from __future__ import annotations
+
+import socket
+import struct
+import threading
+from typing import Any, Optional, Tuple
+
+import msgpack
+import numpy as np
+
+OP_ATTACH = 1
+OP_RESET = 2
+OP_STEP = 3
+
+_REQUEST = struct.Struct("<IB3x")
+_REPLY = struct.Struct("<IBxH")
+
+#: Replies larger than this are refused (a broken or hostile peer must not make us allocate GBs).
+MAX_REPLY = 1 << 30
+
+
+class FastPathBroken(OSError):
+    """The fast-path connection failed or the server closed it (the caller asks HTTP why)."""
+
+
+class FastConnection:
+    """One session's connection to its worker's fast-path socket (attached at construction)."""
+
+    def __init__(self, path: str, key: str, timeout: Optional[float]):
+        self.path = path
+        self.sock: Optional[socket.socket] = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(timeout)
+        self._lock = threading.Lock()
+        # Reused receive buffer: msgpack copies what it decodes, so no reply keeps a view of it.
+        self._buf = bytearray(65536)
+        try:
+            self.sock.connect(path)
+            kind, status, body = self._call(OP_ATTACH, key.encode("utf-8"))
+        except OSError as e:
+            self.close()
+            raise FastPathBroken(str(e)) from None
+        if kind != 0:
+            self.close()
+            raise FastPathBroken(f"attach refused ({status}): {msgpack.unpackb(body)}")
+
+    def reset(self, body: Any) -> Tuple[int, int, Any]:
+        return self.request(OP_RESET, msgpack.packb(body) if body else b"")
+
+    def step(self, actions: np.ndarray) -> Tuple[int, int, Any]:
+        return self.request(OP_STEP, np.ascontiguousarray(actions, dtype="<i4").tobytes())
+
+    def request(self, op: int, payload: bytes) -> Tuple[int, int, Any]:
+        """Sends one frame; returns (kind, status, decoded msgpack reply)."""
+        with self._lock:
+            try:
+                kind, status, body = self._call(op, payload)
+            except BaseException:
+                # A frame half-sent or half-read leaves the stream out of step: drop it.
+                self.close()
+                raise
+            # Decoded under the lock: the receive buffer is reused by the next request.
+            return kind, status, msgpack.unpackb(body)
+
+    def _call(self, op: int, payload: bytes) -> Tuple[int, int, memoryview]:
+        sock = self.sock
+        if sock is None:
+            raise FastPathBroken("the fast-path connection is closed")
+        sock.sendall(_REQUEST.pack(4 + len(payload), op) + payload)
+        buf = self._buf
+        view = memoryview(buf)
+        have = sock.recv_into(view)
+        while have < 8:
+            got = sock.recv_into(view[have:])
+            if got == 0:
+                raise FastPathBroken("the server closed the fast-path connection")
+            have += got
+        n, kind, status = _REPLY.unpack_from(buf)
+        if n < 4 or n > MAX_REPLY:
+            raise FastPathBroken(f"a fast-path reply declares {n} bytes")
+        end = 4 + n
+        if end > len(buf):
+            grown = bytearray(max(end, 2 * len(buf)))
+            grown[:have] = view[:have]
+            self._buf = buf = grown
+            view = memoryview(buf)
+        while have < end:
+            got = sock.recv_into(view[have:end])
+            if got == 0:
+                raise FastPathBroken("the server closed the fast-path connection mid-reply")
+            have += got
+        if have != end:
+            raise FastPathBroken("the server sent more than one reply")
+        return kind, status, view[8:end]
+
+    def close(self) -> None:
+        sock, self.sock = self.sock, None
+        if sock is not None:
+            sock.close()
+
+    @property
+    def closed(self) -> bool:
+        return self.sock is None

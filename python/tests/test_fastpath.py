@@ -1,0 +1,126 @@
+"""The fast path (cardgym.fastpath) against HTTP: sessions over the embedded server's Unix socket
+use it by default, give exactly the replies HTTP gives for the same seeds and actions, report
+errors as HTTP does, and HTTP stays selectable."""
+
+from __future__ import annotations
+
+import socket
+import struct
+
+import numpy as np
+import pytest
+from conftest import shared_client
+
+import cardgym
+from cardgym.fastpath import FastConnection, FastPathBroken
+
+
+@pytest.fixture(scope="module")
+def http_client():
+    c = cardgym.Client(shared_client().url, fast_path=False)
+    yield c
+    c.close()
+
+
+def _same(a, b, where: str) -> None:
+    assert type(a) is type(b), where
+    if isinstance(a, dict):
+        assert a.keys() == b.keys(), where
+        for k in a:
+            _same(a[k], b[k], f"{where}.{k}")
+    elif isinstance(a, np.ndarray):
+        assert a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes(), where
+    else:
+        assert a == b, where
+
+
+def test_default_is_the_fast_path_and_http_is_selectable(client, http_client):
+    assert client.fast_path
+    s = client.create_session("sevens", seed=1)
+    h = http_client.create_session("sevens", seed=1)
+    try:
+        assert s.fast is not None
+        assert h.fast is None
+    finally:
+        s.close()
+        h.close()
+
+
+@pytest.mark.parametrize("autoreset", ["next-step", "same-step"])
+def test_same_replies_as_http(game, autoreset, client, http_client):
+    """Every reply of a fast-path session equals the HTTP session's, array for array, including
+    refused actions (test/server/fast-path.test.ts also checks the state hashes, and that a
+    different action makes them differ)."""
+    kwargs = dict(num_envs=3, seed=11, autoreset=autoreset, max_decisions=80)
+    fast = client.create_session(game, **kwargs)
+    slow = http_client.create_session(game, **kwargs)
+    rng = np.random.default_rng(5)
+    try:
+        assert fast.fast is not None
+        a, b = fast.reset(seed=3), slow.reset(seed=3)
+        _same(a, b, "reset")
+        ends = 0
+        for step in range(120):
+            actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in a["mask"]])
+            if step % 41 == 40:
+                actions[0] = 9999  # refused the same way by both
+            try:
+                a = fast.step(actions)
+            except cardgym.ServerError as e:
+                with pytest.raises(cardgym.ServerError) as other:
+                    slow.step(actions)
+                assert (e.code, e.status, e.message) == (other.value.code, other.value.status, other.value.message)
+                a = fast.reset(envs=[0], seeds=[step])
+                b = slow.reset(envs=[0], seeds=[step])
+            else:
+                b = slow.step(actions)
+            _same(a, b, f"step {step}")
+            ends += int((a["terminated"] | a["truncated"]).sum())
+        assert ends > 0
+    finally:
+        fast.close()
+        slow.close()
+
+
+def test_envs_use_the_fast_path_by_default(client):
+    env = cardgym.make("sevens", seed=4, client=client)
+    try:
+        assert env.unwrapped.session.fast is not None
+        obs, _ = env.reset()
+        obs, *_ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    finally:
+        env.close()
+
+
+def test_errors_and_bad_keys(client):
+    s = client.create_session("sevens", num_envs=2, seed=2)
+    try:
+        with pytest.raises(cardgym.ServerError) as e:
+            s.step([0, 0])
+        assert e.value.code == "reset_required" and e.value.status == 409
+        s.reset()
+        with pytest.raises(cardgym.ServerError) as e:
+            s.step([0])
+        assert e.value.code == "wrong_action_count"
+        with pytest.raises(cardgym.ServerError) as e:
+            s.step(np.array([2**40, 0]))
+        assert e.value.code == "invalid_body"
+        # HTTP refuses to step a session the fast path holds.
+        with pytest.raises(cardgym.ServerError) as e:
+            client.request("POST", f"/v1/sessions/{s.id}/step", {"actions": [0, 0]})
+        assert e.value.code == "session_attached"
+        assert s.fast is not None
+        with pytest.raises(FastPathBroken):
+            FastConnection(s.fast.path, "wrong key", 10)
+        # A raw frame declaring a huge length: a typed error, then the server closes that connection only.
+        raw = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        raw.settimeout(30)
+        raw.connect(s.fast.path)
+        raw.sendall(struct.pack("<IB3x", 0xFFFFFFFF, 3))
+        head = raw.recv(8, socket.MSG_WAITALL)
+        n, kind, status = struct.unpack("<IBxH", head)
+        assert (kind, status) == (1, 413)
+        raw.close()
+        s.reset(seed=1)
+    finally:
+        s.close()

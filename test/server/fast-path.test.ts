@@ -1,0 +1,228 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../../env/server/index.ts";
+import { Client, fetchTransport, maskedPicker, tensor } from "./client.ts";
+import { FastClient } from "./fast-path-client.ts";
+
+/**
+ * The fast path (env/server/fast-path.ts) against HTTP: two servers with real worker threads, one
+ * driven over HTTP and one over framed Unix sockets with the same seeds and actions, must give
+ * byte-identical replies and the same state hashes, for every game and both autoreset modes. Bad
+ * frames get typed errors (never a crash; the connection is closed only when the stream cannot be
+ * resynchronised), an attached session refuses HTTP steps, and a fast-path request that runs past
+ * the budget is cut off by the main thread's watchdog like an HTTP one.
+ */
+const BUDGET = 1500;
+let dir: string;
+let httpApp: FastifyInstance;
+let fastApp: FastifyInstance;
+let http: Client;
+let fast: Client;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "cg-fast-"));
+  const options = { workers: 2, stepTimeoutMs: BUDGET, exposeStateHashes: true, maxEnvsPerSession: 64 };
+  httpApp = buildApp(options);
+  fastApp = buildApp({ ...options, fastPath: join(dir, "s.sock") });
+  http = new Client(fetchTransport(await httpApp.listen({ host: "127.0.0.1", port: 0 })));
+  fast = new Client(fetchTransport(await fastApp.listen({ host: "127.0.0.1", port: 0 })));
+});
+afterAll(async () => {
+  await httpApp?.close();
+  await fastApp?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Creates a session on the fast-path server and attaches a connection to it. */
+async function attached(body: Record<string, unknown>): Promise<{ id: string; conn: FastClient; socket: string; key: string }> {
+  const id = await fast.create(body);
+  const grant = await fast.ok("POST", `/v1/sessions/${id}/fast-path`);
+  expect(grant.socket.startsWith(join(dir, "s.sock.w"))).toBe(true);
+  const conn = await FastClient.open(grant.socket);
+  const r = await conn.attach(grant.key);
+  expect(r?.kind, JSON.stringify(r?.body)).toBe(0);
+  return { id, conn, socket: grant.socket, key: grant.key };
+}
+
+async function hashes(client: Client, id: string): Promise<string[]> {
+  return (await client.ok("GET", `/v1/sessions/${id}`)).hashes;
+}
+
+describe("the fast path is the HTTP protocol without HTTP", () => {
+  const cases: [string, Record<string, unknown>][] = [
+    ["sevens", { game: "sevens", numEnvs: 8, seed: 3 }],
+    ["dcg", { game: "dcg", numEnvs: 4, seed: 9, maxDecisions: 60 }],
+    ["shephy", { game: "shephy", numEnvs: 4, seed: 1, autoreset: "same-step" }],
+    ["blackpoker", { game: "blackpoker", numEnvs: 4, seed: 2, illegalAction: "terminate" }],
+    ["sevens, multi", { game: "sevens", numEnvs: 4, seed: 5, seats: ["learner", "learner", "learner", "learner", "learner"] }],
+  ];
+  for (const [name, body] of cases) {
+    it(`${name}: byte-identical replies and equal state hashes for the same seeds and actions`, async () => {
+      const hid = await http.create(body);
+      const f = await attached(body);
+      const n = body.numEnvs as number;
+      const pick = maskedPicker(17);
+      let h = await http.call("POST", `/v1/sessions/${hid}/reset`, { seed: 40 });
+      let r = await f.conn.reset({ seed: 40 });
+      expect(Buffer.compare(h.raw, r!.raw)).toBe(0);
+      let ended = 0;
+      for (let step = 0; step < 150; step++) {
+        const mask = tensor(h.body.mask) as Uint8Array;
+        const actions = pick(mask, n, mask.length / n);
+        // Now and then an out-of-range action: the same refusal (or, with terminate, the same ending).
+        if (step % 37 === 36) actions[0] = 10_000;
+        h = await http.call("POST", `/v1/sessions/${hid}/step`, { actions });
+        r = await f.conn.step(actions);
+        expect(r!.status).toBe(h.status);
+        expect(Buffer.compare(h.raw, r!.raw)).toBe(0);
+        if (h.status !== 200) h = await http.call("GET", `/v1/sessions/${hid}/mask`);
+        else ended += [...(tensor(h.body.terminated) as Uint8Array), ...(tensor(h.body.truncated) as Uint8Array)].reduce((a, b) => a + b, 0);
+        if (step === 75) {
+          h = await http.call("POST", `/v1/sessions/${hid}/reset`, { envs: [1], seeds: [77] });
+          r = await f.conn.reset({ envs: [1], seeds: [77] });
+          expect(Buffer.compare(h.raw, r!.raw)).toBe(0);
+        }
+      }
+      expect(ended).toBeGreaterThan(0);
+      expect(await hashes(fast, f.id)).toEqual(await hashes(http, hid));
+      f.conn.close();
+    });
+  }
+
+  it("a diverging action gives a different reply and different hashes (the comparison can fail)", async () => {
+    const body = { game: "sevens", numEnvs: 1, seed: 8 };
+    const hid = await http.create(body);
+    const f = await attached(body);
+    const h = await http.call("POST", `/v1/sessions/${hid}/reset`);
+    await f.conn.reset();
+    const mask = tensor(h.body.mask) as Uint8Array;
+    const legal = [...mask.keys()].filter((a) => mask[a]);
+    expect(legal.length).toBeGreaterThan(1);
+    expect((await http.call("POST", `/v1/sessions/${hid}/step`, { actions: [legal[0]!] })).status).toBe(200);
+    expect((await f.conn.step([legal[1]!]))?.kind).toBe(0);
+    expect(await hashes(fast, f.id)).not.toEqual(await hashes(http, hid));
+    f.conn.close();
+  });
+});
+
+describe("untrusted frames", () => {
+  it("answers every bad frame with a typed error and keeps serving", async () => {
+    const f = await attached({ game: "sevens", numEnvs: 2, seed: 1 });
+    const code = (r: Awaited<ReturnType<FastClient["next"]>>) => (r?.kind === 1 ? r.body.error.code : r ? "ok" : "closed");
+    expect(code(await f.conn.step([0, 0]))).toBe("reset_required");
+    expect(code(await f.conn.reset())).toBe("ok");
+    expect(code(await f.conn.step([0]))).toBe("wrong_action_count");
+    expect(code(await f.conn.frame(3, new Uint8Array(7)))).toBe("malformed_frame");
+    expect(code(await f.conn.frame(9))).toBe("unknown_op");
+    expect(code(await f.conn.reset({ seed: "x" }))).toBe("invalid_body");
+    expect(code(await f.conn.reset({ bogus: 1 }))).toBe("invalid_body");
+    expect(code(await f.conn.frame(2, Uint8Array.of(0xc1)))).toBe("malformed_body");
+    expect(code(await f.conn.frame(2, Uint8Array.of(0xd4, 0x01, 0x02)))).toBe("malformed_body");
+    expect(code(await f.conn.frame(3, new Uint8Array(4 * 3)))).toBe("wrong_action_count");
+    expect(code(await f.conn.frame(3, new Uint8Array(4 * 65)))).toBe("invalid_body");
+    expect(code(await f.conn.attach(f.key))).toBe("already_attached");
+    // HTTP may read an attached session but not step it.
+    expect((await fast.call("POST", `/v1/sessions/${f.id}/step`, { actions: [0, 0] })).body.error.code).toBe("session_attached");
+    expect((await fast.call("GET", `/v1/sessions/${f.id}/render?env=0`)).status).toBe(200);
+    // A second connection cannot take the session while the first holds it.
+    const other = await FastClient.open(f.socket);
+    expect(code(await other.step([0, 0]))).toBe("not_attached");
+    expect(code(await other.attach("not-a-key"))).toBe("unknown_key");
+    expect(code(await other.attach(f.key))).toBe("session_busy");
+    // Still usable after all of it.
+    expect(code(await f.conn.reset({ seed: 2 }))).toBe("ok");
+    other.close();
+    f.conn.close();
+  });
+
+  it("closes only the connection whose frame length is out of bounds", async () => {
+    const f = await attached({ game: "sevens", numEnvs: 1, seed: 1 });
+    const huge = Buffer.alloc(8);
+    huge.writeUInt32LE(0xffffffff, 0);
+    const r = await f.conn.raw(huge);
+    expect(r?.body.error.code).toBe("frame_too_large");
+    expect(await f.conn.next()).toBeNull();
+    const short = await FastClient.open(f.socket);
+    const tiny = Buffer.alloc(8);
+    tiny.writeUInt32LE(2, 0);
+    expect((await short.raw(tiny))?.body.error.code).toBe("malformed_frame");
+    expect(await short.next()).toBeNull();
+    // The session can be attached again (the key still holds) and the server is fine.
+    const again = await FastClient.open(f.socket);
+    expect((await again.attach(f.key))?.kind).toBe(0);
+    expect((await again.reset())?.kind).toBe(0);
+    again.close();
+    expect((await fast.call("GET", "/healthz")).status).toBe(200);
+  });
+
+  it("survives random garbage on many connections", async () => {
+    const f = await attached({ game: "sevens", numEnvs: 1, seed: 4 });
+    let x = 12345;
+    const rand = () => {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      return x >>> 0;
+    };
+    for (let c = 0; c < 30; c++) {
+      const conn = await FastClient.open(f.socket);
+      const n = 4 + (rand() % 60);
+      const bytes = Buffer.alloc(4 + n);
+      bytes.writeUInt32LE(n, 0);
+      for (let i = 4; i < bytes.length; i++) bytes[i] = rand() & 0xff;
+      if (c % 3 === 0) bytes[4] = 1 + (rand() % 3); // a valid op with a garbage payload
+      const r = await conn.raw(bytes);
+      expect(r === null || r.kind === 1 || r.kind === 0).toBe(true);
+      conn.close();
+    }
+    expect((await f.conn.reset())?.kind).toBe(0);
+    f.conn.close();
+  });
+
+  it("refuses unknown sessions and servers without a socket", async () => {
+    expect((await fast.call("POST", "/v1/sessions/nope/fast-path")).body.error.code).toBe("unknown_session");
+    const id = await http.create({ game: "sevens" });
+    expect((await http.call("POST", `/v1/sessions/${id}/fast-path`)).body.error.code).toBe("fast_path_off");
+  });
+});
+
+describe("the budget and the session's life", () => {
+  it("a fast-path step past the budget quarantines its session with step_timeout and closes its connection", async () => {
+    const f = await attached({ game: "dcg", numEnvs: 64, seed: 5, seats: ["learner", "mcts:iters=15625"] });
+    const bystander = await attached({ game: "sevens", numEnvs: 2, seed: 6 });
+    const pick = maskedPicker(3);
+    let r = await f.conn.reset();
+    for (let s = 0; r && r.kind === 0 && s < 500; s++) {
+      const mask = tensor(r.body.mask) as Uint8Array;
+      r = await f.conn.step(pick(mask, 64, mask.length / 64));
+    }
+    expect(r).toBeNull();
+    const info = await fast.ok("GET", `/v1/sessions/${f.id}`);
+    expect(info.status).toBe("quarantined");
+    expect(info.quarantine.code).toBe("step_timeout");
+    // A session stepped over the fast path on the replaced worker cannot be rebuilt: it is reported lost.
+    const b = await fast.ok("GET", `/v1/sessions/${bystander.id}`);
+    if (b.status === "quarantined") expect(b.quarantine.code).toBe("session_lost");
+    // The server goes on: new sessions attach and step.
+    const fresh = await attached({ game: "sevens", numEnvs: 1, seed: 7 });
+    expect((await fresh.conn.reset())?.kind).toBe(0);
+    fresh.conn.close();
+    bystander.conn.close();
+  });
+
+  it("a session held by a connection is not expired as idle; deleting it ends its frames", async () => {
+    const f = await attached({ game: "sevens", numEnvs: 1, seed: 1 });
+    expect((await f.conn.reset())?.kind).toBe(0);
+    const entry = fastApp.cardgym.sessions.find(f.id)!;
+    entry.lastUsed = 0;
+    fastApp.cardgym.sweep();
+    expect(fastApp.cardgym.sessions.find(f.id)).toBeDefined();
+    await fast.ok("DELETE", `/v1/sessions/${f.id}`);
+    const r = await f.conn.step([0]);
+    expect(r?.kind).toBe(1);
+    f.conn.close();
+  });
+});
