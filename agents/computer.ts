@@ -16,9 +16,21 @@ export interface ComputerOptions {
   readonly evaluator: EvaluatorChoice;
   /** States kept per search level by a game's planner (shephy); unused by evaluators. */
   readonly beam: number;
+  /** Chance of playing a uniformly random legal decision instead of searching (weak levels). */
+  readonly blunder: number;
 }
 
-export const COMPUTER_DEFAULTS: ComputerOptions = { dets: 4, rollouts: 1, depth: 0, evaluator: "auto", beam: 8 };
+export const COMPUTER_DEFAULTS: ComputerOptions = { dets: 4, rollouts: 1, depth: 0, evaluator: "auto", beam: 8, blunder: 0 };
+
+/** Difficulty levels for game builders (`computer:level=N`); level 3 is the default computer. */
+export type ComputerLevel = 1 | 2 | 3 | 4 | 5;
+export const COMPUTER_LEVELS: Readonly<Record<ComputerLevel, Pick<ComputerOptions, "dets" | "rollouts" | "beam" | "blunder">>> = {
+  1: { dets: 1, rollouts: 1, beam: 2, blunder: 0.5 },
+  2: { dets: 2, rollouts: 1, beam: 4, blunder: 0.15 },
+  3: { dets: 4, rollouts: 1, beam: 8, blunder: 0 },
+  4: { dets: 8, rollouts: 2, beam: 12, blunder: 0 },
+  5: { dets: 16, rollouts: 4, beam: 16, blunder: 0 },
+};
 
 /**
  * ComputerOpponent (docs/agents.md): one ply of simulation per legal decision. It samples a few
@@ -49,6 +61,7 @@ export class ComputerAgent implements Facilitatee {
   decide(request: DecisionRequest): number {
     const { game, seat, view, legal } = request;
     if (legal.length === 1) return 0;
+    if (this.options.blunder > 0 && this.rng.nextFloat() < this.options.blunder) return this.rng.int(legal.length);
     const planner = this.plannerFor(game);
     if (planner) return planner.decide(request, this.rng);
     const evaluator = this.evaluatorFor(game);

@@ -1,5 +1,5 @@
 import { fail, ok, type Result } from "../engine/core/index.ts";
-import { COMPUTER_DEFAULTS } from "./computer.ts";
+import { COMPUTER_DEFAULTS, COMPUTER_LEVELS, type ComputerLevel } from "./computer.ts";
 import { MCTS_DEFAULTS } from "./mcts.ts";
 import { parseAgentSpec } from "./spec.ts";
 
@@ -10,7 +10,8 @@ import { parseAgentSpec } from "./spec.ts";
  * step (the sum over agent seats, times numEnvs), and the CLIs apply the same cap when asked.
  *
  * - random, sandbag, tutorial (and agents this table does not know): 1;
- * - computer: dets x rollouts x 16 (it scores every legal candidate, 16 taken as a typical count);
+ * - computer: dets x rollouts x 16 (it scores every legal candidate, 16 taken as a typical count),
+ *   dets and rollouts from its level unless given;
  * - mcts: iters, or with `ms` the iterations that time allows at MS_UNITS per ms, whichever is less;
  * - onnx: 4 per MB of its maxMB size cap (inference cost grows with the model's size).
  * A budget is an estimate, not a measurement: the step timeout is what holds every request to
@@ -32,11 +33,15 @@ export function agentCost(spec: string): Result<number> {
   if (!parsed.ok) return parsed;
   const { name, params } = parsed.value;
   switch (name) {
-    case "computer":
-      return ok(num(params.dets, COMPUTER_DEFAULTS.dets) * num(params.rollouts, COMPUTER_DEFAULTS.rollouts) * CANDIDATES);
+    case "computer": {
+      const preset = COMPUTER_LEVELS[num(params.level, 3) as ComputerLevel] ?? COMPUTER_DEFAULTS;
+      return ok(num(params.dets, preset.dets) * num(params.rollouts, preset.rollouts) * CANDIDATES);
+    }
     case "mcts": {
       const ms = params.ms === undefined ? undefined : num(params.ms, 1);
       const iters = num(params.iters, ms === undefined ? MCTS_DEFAULTS.iters : 100_000_000);
+      // With a policy network every iteration also runs the network once.
+      if (params.policy !== undefined) return ok(iters * 2);
       return ok(ms === undefined ? iters : Math.min(iters, ms * MS_UNITS));
     }
     case "onnx":

@@ -1,10 +1,11 @@
 import { deriveSeed, fail, ok, type Result } from "../engine/core/index.ts";
-import { ComputerAgent, COMPUTER_DEFAULTS, type EvaluatorChoice } from "./computer.ts";
+import { ComputerAgent, COMPUTER_DEFAULTS, COMPUTER_LEVELS, type ComputerLevel, type EvaluatorChoice } from "./computer.ts";
 import type { Facilitatee } from "./facilitatee.ts";
+import { GuidedMctsAgent, GUIDED_DEFAULTS } from "./guided-mcts.ts";
 import { MctsAgent, MCTS_DEFAULTS } from "./mcts.ts";
 import { BUILTIN_MODEL_DIR } from "./paths.ts";
 import { OnnxAgent } from "./onnx/onnx-agent.ts";
-import { checkPolicyModel, loadPolicyModel, ModelLoadError, RUNTIME_JS_REMOVED, RUNTIMES, type Runtime } from "./onnx/policy-model.ts";
+import { checkPolicyModel, loadPolicyModel, ModelLoadError, RUNTIME_JS_REMOVED, RUNTIMES, type PolicyModel, type Runtime } from "./onnx/policy-model.ts";
 import { boolParam, enumParam, intParam, numberParam, optionalIntParam, stringParam } from "./params.ts";
 import type { PolicyAdapter } from "./policy-adapter.ts";
 import { RandomAgent } from "./random.ts";
@@ -62,25 +63,32 @@ const factories: Record<string, { params: readonly string[]; make: Factory }> = 
   sandbag: { params: [], make: (_spec, ctx) => ok(new SandbagAgent(agentSeed(ctx, "sandbag"))) },
   tutorial: { params: [], make: () => ok(new TutorialAgent()) },
   computer: {
-    params: ["dets", "rollouts", "depth", "eval", "beam"],
+    params: ["dets", "rollouts", "depth", "eval", "beam", "level"],
     make(spec, ctx) {
-      const dets = intParam(spec, "dets", COMPUTER_DEFAULTS.dets, 1, 256);
+      const level = intParam(spec, "level", 3, 1, 5);
+      if (!level.ok) return level;
+      const preset = COMPUTER_LEVELS[level.value as ComputerLevel];
+      const dets = intParam(spec, "dets", preset.dets, 1, 256);
       if (!dets.ok) return dets;
-      const rollouts = intParam(spec, "rollouts", COMPUTER_DEFAULTS.rollouts, 1, 1024);
+      const rollouts = intParam(spec, "rollouts", preset.rollouts, 1, 1024);
       if (!rollouts.ok) return rollouts;
       const depth = intParam(spec, "depth", COMPUTER_DEFAULTS.depth, 0, 1_000_000);
       if (!depth.ok) return depth;
       const evaluator = enumParam<EvaluatorChoice>(spec, "eval", "auto", ["auto", "rollout", "game"]);
       if (!evaluator.ok) return evaluator;
-      const beam = intParam(spec, "beam", COMPUTER_DEFAULTS.beam, 1, 10_000);
+      const beam = intParam(spec, "beam", preset.beam, 1, 10_000);
       if (!beam.ok) return beam;
-      const options = { dets: dets.value, rollouts: rollouts.value, depth: depth.value, evaluator: evaluator.value, beam: beam.value };
+      const options = { dets: dets.value, rollouts: rollouts.value, depth: depth.value, evaluator: evaluator.value, beam: beam.value, blunder: preset.blunder };
       return ok(new ComputerAgent(agentSeed(ctx, "computer"), options, specText(spec)));
     },
   },
   mcts: {
-    params: ["iters", "ms", "c", "depth", "leaf"],
+    params: ["iters", "ms", "c", "depth", "leaf", "policy", "cpuct", "noise", "value", "maxMB"],
     make(spec, ctx) {
+      if (spec.params.policy !== undefined) return makeGuidedMcts(spec, ctx);
+      for (const key of ["cpuct", "noise", "value", "maxMB"]) {
+        if (spec.params[key] !== undefined) return fail("invalid_config", `agent "mcts": ${key} needs policy=<model.onnx>`);
+      }
       const ms = optionalIntParam(spec, "ms", 1, 600_000);
       if (!ms.ok) return ms;
       // With only a time budget, iterations are capped by the time alone (a large cap).
@@ -122,34 +130,84 @@ const factories: Record<string, { params: readonly string[]; make: Factory }> = 
       if (spec.params.runtime === "js") return fail("invalid_config", `agent "onnx": ${RUNTIME_JS_REMOVED}`);
       const runtime = enumParam<Runtime>(spec, "runtime", "auto", RUNTIMES);
       if (!runtime.ok) return runtime;
-      if (!ctx.adapter || ctx.actionSpecHash === undefined) {
-        return fail("invalid_config", `agent "onnx" needs the ${ctx.game} adapter and action-spec hash from its host (arena, server); none was given`);
-      }
-      try {
-        const model = loadPolicyModel(file, {
-          maxBytes: Math.floor(maxMB.value * MB),
-          maxBatch: batch.value,
-          ...(root === undefined ? {} : { root }),
-        });
-        checkPolicyModel(model, {
-          game: ctx.game,
-          obsVersion: ctx.adapter.observation.version,
-          obsSize: ctx.adapter.observation.size,
-          actionSize: ctx.adapter.actions.size,
-          actionSpecHash: ctx.actionSpecHash,
-        });
-        const options = { sample: sample.value, temperature: temperature.value };
-        return ok(new OnnxAgent(model, ctx.adapter, options, agentSeed(ctx, "onnx"), specText(spec)));
-      } catch (e) {
-        if (e instanceof ModelLoadError) {
-          const which = builtin.value === undefined ? "" : ` (built-in model "${builtin.value}")`;
-          return fail("invalid_config", `agent "onnx": ${e.message}${which}`);
-        }
-        throw e;
-      }
+      const model = loadCheckedModel("onnx", file, root, maxMB.value, batch.value, ctx, builtin.value);
+      if (!model.ok) return model;
+      const options = { sample: sample.value, temperature: temperature.value };
+      return ok(new OnnxAgent(model.value, ctx.adapter!, options, agentSeed(ctx, "onnx"), specText(spec)));
     },
   },
 };
+
+/**
+ * Reads a model file for an agent and checks it against the game's spec and the model contract
+ * (the file is untrusted: every refusal is one line naming the reason).
+ */
+function loadCheckedModel(
+  agent: string,
+  file: string,
+  root: string | undefined,
+  maxMB: number,
+  batch: number,
+  ctx: AgentContext,
+  builtin?: string,
+): Result<PolicyModel> {
+  if (!ctx.adapter || ctx.actionSpecHash === undefined) {
+    return fail("invalid_config", `agent "${agent}" needs the ${ctx.game} adapter and action-spec hash from its host (arena, server); none was given`);
+  }
+  try {
+    const model = loadPolicyModel(file, { maxBytes: Math.floor(maxMB * MB), maxBatch: batch, ...(root === undefined ? {} : { root }) });
+    checkPolicyModel(model, {
+      game: ctx.game,
+      obsVersion: ctx.adapter.observation.version,
+      obsSize: ctx.adapter.observation.size,
+      actionSize: ctx.adapter.actions.size,
+      actionSpecHash: ctx.actionSpecHash,
+    });
+    return ok(model);
+  } catch (e) {
+    if (e instanceof ModelLoadError) {
+      const which = builtin === undefined ? "" : ` (built-in model "${builtin}")`;
+      return fail("invalid_config", `agent "${agent}": ${e.message}${which}`);
+    }
+    throw e;
+  }
+}
+
+/** `mcts:policy=<file>` or `mcts:policy=builtin/<name>`: PUCT search guided by a policy-value network. */
+function makeGuidedMcts(spec: AgentSpec, ctx: AgentContext): Result<Facilitatee> {
+  const policy = stringParam(spec, "policy");
+  if (!policy.ok) return policy;
+  for (const key of ["ms", "c", "depth", "leaf"]) {
+    if (spec.params[key] !== undefined)
+      return fail("invalid_config", `agent "mcts": ${key} is not used with policy=; it takes iters, cpuct, noise, value, maxMB`);
+  }
+  const iters = intParam(spec, "iters", GUIDED_DEFAULTS.iters, 1, 1_000_000);
+  if (!iters.ok) return iters;
+  const cpuct = numberParam(spec, "cpuct", GUIDED_DEFAULTS.cpuct, 0, 100);
+  if (!cpuct.ok) return cpuct;
+  const noise = numberParam(spec, "noise", GUIDED_DEFAULTS.rootNoise, 0, 1);
+  if (!noise.ok) return noise;
+  const value = enumParam(spec, "value", GUIDED_DEFAULTS.value, ["net", "eval"] as const);
+  if (!value.ok) return value;
+  const maxMB = numberParam(spec, "maxMB", 64, 0.001, 4096);
+  if (!maxMB.ok) return maxMB;
+  const builtin = policy.value!.startsWith("builtin/") ? policy.value!.slice("builtin/".length) : undefined;
+  if (builtin !== undefined && !BUILTIN_NAME.test(builtin)) return fail("invalid_config", `agent "mcts": "${builtin}" is not a built-in model name`);
+  const file = builtin !== undefined ? `${builtin}.onnx` : policy.value!;
+  const root = builtin !== undefined ? BUILTIN_MODEL_DIR : ctx.modelRoot;
+  const model = loadCheckedModel("mcts", file, root, maxMB.value, 4096, ctx, builtin);
+  if (!model.ok) return model;
+  const options = { iters: iters.value, cpuct: cpuct.value, rootNoise: noise.value, value: value.value };
+  return ok(new GuidedMctsAgent(model.value, ctx.adapter!, agentSeed(ctx, "mcts"), options, specText(spec)));
+}
+
+/**
+ * The spec seats a network (`onnx...`, or `mcts:...,policy=...`): hosts then keep several games in
+ * flight so that the network's runs batch across them.
+ */
+export function seatsModel(spec: string): boolean {
+  return spec === "onnx" || spec.startsWith("onnx:") || (spec.startsWith("mcts:") && /[:,]policy=/.test(spec));
+}
 
 export const MAX_SPEC_LENGTH = 512;
 

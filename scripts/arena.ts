@@ -14,7 +14,7 @@ import { markdownReport, summarise } from "../agents/arena/report.ts";
 import { runArena, type Fixture } from "../agents/arena/tournament.ts";
 import { GroupPool } from "./arena/pool.ts";
 import { checkAgentCost } from "../agents/cost.ts";
-import { createAgentReady, knownAgents, parseAgentSpec, splitAgentList } from "../agents/spec.ts";
+import { createAgentReady, knownAgents, parseAgentSpec, seatsModel, splitAgentList } from "../agents/spec.ts";
 import { adapters } from "../env/games/index.ts";
 import { specOf } from "../env/spec.ts";
 import { intArg, jsonArg, main, parseCli, UsageError, printUsage } from "./cli.ts";
@@ -112,7 +112,7 @@ main(async () => {
   if (pool) await pool.ready();
   const runner = pool ? (f: Fixture) => pool.playFixture({ game: game.info.id, config, agents, seed, fixture: f }) : undefined;
   // With a pool, keep every worker busy: 2 fixtures each in flight, 32 when ONNX agents batch.
-  const onnxSeated = agents.some((a) => a === "onnx" || a.startsWith("onnx:"));
+  const onnxSeated = agents.some(seatsModel);
   const lanes = concurrency ?? (pool ? workers * (onnxSeated ? 32 : 2) : undefined);
   const run = await runArena({
     ...(runner ? { runner } : {}),

@@ -1,7 +1,7 @@
 import { deriveSeed, type AnyGame } from "../../engine/core/index.ts";
 import type { DecisionRequest, Facilitatee } from "../facilitatee.ts";
 import { runMatch } from "../match.ts";
-import { createAgentReady, type AgentContext } from "../spec.ts";
+import { createAgentReady, seatsModel, type AgentContext } from "../spec.ts";
 
 export interface ArenaOptions {
   readonly game: AnyGame;
@@ -66,7 +66,7 @@ export const FILLER = -1;
 /** Default games in flight when an ONNX agent is seated (see ArenaOptions.concurrency). */
 export const ONNX_LANES = 64;
 
-const seatsOnnx = (spec: string) => spec === "onnx" || spec.startsWith("onnx:");
+const seatsOnnx = seatsModel;
 
 /** One planned game: who sits where, and on which deal. */
 export interface Fixture {

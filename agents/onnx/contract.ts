@@ -2,11 +2,14 @@ import type { ModelInfo, TensorSignature } from "./model-info.ts";
 
 /**
  * The model contract (docs/agents.md): one float32 input `obs` [batch, obsSize], one float32
- * output `logits` [batch, actionSize] (batch dynamic or 1), and metadata_props naming the game,
+ * output `logits` [batch, actionSize] (batch dynamic or 1), optionally a float32 output `value`
+ * [batch, 1] (a policy-value network's estimate for the seat to act), and metadata_props naming the game,
  * the observation encoder version and the action-spec hash the model was trained against.
  */
 export const INPUT_NAME = "obs";
 export const OUTPUT_NAME = "logits";
+/** Optional second output: the network's value of the observation for the seat to act, [batch, 1]. */
+export const VALUE_NAME = "value";
 export const META = { game: "game", obsVersion: "obs_version", actionSpecHash: "action_spec_hash" } as const;
 const FLOAT = 1;
 
@@ -40,6 +43,8 @@ export function contractViolations(info: ModelInfo, want: ModelExpectation): str
   const logits = info.outputs.find((o) => o.name === OUTPUT_NAME);
   if (!logits) problems.push(`the model has no output named "${OUTPUT_NAME}" (outputs: ${info.outputs.map((o) => o.name).join(", ") || "none"})`);
   else checkMatrix(logits, want.actionSize, "output", "action count", "actions", problems);
+  const value = info.outputs.find((o) => o.name === VALUE_NAME);
+  if (value) checkMatrix(value, 1, "output", "value width", "values per observation", problems);
   return problems;
 }
 

@@ -1,7 +1,7 @@
 import { realpathSync, readFileSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { InferenceSession, Tensor } from "onnxruntime-node";
-import { contractViolations, INPUT_NAME, OUTPUT_NAME, type ModelExpectation } from "./contract.ts";
+import { contractViolations, INPUT_NAME, OUTPUT_NAME, VALUE_NAME, type ModelExpectation } from "./contract.ts";
 import { ModelFormatError, readModelInfo, type ModelInfo } from "./model-info.ts";
 
 /**
@@ -37,8 +37,11 @@ const ort = (): Promise<Ort> => (ortModule ??= import("onnxruntime-node"));
 
 interface Pending {
   readonly obs: Float32Array;
-  /** The logits, and this request's share of the run's seconds (the run divided by its batch). */
-  readonly resolve: (logits: Float32Array, seconds: number) => void;
+  /**
+   * The logits, this request's share of the run's seconds (the run divided by its batch), and the
+   * value output's number for this row (null when the model has no value output).
+   */
+  readonly resolve: (logits: Float32Array, seconds: number, value: number | null) => void;
   readonly reject: (e: Error) => void;
 }
 
@@ -51,6 +54,8 @@ interface Pending {
 export class PolicyModel {
   readonly obsSize: number;
   readonly actionSize: number;
+  /** The model has the contract's optional `value` output (a policy-value network). */
+  readonly hasValue: boolean;
   /** Runs and requests served, for tests and benches. */
   readonly stats = { runs: 0, requests: 0, largestBatch: 0 };
   private session: Promise<InferenceSession> | null = null;
@@ -75,6 +80,7 @@ export class PolicyModel {
     };
     this.obsSize = width(INPUT_NAME, info.inputs);
     this.actionSize = width(OUTPUT_NAME, info.outputs);
+    this.hasValue = info.outputs.some((t) => t.name === VALUE_NAME);
     const batch = info.inputs.find((t) => t.name === INPUT_NAME)?.dims?.[0];
     this.maxBatch = batch === 1 ? 1 : maxBatch;
   }
@@ -113,6 +119,14 @@ export class PolicyModel {
    */
   inferTimed(obs: Float32Array): Promise<{ readonly logits: Float32Array; readonly seconds: number }> {
     return new Promise((resolve, reject) => this.enqueue({ obs, resolve: (logits, seconds) => resolve({ logits, seconds }), reject }));
+  }
+
+  /**
+   * Logits and value for one observation. The value is the model's raw number, or null without a
+   * value output; callers must treat it as untrusted (it may be NaN or out of range).
+   */
+  inferWithValue(obs: Float32Array): Promise<{ readonly logits: Float32Array; readonly value: number | null }> {
+    return new Promise((resolve, reject) => this.enqueue({ obs, resolve: (logits, _seconds, value) => resolve({ logits, value }), reject }));
   }
 
   private enqueue(request: Pending): void {
@@ -162,11 +176,18 @@ export class PolicyModel {
     const flat = logits.data as Float32Array;
     if (flat.length % n !== 0) throw new ModelLoadError(`${this.file}: "${OUTPUT_NAME}" has ${flat.length} values for a batch of ${n}`);
     const width = flat.length / n;
+    let values: Float32Array | null = null;
+    if (this.hasValue) {
+      const v = out[VALUE_NAME] as Tensor | undefined;
+      if (!v || v.type !== "float32") throw new ModelLoadError(`${this.file}: the model produced no float32 "${VALUE_NAME}"`);
+      values = v.data as Float32Array;
+      if (values.length !== n) throw new ModelLoadError(`${this.file}: "${VALUE_NAME}" has ${values.length} values for a batch of ${n}`);
+    }
     this.stats.runs++;
     this.stats.requests += n;
     this.stats.largestBatch = Math.max(this.stats.largestBatch, n);
     const share = (performance.now() - start) / 1000 / n;
-    for (let i = 0; i < n; i++) batch[i]!.resolve(flat.subarray(i * width, (i + 1) * width), share);
+    for (let i = 0; i < n; i++) batch[i]!.resolve(flat.subarray(i * width, (i + 1) * width), share, values === null ? null : values[i]!);
   }
 
   async release(): Promise<void> {

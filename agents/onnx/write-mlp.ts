@@ -1,5 +1,5 @@
 import { Rng } from "../../engine/core/index.ts";
-import { INPUT_NAME, OUTPUT_NAME } from "./contract.ts";
+import { INPUT_NAME, OUTPUT_NAME, VALUE_NAME } from "./contract.ts";
 import { ProtobufWriter } from "./protobuf.ts";
 
 export interface MlpSpec {
@@ -11,6 +11,14 @@ export interface MlpSpec {
   readonly seed: number;
   /** Override the declared batch dimension (default: dynamic "batch"). */
   readonly batch?: number;
+  /** Multiplies every random weight (0: the outputs are the biases alone, whatever the input). */
+  readonly weightScale?: number;
+  /** Added to the output bias per action id (a planted prior for tests). */
+  readonly logitBias?: Readonly<Record<number, number>>;
+  /** Adds the optional `value` output, value = relu(obs W1 + b1) Wv + bv, with this bias bv. */
+  readonly valueBias?: number;
+  /** Declared width of the value output (default 1; tests write wrong ones). */
+  readonly valueWidth?: number;
 }
 
 /**
@@ -21,9 +29,15 @@ export interface MlpSpec {
 export function writeMlp(spec: MlpSpec): Uint8Array {
   const rng = Rng.seeded(spec.seed);
   const weights = (rows: number, cols: number) => {
-    const scale = Math.sqrt(2 / rows);
+    const scale = Math.sqrt(2 / rows) * (spec.weightScale ?? 1);
     return Float32Array.from({ length: rows * cols }, () => (rng.nextFloat() * 2 - 1) * scale);
   };
+  // Drawn in this order (tests rebuild the same weights from the seed).
+  const w1 = weights(spec.obsSize, spec.hidden);
+  const b1 = weights(1, spec.hidden);
+  const w2 = weights(spec.hidden, spec.actionSize);
+  const b2 = weights(1, spec.actionSize);
+  for (const [id, bias] of Object.entries(spec.logitBias ?? {})) b2[Number(id)]! += bias;
   const graph = new ProtobufWriter()
     .messageField(1, node("MatMul", [INPUT_NAME, "w1"], ["h1"]))
     .messageField(1, node("Add", ["h1", "b1"], ["h2"]))
@@ -31,12 +45,22 @@ export function writeMlp(spec: MlpSpec): Uint8Array {
     .messageField(1, node("MatMul", ["h3", "w2"], ["h4"]))
     .messageField(1, node("Add", ["h4", "b2"], [OUTPUT_NAME]))
     .stringField(2, "cardgym_mlp")
-    .messageField(5, tensor("w1", [spec.obsSize, spec.hidden], weights(spec.obsSize, spec.hidden)))
-    .messageField(5, tensor("b1", [spec.hidden], weights(1, spec.hidden)))
-    .messageField(5, tensor("w2", [spec.hidden, spec.actionSize], weights(spec.hidden, spec.actionSize)))
-    .messageField(5, tensor("b2", [spec.actionSize], weights(1, spec.actionSize)))
+    .messageField(5, tensor("w1", [spec.obsSize, spec.hidden], w1))
+    .messageField(5, tensor("b1", [spec.hidden], b1))
+    .messageField(5, tensor("w2", [spec.hidden, spec.actionSize], w2))
+    .messageField(5, tensor("b2", [spec.actionSize], b2))
     .messageField(11, valueInfo(INPUT_NAME, spec.batch, spec.obsSize))
     .messageField(12, valueInfo(OUTPUT_NAME, spec.batch, spec.actionSize));
+  if (spec.valueBias !== undefined) {
+    const width = spec.valueWidth ?? 1;
+    const bv = weights(1, width).map((x) => x + spec.valueBias!);
+    graph
+      .messageField(1, node("MatMul", ["h3", "wv"], ["v1"]))
+      .messageField(1, node("Add", ["v1", "bv"], [VALUE_NAME]))
+      .messageField(5, tensor("wv", [spec.hidden, width], weights(spec.hidden, width)))
+      .messageField(5, tensor("bv", [width], bv))
+      .messageField(12, valueInfo(VALUE_NAME, spec.batch, width));
+  }
   const model = new ProtobufWriter()
     .varintField(1, 8) // ir_version
     .stringField(2, "cardgym")

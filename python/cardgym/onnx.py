@@ -38,6 +38,8 @@ import numpy as np
 #: Names and metadata keys of the model contract (agents/onnx/contract.ts).
 INPUT_NAME = "obs"
 OUTPUT_NAME = "logits"
+#: The optional second output of a policy-value network: [batch, 1], the value for the seat to act.
+VALUE_NAME = "value"
 META_GAME = "game"
 META_OBS_VERSION = "obs_version"
 META_ACTION_SPEC_HASH = "action_spec_hash"
@@ -69,9 +71,10 @@ def contract_metadata(spec: Mapping[str, Any]) -> Dict[str, str]:
     }
 
 
-def torch_logits(policy: Any, obs: np.ndarray) -> np.ndarray:
+def torch_logits(policy: Any, obs: np.ndarray, value: bool = False) -> np.ndarray:
     """``policy``'s logits for the rows of ``obs`` (float32 [n, obsSize]), as numpy, in eval mode
-    and without gradients; the policy's training flag is restored afterwards."""
+    and without gradients; the policy's training flag is restored afterwards. With ``value`` the
+    policy returns ``(logits, value)`` (a policy-value network); the value must be [n, 1]."""
     import torch
 
     was_training = getattr(policy, "training", False)
@@ -83,6 +86,12 @@ def torch_logits(policy: Any, obs: np.ndarray) -> np.ndarray:
     finally:
         if was_training and hasattr(policy, "train"):
             policy.train()
+    if value:
+        if not isinstance(out, (tuple, list)) or len(out) != 2 or not all(isinstance(t, torch.Tensor) for t in out):
+            raise ExportError(f"with value=True the policy must return (logits, value) tensors, it returned {type(out).__name__}")
+        if tuple(out[1].shape) != (obs.shape[0], 1):
+            raise ExportError(f"the value output must be [batch, 1], it is {list(out[1].shape)}")
+        out = out[0]
     if not isinstance(out, torch.Tensor):
         raise ExportError(f"the policy must return one logits tensor, it returned {type(out).__name__}")
     return out.detach().cpu().numpy().astype(np.float32)
@@ -149,6 +158,7 @@ def export(
     opset: int = OPSET,
     metadata: Optional[Mapping[str, str]] = None,
     repo: Optional[PathLike] = None,
+    value: bool = False,
 ) -> Dict[str, Any]:
     """Exports ``policy`` (a ``torch.nn.Module`` mapping float32 obs [batch, obsSize] to logits
     [batch, actionSize]) to ``path`` as an ONNX model (opset 13, dynamic batch) with cardgym's
@@ -160,6 +170,10 @@ def export(
     rows, see :func:`probe_observations`). ``check``: ``"auto"`` (onnxruntime in Python if
     installed, else the Node side), ``"python"``, ``"node"`` (also runs the agents' contract check),
     ``"both"`` or ``"none"`` (onnx.checker only).
+
+    ``value``: the policy is a policy-value network returning ``(logits, value)``; the value
+    becomes the contract's optional ``value`` output [batch, 1] (read by ``mcts:policy=...``;
+    the ``onnx`` agent ignores it). The check compares the logits.
 
     Returns a report: ``path``, ``bytes``, ``metadata``, ``checked_with`` and ``max_abs_diff``.
     Raises :class:`ExportError` if the policy's output has the wrong shape or the exported model's
@@ -179,7 +193,7 @@ def export(
     action_size = int(spec["action"]["size"])
 
     probe = probe_observations(obs_size) if example_obs is None else np.asarray(example_obs, dtype=np.float32).reshape(-1, obs_size)
-    expected = torch_logits(policy, probe)
+    expected = torch_logits(policy, probe, value=value)
     if expected.shape != (probe.shape[0], action_size):
         raise ExportError(f"the policy maps [{probe.shape[0]}, {obs_size}] observations to {list(expected.shape)}; the contract needs [batch, {action_size}] logits")
 
@@ -193,8 +207,8 @@ def export(
                 (torch.zeros(2, obs_size, dtype=torch.float32),),
                 buffer,
                 input_names=[INPUT_NAME],
-                output_names=[OUTPUT_NAME],
-                dynamic_axes={INPUT_NAME: {0: "batch"}, OUTPUT_NAME: {0: "batch"}},
+                output_names=[OUTPUT_NAME, VALUE_NAME] if value else [OUTPUT_NAME],
+                dynamic_axes={INPUT_NAME: {0: "batch"}, OUTPUT_NAME: {0: "batch"}, **({VALUE_NAME: {0: "batch"}} if value else {})},
                 opset_version=opset,
                 do_constant_folding=True,
                 **_torchscript_exporter(torch),
@@ -282,6 +296,7 @@ __all__: Sequence[str] = [
     "INPUT_NAME",
     "OUTPUT_NAME",
     "OPSET",
+    "VALUE_NAME",
     "contract_metadata",
     "export",
     "fetch_spec",

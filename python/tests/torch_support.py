@@ -41,3 +41,9 @@ def train_ppo_module():
     if str(EXAMPLES) not in sys.path:
         sys.path.insert(0, str(EXAMPLES))
     return importlib.import_module("train_ppo")
+
+
+def train_exit_module():
+    """python/examples/train_exit.py as a module (expert iteration; it imports train_ppo's actor)."""
+    train_ppo_module()
+    return importlib.import_module("train_exit")

@@ -12,7 +12,7 @@ import { GateFileError, isSprtGate, parseAllGates, type SprtGate } from "../../a
 import { thin, type Player, type SprtEntry } from "../../agents/arena/history.ts";
 import { groupSeatings, playGroup, runSprt, type SprtMatchup, type SprtRun } from "../../agents/arena/sprt-run.ts";
 import { checkSprtParams, formatSprt, SPRT_DEFAULTS, type SprtParams } from "../../agents/arena/sprt.ts";
-import { createAgentReady, knownAgents, parseAgentSpec } from "../../agents/spec.ts";
+import { createAgentReady, knownAgents, parseAgentSpec, seatsModel } from "../../agents/spec.ts";
 import { adapters } from "../../env/games/index.ts";
 import { specOf } from "../../env/spec.ts";
 import { intArg, jsonArg, parseCli, UsageError, printUsage } from "../cli.ts";
@@ -45,7 +45,7 @@ export interface SprtJobOptions {
   readonly log: (line: string) => void;
 }
 
-const seatsOnnx = (m: SprtMatchup) => [m.candidate, m.baseline, m.fill].some((s) => s === "onnx" || s.startsWith("onnx:"));
+const seatsOnnx = (m: SprtMatchup) => [m.candidate, m.baseline, m.fill].some(seatsModel);
 
 function contextFor(game: AnyGame, modelRoot?: string) {
   const adapter = adapters.get(game.info.id);

@@ -1,0 +1,226 @@
+import { Rng, type AnyGame, type Seat } from "../engine/core/index.ts";
+import { sampleState } from "./determinized.ts";
+import { fastDecisionKey } from "./decision-key.ts";
+import { gameEvaluator, type Evaluator } from "./evaluators/index.ts";
+import type { DecisionRequest, Facilitatee } from "./facilitatee.ts";
+import type { PolicyModel } from "./onnx/policy-model.ts";
+import type { PolicyAdapter } from "./policy-adapter.ts";
+
+export interface GuidedMctsOptions {
+  /** Iterations (network-valued leaves) per decision. */
+  readonly iters: number;
+  /** PUCT exploration constant. */
+  readonly cpuct: number;
+  /**
+   * Share of uniform noise mixed into the root's priors (0 at the table; self-play uses some so
+   * that the search keeps trying decisions the network already dismisses).
+   */
+  readonly rootNoise: number;
+  /** Leaf values: the network's value output ("net"; the game's evaluator without one) or always the evaluator ("eval"). */
+  readonly value: "net" | "eval";
+}
+
+export const GUIDED_DEFAULTS: GuidedMctsOptions = { iters: 400, cpuct: 1.5, rootNoise: 0, value: "net" };
+
+/** Where the leaf values of the last decision came from (tests and the training script read it). */
+export interface GuidedStats {
+  iterations: number;
+  /** Leaves valued by the network's value output. */
+  netValues: number;
+  /** Leaves valued by the game's evaluator (a model without a value output). */
+  evalValues: number;
+  /** Leaves that were terminal (valued by the game's returns). */
+  terminal: number;
+}
+
+interface Edge {
+  visits: number;
+  total: number;
+  /** Iterations in which this decision was legal (ISMCTS availability count). */
+  avail: number;
+  /** The network's prior among the decisions legal when the edge was first seen; NaN until then. */
+  prior: number;
+  child: TreeNode | null;
+}
+
+interface TreeNode {
+  readonly byKey: Map<string, Edge>;
+  expanded: boolean;
+}
+
+const newNode = (): TreeNode => ({ byKey: new Map(), expanded: false });
+
+/** A value the model produced, made safe: NaN and infinities count as 0, the rest is clamped to [-1, 1]. */
+export function saneValue(v: number): number {
+  return Number.isFinite(v) ? Math.max(-1, Math.min(1, v)) : 0;
+}
+
+/**
+ * Determinized MCTS guided by a policy-value network (PUCT, as in AlphaZero, over the
+ * information-set tree of single-observer ISMCTS). Each iteration samples a full state from the
+ * agent's own view with its own stream, walks the tree choosing
+ * Q + cpuct * P * sqrt(avail) / (1 + visits) among the decisions legal in that sample, and at the
+ * first unexpanded node asks the network once: the softmax of its logits over the legal ids
+ * becomes the node's priors, its value output (for the seat to act there) the leaf's value. A
+ * model without a value output leaves the value to the game's evaluator. Values are backed up
+ * as a two-seat zero-sum game (the other seat gets the negation). The root plays its most
+ * visited decision; `lastVisits` keeps the root's visit counts per legal index (the training
+ * target of expert iteration).
+ */
+export class GuidedMctsAgent implements Facilitatee {
+  readonly name: string;
+  private readonly rng: Rng;
+  private readonly options: GuidedMctsOptions;
+  private obs: Float32Array;
+  private evaluator: Evaluator | null | undefined;
+  lastVisits: number[] = [];
+  readonly lastStats: GuidedStats = { iterations: 0, netValues: 0, evalValues: 0, terminal: 0 };
+
+  constructor(
+    private readonly model: PolicyModel,
+    private readonly adapter: PolicyAdapter,
+    seed: number,
+    options: Partial<GuidedMctsOptions> = {},
+    name = "mcts",
+  ) {
+    this.rng = Rng.seeded(seed);
+    this.options = { ...GUIDED_DEFAULTS, ...options };
+    this.name = name;
+    this.obs = new Float32Array(adapter.observation.size);
+  }
+
+  async ready(): Promise<void> {
+    await this.model.ready();
+  }
+
+  async decide(request: DecisionRequest): Promise<number> {
+    const { game, seat, view, legal } = request;
+    Object.assign(this.lastStats, { iterations: 0, netValues: 0, evalValues: 0, terminal: 0 });
+    this.lastVisits = legal.map(() => 0);
+    if (legal.length === 1) {
+      this.lastVisits[0] = 1;
+      return 0;
+    }
+    const seats = (game.config(sampleState(game, view, seat, this.rng)) as { seats?: unknown }).seats;
+    if (seats !== 2) throw new Error(`mcts with a policy values leaves as a two-seat zero-sum game; this ${game.info.id} game has ${String(seats)} seats`);
+    const root = newNode();
+    for (let n = 0; n < this.options.iters; n++) await this.iterate(game, view, seat, root);
+    this.lastStats.iterations = this.options.iters;
+    let best = 0;
+    for (let i = 0; i < legal.length; i++) {
+      const e = root.byKey.get(fastDecisionKey(legal[i]));
+      this.lastVisits[i] = e?.visits ?? 0;
+      if (this.lastVisits[i]! > this.lastVisits[best]!) best = i;
+    }
+    return best;
+  }
+
+  private async iterate(game: AnyGame, view: unknown, seat: Seat, root: TreeNode): Promise<void> {
+    let state = sampleState(game, view, seat, this.rng);
+    const path: { edge: Edge; actor: Seat }[] = [];
+    let node = root;
+    for (;;) {
+      const actor = game.actor(state);
+      if (actor === "terminal") {
+        this.lastStats.terminal++;
+        const r = game.returns(state);
+        for (const { edge, actor: a } of path) {
+          edge.visits++;
+          edge.total += r[a]!;
+        }
+        return;
+      }
+      const legal = game.legal(state);
+      const edges = legal.map((d) => {
+        const key = fastDecisionKey(d);
+        let e = node.byKey.get(key);
+        if (!e) {
+          e = { visits: 0, total: 0, avail: 0, prior: NaN, child: null };
+          node.byKey.set(key, e);
+        }
+        return e;
+      });
+      const needsPrior = edges.some((e) => Number.isNaN(e.prior));
+      if (!node.expanded || needsPrior) {
+        const { priors, value } = await this.ask(game, state, actor, legal);
+        const noise = node === root ? this.options.rootNoise : 0;
+        for (let i = 0; i < edges.length; i++) {
+          const e = edges[i]!;
+          if (Number.isNaN(e.prior)) e.prior = (1 - noise) * priors[i]! + noise / edges.length;
+        }
+        if (!node.expanded) {
+          node.expanded = true;
+          if (path.length > 0) {
+            this.backup(path, actor, value === null || this.options.value === "eval" ? this.evalValue(game, state, actor) : this.netValue(value));
+            return;
+          }
+        }
+      }
+      let chosen = 0;
+      let bestScore = -Infinity;
+      for (let i = 0; i < edges.length; i++) {
+        const e = edges[i]!;
+        e.avail++;
+        const q = e.visits > 0 ? e.total / e.visits : 0;
+        const score = q + (this.options.cpuct * e.prior * Math.sqrt(e.avail)) / (1 + e.visits);
+        if (score > bestScore) {
+          bestScore = score;
+          chosen = i;
+        }
+      }
+      const edge = edges[chosen]!;
+      path.push({ edge, actor });
+      state = game.applyTrusted(state, legal[chosen]);
+      edge.child ??= newNode();
+      node = edge.child;
+    }
+  }
+
+  /** Adds the leaf's value, for the seat `leafActor`, to every edge of the path (zero-sum). */
+  private backup(path: readonly { edge: Edge; actor: Seat }[], leafActor: Seat, value: number): void {
+    for (const { edge, actor } of path) {
+      edge.visits++;
+      edge.total += actor === leafActor ? value : -value;
+    }
+  }
+
+  /** The network's priors over `legal` (softmax of the legal ids' logits) and its value, if any. */
+  private async ask(game: AnyGame, state: unknown, actor: Seat, legal: readonly unknown[]): Promise<{ priors: number[]; value: number | null }> {
+    const view = game.view(state, actor);
+    const { actions, observation } = this.adapter;
+    const ids = legal.map((d) => {
+      const id = actions.encode(view, d);
+      if (!Number.isInteger(id) || id < 0 || id >= actions.size)
+        throw new Error(`mcts: the action codec mapped a legal decision to ${id}, outside [0, ${actions.size})`);
+      return id;
+    });
+    const obs = this.obs;
+    obs.fill(0);
+    observation.encode(view, obs);
+    const { logits, value } = await this.model.inferWithValue(obs);
+    let max = -Infinity;
+    for (const id of ids) {
+      const x = logits[id]!;
+      if (x > max) max = x;
+    }
+    const weights = ids.map((id) => {
+      const x = logits[id]!;
+      return Number.isFinite(max) && !Number.isNaN(x) ? Math.exp(x - max) : 1;
+    });
+    const sum = weights.reduce((a, b) => a + b, 0);
+    const priors = sum > 0 && Number.isFinite(sum) ? weights.map((w) => w / sum) : ids.map(() => 1 / ids.length);
+    return { priors, value };
+  }
+
+  private netValue(raw: number): number {
+    this.lastStats.netValues++;
+    return saneValue(raw);
+  }
+
+  /** A leaf's value without a value output: the game's evaluator, else 0 (no information). */
+  private evalValue(game: AnyGame, state: unknown, actor: Seat): number {
+    if (this.evaluator === undefined) this.evaluator = gameEvaluator(game.info.id)?.({ rollouts: 1, depth: 0 }) ?? null;
+    this.lastStats.evalValues++;
+    return this.evaluator?.value ? saneValue(this.evaluator.value(game, state, actor)) : 0;
+  }
+}

@@ -1,0 +1,127 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { Rng, type AnyGame } from "../../engine/core/index.ts";
+import { dcg } from "../../engine/dcg/index.ts";
+import { createAgent, createAgentReady, seatsModel, type AgentContext } from "../../agents/spec.ts";
+import { writeMlp, type MlpSpec } from "../../agents/onnx/write-mlp.ts";
+import { GuidedMctsAgent, saneValue } from "../../agents/guided-mcts.ts";
+import type { DecisionRequest } from "../../agents/facilitatee.ts";
+import { dcgAdapter } from "../../env/games/dcg.ts";
+import { sevensAdapter } from "../../env/games/sevens.ts";
+import { specOf } from "../../env/spec.ts";
+import type { GameAdapter } from "../../env/codec.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "cardgym-guided-"));
+const game = dcg as unknown as AnyGame;
+
+function modelFile(name: string, overrides: Partial<MlpSpec> = {}, adapter: GameAdapter = dcgAdapter): string {
+  const bytes = writeMlp({
+    obsSize: adapter.observation.size,
+    hidden: 8,
+    actionSize: adapter.actions.size,
+    metadata: { game: adapter.game.info.id, obs_version: adapter.observation.version, action_spec_hash: specOf(adapter).actionSpecHash },
+    seed: 3,
+    ...overrides,
+  });
+  const path = join(dir, name);
+  writeFileSync(path, bytes);
+  return path;
+}
+
+const ctx = (seat: number, adapter: GameAdapter = dcgAdapter): AgentContext => ({
+  seed: 11,
+  seat,
+  game: adapter.game.info.id,
+  adapter,
+  actionSpecHash: specOf(adapter).actionSpecHash,
+});
+
+/** A dcg position reached by random play where the seat to act has several decisions with distinct action ids. */
+function position(): { request: DecisionRequest; ids: number[] } {
+  const config = dcg.parseConfig({});
+  if (!config.ok) throw new Error(config.error.message);
+  let state: unknown = dcg.setup(config.value, 5);
+  const rng = Rng.seeded(9);
+  for (let step = 0; step < 400; step++) {
+    const seat = game.actor(state);
+    if (seat === "terminal") break;
+    const legal = game.legal(state);
+    const view = game.view(state, seat);
+    const ids = legal.map((d) => dcgAdapter.actions.encode(view as never, d as never));
+    if (step > 6 && legal.length >= 3 && new Set(ids).size === ids.length) return { request: { game, seat, view, legal, step }, ids };
+    state = game.applyTrusted(state, legal[rng.int(legal.length)]);
+  }
+  throw new Error("no position with three distinct decisions");
+}
+
+async function guided(spec: string, seat: number): Promise<GuidedMctsAgent> {
+  const made = await createAgentReady(spec, ctx(seat));
+  if (!made.ok) throw new Error(made.error.message);
+  return made.value as GuidedMctsAgent;
+}
+
+describe("mcts with a policy-value network (mcts:policy=...)", () => {
+  it("follows the network's prior: a planted prior on one decision or another changes the search's choice", async () => {
+    const { request, ids } = position();
+    const choices: number[] = [];
+    for (const target of [0, ids.length - 1]) {
+      const file = modelFile(`prior-${target}.onnx`, { weightScale: 0, logitBias: { [ids[target]!]: 12 }, valueBias: 0 });
+      const agent = await guided(`mcts:policy=${file},iters=24`, request.seat);
+      choices.push(await agent.decide(request));
+      expect(agent.lastVisits.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    }
+    expect(choices).toEqual([0, ids.length - 1]);
+  });
+
+  it("values leaves with the value output when the model has one, with the game's evaluator when not", async () => {
+    const { request } = position();
+    const withValue = await guided(`mcts:policy=${modelFile("pv.onnx", { valueBias: 0.3 })},iters=16`, request.seat);
+    await withValue.decide(request);
+    expect(withValue.lastStats.netValues).toBeGreaterThan(0);
+    expect(withValue.lastStats.evalValues).toBe(0);
+    const policyOnly = await guided(`mcts:policy=${modelFile("p.onnx")},iters=16`, request.seat);
+    await policyOnly.decide(request);
+    expect(policyOnly.lastStats.netValues).toBe(0);
+    expect(policyOnly.lastStats.evalValues).toBeGreaterThan(0);
+  });
+
+  it("treats a non-finite value as no information and clamps the rest to [-1, 1]", async () => {
+    expect([saneValue(NaN), saneValue(Infinity), saneValue(-7), saneValue(0.25)]).toEqual([0, 0, -1, 0.25]);
+    const { request } = position();
+    const agent = await guided(`mcts:policy=${modelFile("nan.onnx", { valueBias: NaN })},iters=16`, request.seat);
+    const i = await agent.decide(request);
+    expect(i).toBeGreaterThanOrEqual(0);
+    expect(i).toBeLessThan(request.legal.length);
+    expect(agent.lastStats.netValues).toBeGreaterThan(0);
+  });
+
+  it("refuses a value output of the wrong shape, and a model for another game", () => {
+    const wide = createAgent(`mcts:policy=${modelFile("wide.onnx", { valueBias: 0, valueWidth: 3 })}`, ctx(0));
+    expect(wide.ok).toBe(false);
+    if (!wide.ok) expect(wide.error.message).toMatch(/output "value" has 3/);
+    const other = createAgent(`mcts:policy=${modelFile("sevens.onnx", {}, sevensAdapter)}`, ctx(0));
+    expect(other.ok).toBe(false);
+    if (!other.ok) expect(other.error.message).toMatch(/wrong game/);
+  });
+
+  it("refuses plain-search parameters with a policy and policy parameters without one", () => {
+    const file = modelFile("plain.onnx");
+    const a = createAgent(`mcts:policy=${file},leaf=rollout`, ctx(0));
+    expect(!a.ok && a.error.message).toMatch(/leaf is not used with policy=/);
+    const b = createAgent("mcts:cpuct=2", ctx(0));
+    expect(!b.ok && b.error.message).toMatch(/cpuct needs policy=/);
+    expect(seatsModel(`mcts:iters=5,policy=${file}`)).toBe(true);
+    expect(seatsModel("mcts:iters=5")).toBe(false);
+  });
+
+  it("is deterministic for a seed", async () => {
+    const { request } = position();
+    const file = modelFile("det.onnx", { valueBias: 0.1 });
+    const a = await guided(`mcts:policy=${file},iters=20`, request.seat);
+    const b = await guided(`mcts:policy=${file},iters=20`, request.seat);
+    expect(await a.decide(request)).toBe(await b.decide(request));
+    expect(a.lastVisits).toEqual(b.lastVisits);
+  });
+});
