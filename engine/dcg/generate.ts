@@ -72,6 +72,9 @@ const flag = (parameter: string, mode: string, value?: boolean, lifetime: Senten
   lifetime,
 });
 
+/** The ability templates that print a standing ability (the rest are triggered). */
+const STATIC_ABILITIES: ReadonlySet<number> = new Set([4, 6, 7, 11, 14, 15, 16]);
+
 class Gen {
   constructor(private readonly rng: Rng) {}
 
@@ -177,6 +180,86 @@ class Gen {
     // Rubrics draw from every template; objects from 0..6, then from the object-valid new ones.
     const drawn = this.rng.int(kind === "rubric" ? 16 : 10);
     const choice = kind === "object" && drawn >= 7 ? [11, 12, 16][drawn - 7]! : drawn;
+    return STATIC_ABILITIES.has(choice) ? this.staticAbility(choice, kind) : this.triggeredAbility(choice);
+  }
+
+  /** A printed ability that always holds: an aura, a parameter, a flag. */
+  private staticAbility(choice: number, kind: "rubric" | "object"): Template {
+    switch (choice) {
+      case 4: {
+        // An aura: own rubrics around it get a parameter change.
+        const reach = this.pick(["D1", "S1"] as const);
+        const [mode, amount, value] = this.pick([
+          ["Add", 1, reach === "D1" ? 1.5 : 2],
+          ["Max", 2, 1],
+        ] as const);
+        return {
+          value,
+          ability: {
+            type: "AreaAbility",
+            reach: [{ kind: "MapActorCard" }, { kind: "MapFollowCell", reach }, { kind: "FilterCardKind", cardKind: "rubric" }, own(false)],
+            ability: param("Attack", mode, amount),
+          },
+        };
+      }
+      case 6: {
+        // A calculator on its own stat (objects: nothing to change but wall friends' attack).
+        const mode = this.pick(CALCULATOR_MODES);
+        if (kind === "object")
+          return {
+            value: 1,
+            ability: {
+              type: "AreaAbility",
+              reach: [{ kind: "MapActorCard" }, { kind: "MapFollowCell", reach: "Row" }, own(false)],
+              ability: param("Attack", "Add", 1),
+            },
+          };
+        const table: Record<string, [number, number]> = {
+          Add: [1, 1],
+          Subtract: [1, -1],
+          Multiply: [2, 1.5],
+          Equalizer: [3, 1],
+          Max: [2, 0.5],
+          Min: [4, -0.5],
+        };
+        const [amount, value] = table[mode] ?? [1, 1];
+        return { value, ability: param("Attack", mode, amount) };
+      }
+      case 7:
+        return { value: 0.5, ability: param("MoveCost", "Min", 0) };
+      case 11:
+        // A life aura: own rubrics around it have more full life.
+        return {
+          value: 1.5,
+          ability: {
+            type: "AreaAbility",
+            reach: [{ kind: "MapActorCard" }, { kind: "MapFollowCell", reach: "D1" }, { kind: "FilterCardKind", cardKind: "rubric" }, own(false)],
+            ability: param("Life", "Add", 1),
+          },
+        };
+      case 14:
+        // Rooted: never moves (a drawback that buys stats).
+        return { value: -1, ability: flag("CanMove", "Set", false) };
+      case 15:
+        // Its owner loses 1 HP less when it is destroyed.
+        return { value: 0.5, ability: param("Cost", "Subtract", 1) };
+      case 16:
+        // A snare: enemy rubrics next to it cannot move.
+        return {
+          value: 1,
+          ability: {
+            type: "AreaAbility",
+            reach: [{ kind: "MapActorCard" }, { kind: "MapFollowCell", reach: "D1" }, own(true), { kind: "FilterCardKind", cardKind: "rubric" }],
+            ability: flag("CanMove", "Set", false),
+          },
+        };
+      default:
+        throw new Error(`dcg generator: ${choice} is not a static ability template`);
+    }
+  }
+
+  /** A triggered ability: when something happens (and its filters pass), an effect resolves. */
+  private triggeredAbility(choice: number): Template {
     switch (choice) {
       case 0: {
         const e = this.effect();
@@ -215,22 +298,6 @@ class Gen {
           ),
         };
       }
-      case 4: {
-        // An aura: own rubrics around it get a parameter change.
-        const reach = this.pick(["D1", "S1"] as const);
-        const [mode, amount, value] = this.pick([
-          ["Add", 1, reach === "D1" ? 1.5 : 2],
-          ["Max", 2, 1],
-        ] as const);
-        return {
-          value,
-          ability: {
-            type: "AreaAbility",
-            reach: [{ kind: "MapActorCard" }, { kind: "MapFollowCell", reach }, { kind: "FilterCardKind", cardKind: "rubric" }, own(false)],
-            ability: param("Attack", mode, amount),
-          },
-        };
-      }
       case 5: {
         // Owner's HP condition: an effect on the enemy when the owner is low (comparator drawn).
         const e = this.effect();
@@ -242,31 +309,6 @@ class Gen {
           ability: trig([when("Summoned"), consumerActs, [{ kind: "MapPlayer" }, own(false), { kind: "FilterPlayerHp", cmp, value: hp }]], e.effect),
         };
       }
-      case 6: {
-        // A calculator on its own stat (objects: nothing to change but wall friends' attack).
-        const mode = this.pick(CALCULATOR_MODES);
-        if (kind === "object")
-          return {
-            value: 1,
-            ability: {
-              type: "AreaAbility",
-              reach: [{ kind: "MapActorCard" }, { kind: "MapFollowCell", reach: "Row" }, own(false)],
-              ability: param("Attack", "Add", 1),
-            },
-          };
-        const table: Record<string, [number, number]> = {
-          Add: [1, 1],
-          Subtract: [1, -1],
-          Multiply: [2, 1.5],
-          Equalizer: [3, 1],
-          Max: [2, 0.5],
-          Min: [4, -0.5],
-        };
-        const [amount, value] = table[mode] ?? [1, 1];
-        return { value, ability: param("Attack", mode, amount) };
-      }
-      case 7:
-        return { value: 0.5, ability: param("MoveCost", "Min", 0) };
       case 8: {
         const e = this.pick([
           { value: 1, effect: { kind: "PlayerRecoverHp", amount: 1, target: players(false) } },
@@ -280,16 +322,6 @@ class Gen {
         return {
           value: 0.5,
           ability: trig([when("Summoned"), consumerActs], { kind: "CardMove", direction: "forward", distance: 1, target: [{ kind: "MapActorCard" }] }),
-        };
-      case 11:
-        // A life aura: own rubrics around it have more full life.
-        return {
-          value: 1.5,
-          ability: {
-            type: "AreaAbility",
-            reach: [{ kind: "MapActorCard" }, { kind: "MapFollowCell", reach: "D1" }, { kind: "FilterCardKind", cardKind: "rubric" }, own(false)],
-            ability: param("Life", "Add", 1),
-          },
         };
       case 12: {
         // At the end of its owner's turn (the state the battle enters), once a turn.
@@ -308,22 +340,6 @@ class Gen {
             source: [{ kind: "MapTargetCard" }],
             target: [{ kind: "MapCard" }, { kind: "FilterAbilityConsumer" }],
           }),
-        };
-      case 14:
-        // Rooted: never moves (a drawback that buys stats).
-        return { value: -1, ability: flag("CanMove", "Set", false) };
-      case 15:
-        // Its owner loses 1 HP less when it is destroyed.
-        return { value: 0.5, ability: param("Cost", "Subtract", 1) };
-      case 16:
-        // A snare: enemy rubrics next to it cannot move.
-        return {
-          value: 1,
-          ability: {
-            type: "AreaAbility",
-            reach: [{ kind: "MapActorCard" }, { kind: "MapFollowCell", reach: "D1" }, own(true), { kind: "FilterCardKind", cardKind: "rubric" }],
-            ability: flag("CanMove", "Set", false),
-          },
         };
       default: {
         // Berserk: after taking 2+ damage, attack doubled for its next attack.
