@@ -1,4 +1,4 @@
-import { canonicalJson } from "./hash.ts";
+import { canonicalEqual, canonicalJson, canonicalProblem } from "./hash.ts";
 import type { Actor, Expectation, Outcome } from "./game.ts";
 
 /** Stable identity of a decision (plain data), used to match untrusted input against legal(). */
@@ -23,27 +23,31 @@ export function applyChecked<S, D>(
   if (actor(state) === "terminal") {
     return { ok: false, error: { code: "game_over", message: "the game is over; no decision can be applied" } };
   }
-  let key: string;
+  // Validated without writing its text: the text is only needed for an error message.
+  let problem: string | null;
   try {
-    key = decisionKey(decision);
+    problem = canonicalProblem(decision);
   } catch (e) {
-    return { ok: false, error: { code: "malformed_decision", message: `decision is not plain data: ${(e as Error).message}` } };
+    // A getter or proxy that throws: not plain data either.
+    problem = (e as Error).message;
   }
+  if (problem !== null) return { ok: false, error: { code: "malformed_decision", message: `decision is not plain data: ${problem}` } };
   if (decision === null || typeof decision !== "object" || Array.isArray(decision)) {
-    return { ok: false, error: { code: "malformed_decision", message: `decision must be an object, got ${truncate(key)}` } };
+    return { ok: false, error: { code: "malformed_decision", message: `decision must be an object, got ${truncate(decisionKey(decision))}` } };
   }
   const options = legal(state);
+  // Equal canonical JSON, compared without writing each option's text.
   for (const option of options) {
-    if (decisionKey(option) === key) return { ok: true, state: applyTrusted(state, option) };
+    if (canonicalEqual(option, decision)) return { ok: true, state: applyTrusted(state, option) };
   }
   // A deadline's default decision (e.g. Killing Sevens' forced pass) is accepted even where it is
   // not a voluntary option: runners apply it when time runs out, and records carry it.
   const fallback = expectation?.(state)?.defaultDecision;
-  if (fallback !== undefined && decisionKey(fallback) === key) return { ok: true, state: applyTrusted(state, fallback) };
+  if (fallback !== undefined && canonicalEqual(fallback, decision)) return { ok: true, state: applyTrusted(state, fallback) };
   const why = explain?.(state, decision) ?? explainFromLegal(options, decision);
   return {
     ok: false,
-    error: { code: "illegal_decision", message: `decision ${truncate(key)} is not legal now: ${why}` },
+    error: { code: "illegal_decision", message: `decision ${truncate(decisionKey(decision))} is not legal now: ${why}` },
   };
 }
 

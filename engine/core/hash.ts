@@ -63,6 +63,110 @@ function write(value: unknown, out: string[], depth: number): void {
   }
 }
 
+/**
+ * Why canonicalJson would refuse `value` (its message), or null when it can be written: the same
+ * walk and the same refusals, without building the text. A checked apply validates untrusted input
+ * with it and writes the text only for an error message.
+ */
+export function canonicalProblem(value: unknown, depth = 0): string | null {
+  if (depth > 256) return "canonicalJson: nesting deeper than 256";
+  if (value === null) return null;
+  switch (typeof value) {
+    case "number":
+      return Number.isFinite(value) ? null : `canonicalJson: non-finite number ${value}`;
+    case "string":
+    case "boolean":
+      return null;
+    case "object": {
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) {
+          const item: unknown = value[i];
+          if (item === undefined) return "canonicalJson: undefined inside an array";
+          const problem = canonicalProblem(item, depth + 1);
+          if (problem !== null) return problem;
+        }
+        return null;
+      }
+      if (ArrayBuffer.isView(value)) return canonicalProblem(Array.from(value as unknown as ArrayLike<number>), depth + 1);
+      const obj = value as Record<string, unknown>;
+      for (const k of Object.keys(obj)) {
+        const item = obj[k];
+        if (item === undefined) continue;
+        const problem = canonicalProblem(item, depth + 1);
+        if (problem !== null) return problem;
+      }
+      return null;
+    }
+    default:
+      return `canonicalJson: cannot serialise a ${typeof value}`;
+  }
+}
+
+/**
+ * Whether two values have the same canonicalJson, without building either text: the membership
+ * test of a checked apply (an untrusted decision against each legal one). Mirrors canonicalJson
+ * exactly: object keys in any order, fields whose value is undefined ignored, -0 equal to 0, a typed
+ * array equal to the array of its numbers, an array never equal to an object. A value
+ * canonicalJson refuses (non-finite numbers, undefined inside an array, functions, nesting deeper
+ * than 256) is equal to nothing.
+ */
+export function canonicalEqual(a: unknown, b: unknown): boolean {
+  return sameCanonical(a, b, 0);
+}
+
+function sameCanonical(a: unknown, b: unknown, depth: number): boolean {
+  if (depth > 256) return false;
+  if (a === null || b === null) return a === b;
+  switch (typeof a) {
+    case "number":
+      return typeof b === "number" && a === b && Number.isFinite(a);
+    case "string":
+    case "boolean":
+      return a === b;
+    case "object": {
+      if (typeof b !== "object") return false;
+      const listA = asList(a);
+      const listB = asList(b);
+      // canonicalJson writes a typed array's numbers one level deeper (the nesting bound counts it).
+      const typed = ArrayBuffer.isView(a) || ArrayBuffer.isView(b) ? 1 : 0;
+      if (listA !== null || listB !== null) return listA !== null && listB !== null && sameItems(listA, listB, depth + typed);
+      return sameFields(a as Record<string, unknown>, b as Record<string, unknown>, depth);
+    }
+    default:
+      return false;
+  }
+}
+
+/** An array, or a typed array's numbers (canonicalJson writes both as a JSON array); null for an object. */
+function asList(v: object): readonly unknown[] | null {
+  if (Array.isArray(v)) return v;
+  return ArrayBuffer.isView(v) ? Array.from(v as unknown as ArrayLike<number>) : null;
+}
+
+function sameItems(a: readonly unknown[], b: readonly unknown[], depth: number): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    // An undefined item (refused by canonicalJson) is equal to nothing: sameCanonical says so.
+    if (!sameCanonical(a[i], b[i], depth + 1)) return false;
+  }
+  return true;
+}
+
+/** The same own enumerable keys with a defined value, each with the same canonical value. */
+function sameFields(a: Record<string, unknown>, b: Record<string, unknown>, depth: number): boolean {
+  const keysB = Object.keys(b);
+  let definedB = 0;
+  for (let i = 0; i < keysB.length; i++) if (b[keysB[i]!] !== undefined) definedB++;
+  let definedA = 0;
+  for (const k of Object.keys(a)) {
+    const va = a[k];
+    if (va === undefined) continue;
+    definedA++;
+    if (!keysB.includes(k) || !sameCanonical(va, b[k], depth + 1)) return false;
+  }
+  return definedA === definedB;
+}
+
 function fmix32(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
