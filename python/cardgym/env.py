@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import secrets
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, TypedDict, Union
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
 from .client import Client, Session
+
+if TYPE_CHECKING:  # type checkers only: typing_extensions is not a runtime dependency
+    from typing_extensions import Unpack
 
 Opponents = Union[str, Sequence[str]]
 #: ``illegal_action`` of every env type: ``"terminate"`` (default) ends the episode of the env
@@ -157,6 +160,10 @@ def seat_roles(
     return [*others[:seat], "learner", *others[seat:]]
 
 
+#: The seat roles a client decides (the rest are agent specs played in the server).
+CLIENT_ROLES = ("learner", "external")
+
+
 def observation_box(spec: Dict[str, Any]) -> spaces.Box:
     """The observation Box of a server spec. Bounds come from the spec when it declares them
     (``observation.low/high``, or ``low/high`` per layout field); otherwise they are unbounded,
@@ -185,7 +192,220 @@ def single_spaces(session: Session) -> Tuple[spaces.Dict, spaces.Discrete]:
     return observation_space(session.spec), spaces.Discrete(session.action_size)
 
 
-class CardgymEnv(gym.Env):
+class EnvArgs(TypedDict, total=False):
+    """The keyword options every env type takes (see the README's "Other options on every env")."""
+
+    max_decisions: Optional[int]
+    illegal_action: str
+    illegal_reward: float
+    writable_obs: bool
+    render_mode: Optional[str]
+    url: Optional[str]
+    client: Optional[Client]
+
+
+class LearnerArgs(EnvArgs, total=False):
+    """The options of the envs with one learner seat against server-side opponents."""
+
+    seat: int
+    learner_seat: str
+
+
+class BatchArgs(LearnerArgs, total=False):
+    """The options of the batched learner envs: LearnerArgs and each type's own (the Gymnasium
+    vector env: ``autoreset_mode``, ``obs_dtype``; the SB3 VecEnv: ``observation``)."""
+
+    autoreset_mode: Any
+    obs_dtype: str
+    observation: str
+
+
+class EnvOptions:
+    """The options of one env, checked, with their defaults: what ``**options`` of an env's
+    constructor gives (``kind`` names the keys it may hold). An unknown key is a TypeError, as for
+    any Python keyword argument."""
+
+    def __init__(self, kind: Any, given: Mapping[str, Any]):
+        allowed = kind.__required_keys__ | kind.__optional_keys__
+        unknown = sorted(set(given) - allowed)
+        if unknown:
+            raise TypeError(f"unexpected keyword argument {unknown[0]!r} (options: {', '.join(sorted(allowed))})")
+        self.max_decisions: Optional[int] = given.get("max_decisions")
+        self.illegal_action: str = given.get("illegal_action", "terminate")
+        self.server_illegal = check_illegal_action(self.illegal_action)
+        self.illegal_reward = float(given.get("illegal_reward", -1.0))
+        self.writable_obs: bool = bool(given.get("writable_obs", False))
+        self.render_mode = check_render_mode(given.get("render_mode"))
+        self.url: Optional[str] = given.get("url")
+        self.client: Optional[Client] = given.get("client")
+        self.seat: int = given.get("seat", 0)
+        self.learner_seat = check_learner_seat(given.get("learner_seat", "fixed"))
+
+    def session_args(self) -> Dict[str, Any]:
+        """The create-session fields these options set."""
+        return {"max_decisions": self.max_decisions, "illegal_action": self.server_illegal, "illegal_reward": self.illegal_reward}
+
+
+class SessionEnv:
+    """What every env type shares: one server session of ``num_envs`` games, opened from an
+    :class:`EnvOptions`, its legal-action masks, its boards (``render``) and its release.
+
+    Subclasses call :meth:`_open` first in their constructor and keep the latest mask in
+    ``_mask`` (int8, one row per env when ``batched``)."""
+
+    #: Whether the env holds several games at once (render gives one board per game).
+    batched = False
+    client: Client
+    session: Optional[Session]
+    options: EnvOptions
+    render_mode: Optional[str]
+    num_envs: int = 1
+
+    def _open(
+        self,
+        game: str,
+        config: Optional[Dict[str, Any]],
+        seed: Optional[int],
+        options: EnvOptions,
+        roles: Callable[[Client, Optional[Dict[str, Any]]], List[str]],
+        **create: Any,
+    ) -> Session:
+        self.options = options
+        self.game = game
+        self.render_mode = options.render_mode
+        self.illegal_action = options.illegal_action
+        self.illegal_reward = options.illegal_reward
+        self.writable_obs = options.writable_obs
+        self._mask: Optional[np.ndarray] = None
+        self.session = None
+        args = {**options.session_args(), **create}
+        return open_session(self, game, config, roles, seed, options.client, options.url, **args)
+
+    def _learner_roles(self, opponents: Opponents) -> Callable[[Client, Optional[Dict[str, Any]]], List[str]]:
+        """The seat roles of a learner at ``options.seat`` against ``opponents``."""
+        return lambda c, cfg: seat_roles(c, self.game, opponents, cfg, self.options.seat)
+
+    def _client_roles(self, seats: Optional[Sequence[str]], too_few: Optional[str] = None) -> Callable[[Client, Optional[Dict[str, Any]]], List[str]]:
+        """The seat roles of a multi-agent env: ``seats`` as given, else every seat ``external``;
+        the seats the client decides go to ``_client_seats``. With ``too_few`` (the message),
+        fewer than two client seats is a ValueError; otherwise a lone client seat becomes the
+        ``learner`` (the server runs it in single mode)."""
+        self._client_seats: List[int] = []
+
+        def roles(c: Client, cfg: Optional[Dict[str, Any]]) -> List[str]:
+            named = [str(s) for s in seats] if seats is not None else ["external"] * seat_count(c, self.game, cfg)
+            self._client_seats = [i for i, r in enumerate(named) if r in CLIENT_ROLES]
+            if too_few is not None and len(self._client_seats) < 2:
+                raise ValueError(too_few)
+            if len(self._client_seats) == 1:
+                named[self._client_seats[0]] = "learner"
+            return named
+
+        return roles
+
+    def _own(self, *arrays: np.ndarray) -> Tuple[np.ndarray, ...]:
+        """The arrays as the caller gets them: copies with ``writable_obs``, else read-only views."""
+        return tuple(a.copy() for a in arrays) if self.writable_obs else arrays
+
+    def action_masks(self) -> np.ndarray:
+        """The current legal-action mask as bools: (A,), of the seat to act in a multi-agent env
+        (all False once the game is over), or (N, A) for batched envs."""
+        if self._mask is None:
+            raise RuntimeError("call reset() first")
+        return self._mask.astype(bool)
+
+    def board(self, env: int = 0) -> str:
+        """The table of game ``env`` as text (the game's own drawing), whose turn it is and the legal actions."""
+        assert self.session is not None, "the env is closed"
+        return self.session.render(env)
+
+    def render(self) -> Any:
+        """``ansi``: the board as text (one per game when batched); ``human``: printed, None returned."""
+        return self._render(self.render_mode)
+
+    def _render(self, mode: Optional[str]) -> Any:
+        if mode is None or self.session is None:
+            return None
+        if not self.batched:
+            return show(mode, self.board())
+        texts = tuple(self.board(i) for i in range(self.num_envs))
+        if mode == "human":
+            show("human", "".join(f"--- env {i} ---\n{t}" for i, t in enumerate(texts)))
+            return None
+        return texts
+
+    def close(self) -> None:
+        release(self)
+
+    def __del__(self) -> None:
+        # Best effort: an env dropped without close() still releases the embedded server.
+        try:
+            release_client(self)
+        except Exception:
+            pass
+
+
+class MultiAgentSessionEnv(SessionEnv):
+    """The constructor of the multi-agent env types (PettingZoo AEC, RLlib multi-agent): one game,
+    every client seat an agent (``seats``: one role per seat; default every seat ``external``).
+    Subclasses set up their agents and spaces in :meth:`_start`."""
+
+    #: A message when the env needs at least two client seats (see ``_client_roles``); None: any.
+    too_few: Optional[str] = None
+
+    def __init__(
+        self,
+        game: str,
+        config: Optional[Dict[str, Any]] = None,
+        seed: Optional[int] = None,
+        *,
+        seats: Optional[Sequence[str]] = None,
+        **options: Unpack[EnvArgs],
+    ):
+        super().__init__()  # the framework's base class (AECEnv, MultiAgentEnv) next in the MRO
+        o = EnvOptions(EnvArgs, options)
+        self._start(self._open(game, config, seed, o, self._client_roles(seats, self.too_few), num_envs=1))
+
+    def _start(self, session: Session) -> None:
+        raise NotImplementedError
+
+
+class LearnerBatchEnv(SessionEnv):
+    """The constructor of the batched learner envs (Gymnasium vector env, SB3 VecEnv): ``num_envs``
+    games with the learner at ``seat`` against ``opponents``. A subclass names the options of its
+    own (``own_options``, checked and turned into session fields by :meth:`_prepare`) and sets up
+    its spaces in :meth:`_start`."""
+
+    batched = True
+    #: The BatchArgs keys this env type takes beyond LearnerArgs.
+    own_options: Tuple[str, ...] = ()
+
+    def __init__(
+        self,
+        game: str,
+        num_envs: int = 1,
+        opponents: Opponents = "random",
+        config: Optional[Dict[str, Any]] = None,
+        seed: Optional[int] = None,
+        **options: Unpack[BatchArgs],
+    ):
+        given: Dict[str, Any] = dict(options)
+        own = {k: given.pop(k) for k in self.own_options if k in given}
+        o = EnvOptions(LearnerArgs, given)
+        create = self._prepare(own)
+        session = self._open(game, config, seed, o, self._learner_roles(opponents), num_envs=num_envs, learner_seat=o.learner_seat, **create)
+        self.seat = o.seat
+        self._start(session)
+
+    def _prepare(self, own: Dict[str, Any]) -> Dict[str, Any]:
+        """Checks this type's own options (those given); returns the session fields they set."""
+        return {}
+
+    def _start(self, session: Session) -> None:
+        raise NotImplementedError
+
+
+class CardgymEnv(SessionEnv, gym.Env):
     """One env of ``game`` (a Gymnasium ``Env``) where the learner sits at ``seat`` and the other
     seats are played inside the server by ``opponents``.
 
@@ -219,35 +439,13 @@ class CardgymEnv(gym.Env):
         opponents: Opponents = "random",
         config: Optional[Dict[str, Any]] = None,
         seed: Optional[int] = None,
-        *,
-        seat: int = 0,
-        learner_seat: str = "fixed",
-        max_decisions: Optional[int] = None,
-        illegal_action: str = "terminate",
-        illegal_reward: float = -1.0,
-        writable_obs: bool = False,
-        render_mode: Optional[str] = None,
-        url: Optional[str] = None,
-        client: Optional[Client] = None,
+        **options: Unpack[LearnerArgs],
     ):
-        server_illegal = check_illegal_action(illegal_action)
-        check_learner_seat(learner_seat)
-        self.render_mode = check_render_mode(render_mode)
-        self.game = game
-        self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
-        self.writable_obs = writable_obs
-        self.client: Client
-        self.session: Optional[Session] = None
-        session = open_session(
-            self, game, config, lambda c, cfg: seat_roles(c, game, opponents, cfg, seat), seed, client, url,
-            num_envs=1, max_decisions=max_decisions, learner_seat=learner_seat, illegal_action=server_illegal,
-            illegal_reward=self.illegal_reward,
-        )
-        self.seat = seat
+        o = EnvOptions(LearnerArgs, options)
+        session = self._open(game, config, seed, o, self._learner_roles(opponents), num_envs=1, learner_seat=o.learner_seat)
+        self.seat = o.seat
         self.observation_space, self.action_space = single_spaces(session)
         self._obs: Optional[np.ndarray] = None
-        self._mask: Optional[np.ndarray] = None
         self._over: Optional[str] = None
 
     @property
@@ -257,10 +455,7 @@ class CardgymEnv(gym.Env):
         return self.session.spec
 
     def _unpack(self, b: Dict[str, Any]) -> Tuple[Dict[str, np.ndarray], Dict[str, Any]]:
-        obs = b["obs"][0]
-        mask = b["mask"][0].view(np.int8)
-        if self.writable_obs:
-            obs, mask = obs.copy(), mask.copy()
+        obs, mask = self._own(b["obs"][0], b["mask"][0].view(np.int8))
         self._obs, self._mask = obs, mask
         info = b["info"]
         out: Dict[str, Any] = {
@@ -296,34 +491,8 @@ class CardgymEnv(gym.Env):
                 self._over = "terminated by an illegal action"
         return obs, float(b["reward"][0]), terminated, truncated, info
 
-    def action_masks(self) -> np.ndarray:
-        """The current legal-action mask as bools, shape (A,) (all False once the episode ended)."""
-        if self._mask is None:
-            raise RuntimeError("call reset() first")
-        return self._mask.astype(bool)
-
     def action_labels(self) -> List[Dict[str, Any]]:
         """``[{id, label}]`` for every legal action now, sorted by id (a readable form of the mask)."""
         assert self.session is not None, "the env is closed"
         labels: List[Dict[str, Any]] = self.session.mask(labels=True)["labels"][0]
         return labels
-
-    def board(self) -> str:
-        """The table as text (the game's own drawing), whose turn it is and the legal actions."""
-        assert self.session is not None, "the env is closed"
-        return self.session.render(0)
-
-    def render(self) -> Optional[str]:
-        if self.render_mode is None or self.session is None:
-            return None
-        return show(self.render_mode, self.board())
-
-    def close(self) -> None:
-        release(self)
-
-    def __del__(self) -> None:
-        # Best effort: an env dropped without close() still releases the embedded server.
-        try:
-            release_client(self)
-        except Exception:
-            pass

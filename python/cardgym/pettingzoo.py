@@ -11,30 +11,18 @@ cycle. Use the AEC env for multi-agent work and ``cardgym.make_vec`` to batch a 
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from .client import Client, Session
-from .env import (
-    RENDER_MODES,
-    check_illegal_action,
-    check_render_mode,
-    observation_space,
-    open_session,
-    release,
-    release_client,
-    seat_count,
-    show,
-)
-
-CLIENT_ROLES = ("learner", "external")
+from .client import Session
+from .env import RENDER_MODES, MultiAgentSessionEnv, observation_space
 
 
-class CardgymAECEnv(AECEnv):
+class CardgymAECEnv(MultiAgentSessionEnv, AECEnv):
     """An AEC env of ``game``: one agent per client seat, named ``player_<seat>``.
 
     ``seats``: one role per seat; ``"external"`` (or ``"learner"``) seats are agents of this env,
@@ -53,44 +41,8 @@ class CardgymAECEnv(AECEnv):
     copies the caller may modify (default: read-only views of the reply).
     """
 
-    def __init__(
-        self,
-        game: str,
-        config: Optional[Dict[str, Any]] = None,
-        seed: Optional[int] = None,
-        *,
-        seats: Optional[Sequence[str]] = None,
-        max_decisions: Optional[int] = None,
-        illegal_action: str = "terminate",
-        illegal_reward: float = -1.0,
-        writable_obs: bool = False,
-        render_mode: Optional[str] = None,
-        url: Optional[str] = None,
-        client: Optional[Client] = None,
-    ):
-        super().__init__()
-        self.metadata: Dict[str, Any] = {"name": f"cardgym_{game}_v0", "render_modes": RENDER_MODES, "render_fps": 4, "is_parallelizable": False}
-        server_illegal = check_illegal_action(illegal_action)
-        self.render_mode = check_render_mode(render_mode)
-        self.writable_obs = writable_obs
-        self.game = game
-        self.client: Client
-        self.session: Optional[Session] = None
-
-        self._client_seats: List[int] = []
-
-        def roles(c: Client, cfg: Optional[Dict[str, Any]]) -> List[str]:
-            named = [str(s) for s in seats] if seats is not None else ["external"] * seat_count(c, game, cfg)
-            self._client_seats = [i for i, r in enumerate(named) if r in CLIENT_ROLES]
-            if len(self._client_seats) == 1:
-                # The server runs a lone client seat in single mode, where it must be the learner.
-                named[self._client_seats[0]] = "learner"
-            return named
-
-        session = open_session(
-            self, game, config, roles, seed, client, url,
-            num_envs=1, max_decisions=max_decisions, illegal_action=server_illegal, illegal_reward=illegal_reward,
-        )
+    def _start(self, session: Session) -> None:
+        self.metadata: Dict[str, Any] = {"name": f"cardgym_{self.game}_v0", "render_modes": RENDER_MODES, "render_fps": 4, "is_parallelizable": False}
         self._single = session.mode == "single"
         self.possible_agents = [f"player_{s}" for s in self._client_seats]
         self._agent_of_seat = {s: a for s, a in zip(self._client_seats, self.possible_agents)}
@@ -115,7 +67,7 @@ class CardgymAECEnv(AECEnv):
     def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
         assert self.session is not None, "the env is closed"
         b = self.session.reset(seed)
-        self._batch = b
+        self._batch, self._mask = b, b["mask"][0].view(np.int8)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -132,8 +84,7 @@ class CardgymAECEnv(AECEnv):
         obs = b["obs"][0] if self._single else b["obs"][0, self._seat_of[agent]]
         acting = int(b["seat"][0]) == self._seat_of[agent]
         mask = b["mask"][0].view(np.int8) if acting else self._zero_mask.copy()
-        if self.writable_obs:
-            obs, mask = obs.copy(), mask.copy()
+        obs, mask = self._own(obs, mask)
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Optional[int]) -> None:
@@ -145,7 +96,7 @@ class CardgymAECEnv(AECEnv):
         if action is None:
             raise ValueError(f"{agent} is to act and must be given an action, not None")
         b = self.session.step([action])
-        self._batch = b
+        self._batch, self._mask = b, b["mask"][0].view(np.int8)
         reward = b["reward"][0]
         self._cumulative_rewards[agent] = 0.0
         if self._single:
@@ -170,26 +121,6 @@ class CardgymAECEnv(AECEnv):
     def action_mask(self, agent: Optional[str] = None) -> np.ndarray:
         """The legal actions of ``agent`` (default: the one to act) as bools."""
         return self.observe(agent or self.agent_selection)["action_mask"].astype(bool)
-
-    def board(self) -> str:
-        """The table as text (the game's own drawing), whose turn it is and the legal actions."""
-        assert self.session is not None, "the env is closed"
-        return self.session.render(0)
-
-    def render(self) -> Optional[str]:
-        if self.render_mode is None or self.session is None:
-            return None
-        return show(self.render_mode, self.board())
-
-    def close(self) -> None:
-        release(self)
-
-    def __del__(self):
-        # Best effort: an env dropped without close() still releases the embedded server.
-        try:
-            release_client(self)
-        except Exception:
-            pass
 
 
 def raw_env(game: str, **kwargs: Any) -> CardgymAECEnv:

@@ -28,18 +28,8 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from .client import Client, Session
-from .env import (
-    CardgymEnv,
-    check_illegal_action,
-    check_render_mode,
-    observation_box,
-    open_session,
-    release,
-    release_client,
-    seat_count,
-    show,
-)
+from .client import Session
+from .env import CardgymEnv, MultiAgentSessionEnv, observation_box
 
 try:  # pragma: no cover - depends on the environment
     from ray.rllib.env.multi_agent_env import MultiAgentEnv as _MultiAgentBase
@@ -121,7 +111,7 @@ class RLlibEnv(gym.Env):
         self.env.close()
 
 
-class RLlibMultiAgentEnv(_MultiAgentBase):
+class RLlibMultiAgentEnv(MultiAgentSessionEnv, _MultiAgentBase):
     """A turn-based multi-agent env of ``game`` for RLlib: every seat is an agent ``player_<seat>``
     (or the client seats of ``seats``, the rest played in the server).
 
@@ -136,40 +126,9 @@ class RLlibMultiAgentEnv(_MultiAgentBase):
 
     metadata = {"render_modes": ["ansi", "human"]}
 
-    def __init__(
-        self,
-        game: str,
-        config: Optional[Dict[str, Any]] = None,
-        seed: Optional[int] = None,
-        *,
-        seats: Optional[List[str]] = None,
-        max_decisions: Optional[int] = None,
-        illegal_action: str = "terminate",
-        illegal_reward: float = -1.0,
-        render_mode: Optional[str] = None,
-        url: Optional[str] = None,
-        client: Optional[Client] = None,
-    ):
-        super().__init__()
-        server_illegal = check_illegal_action(illegal_action)
-        self.render_mode = check_render_mode(render_mode)
-        self.game = game
-        self.client: Client
-        self.session: Optional[Session] = None
+    too_few = "a multi-agent env needs at least 2 client seats; use cardgym.rllib.env_creator for one learner"
 
-        self._client_seats: List[int] = []
-
-        def roles(c: Client, cfg: Optional[Dict[str, Any]]) -> List[str]:
-            named = [str(s) for s in seats] if seats is not None else ["external"] * seat_count(c, game, cfg)
-            self._client_seats = [i for i, r in enumerate(named) if r in ("learner", "external")]
-            if len(self._client_seats) < 2:
-                raise ValueError("a multi-agent env needs at least 2 client seats; use cardgym.rllib.env_creator for one learner")
-            return named
-
-        session = open_session(
-            self, game, config, roles, seed, client, url,
-            num_envs=1, max_decisions=max_decisions, illegal_action=server_illegal, illegal_reward=illegal_reward,
-        )
+    def _start(self, session: Session) -> None:
         self.possible_agents = [f"player_{s}" for s in self._client_seats]
         self.agents = list(self.possible_agents)
         self._seat_of = {a: s for a, s in zip(self.possible_agents, self._client_seats)}
@@ -190,6 +149,7 @@ class RLlibMultiAgentEnv(_MultiAgentBase):
     def reset(self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
         assert self.session is not None, "the env is closed"
         b = self.session.reset(seed)
+        self._mask = b["mask"][0].view(np.int8)
         self.agents = list(self.possible_agents)
         agent = self._agent_of[int(b["seat"][0])]
         self._acting = agent
@@ -202,6 +162,7 @@ class RLlibMultiAgentEnv(_MultiAgentBase):
         if self._acting not in action_dict:
             raise ValueError(f"{self._acting} is to act; got actions for {sorted(action_dict)}")
         b = self.session.step([action_dict[self._acting]])
+        self._mask = b["mask"][0].view(np.int8)
         reward = b["reward"][0]
         rewards = {a: float(reward[s]) for a, s in self._seat_of.items()}
         terminated, truncated = bool(b["terminated"][0]), bool(b["truncated"][0])
@@ -221,20 +182,6 @@ class RLlibMultiAgentEnv(_MultiAgentBase):
         agent = self._agent_of[int(b["seat"][0])]
         self._acting = agent
         return {agent: self._obs_of(b, agent, True)}, rewards, {"__all__": False}, {"__all__": False}, {agent: {}}
-
-    def render(self) -> Optional[str]:
-        if self.render_mode is None or self.session is None:
-            return None
-        return show(self.render_mode, self.session.render(0))
-
-    def close(self) -> None:
-        release(self)
-
-    def __del__(self) -> None:
-        try:
-            release_client(self)
-        except Exception:
-            pass
 
 
 _SINGLE_KEYS = ("opponents", "config", "seat", "learner_seat", "max_decisions", "illegal_action", "illegal_reward", "url", "render_mode")

@@ -26,20 +26,8 @@ from typing import Any, Dict, List, Optional, Sequence, Type, Union
 import numpy as np
 from gymnasium import spaces
 
-from .client import Client, Session
-from .env import (
-    Opponents,
-    check_illegal_action,
-    check_learner_seat,
-    check_render_mode,
-    observation_box,
-    observation_space,
-    open_session,
-    release,
-    release_client,
-    seat_roles,
-    show,
-)
+from .client import Session
+from .env import LearnerBatchEnv, observation_box, observation_space
 
 Indices = Union[None, int, Sequence[int]]
 
@@ -87,7 +75,7 @@ except ImportError:  # no stable-baselines3 (or no torch): a stand-in with the s
             return self
 
 
-class CardgymVecEnv(_Base):
+class CardgymVecEnv(LearnerBatchEnv, _Base):
     """``num_envs`` envs of ``game``, the learner at ``seat`` against ``opponents``, as an SB3
     ``VecEnv`` (see the module doc for the conventions).
 
@@ -98,44 +86,22 @@ class CardgymVecEnv(_Base):
     fresh arrays every step (SB3 may keep them).
     """
 
-    def __init__(
-        self,
-        game: str,
-        num_envs: int = 1,
-        opponents: Opponents = "random",
-        config: Optional[Dict[str, Any]] = None,
-        seed: Optional[int] = None,
-        *,
-        seat: int = 0,
-        learner_seat: str = "fixed",
-        max_decisions: Optional[int] = None,
-        illegal_action: str = "terminate",
-        illegal_reward: float = -1.0,
-        observation: str = "flat",
-        render_mode: Optional[str] = None,
-        url: Optional[str] = None,
-        client: Optional[Client] = None,
-    ):
+    own_options = ("observation",)
+
+    def _prepare(self, own: Dict[str, Any]) -> Dict[str, Any]:
+        observation = own.get("observation", "flat")
         if observation not in ("flat", "dict"):
             raise ValueError(f"observation must be 'flat' or 'dict', got {observation!r}")
-        server_illegal = check_illegal_action(illegal_action)
-        check_learner_seat(learner_seat)
-        self.render_mode = check_render_mode(render_mode)
-        self.game = game
         self.observation_kind = observation
-        self.client: Client
-        self.session: Optional[Session] = None
-        session = open_session(
-            self, game, config, lambda c, cfg: seat_roles(c, game, opponents, cfg, seat), seed, client, url,
-            num_envs=num_envs, max_decisions=max_decisions, autoreset="same-step", learner_seat=learner_seat,
-            illegal_action=server_illegal, illegal_reward=illegal_reward,
-        )
+        return {"autoreset": "same-step"}
+
+    def _start(self, session: Session) -> None:
         n = session.num_envs
-        obs_space: spaces.Space = observation_box(session.spec) if observation == "flat" else observation_space(session.spec)
-        super().__init__(n, obs_space, spaces.Discrete(session.action_size))
+        obs_space: spaces.Space = observation_box(session.spec) if self.observation_kind == "flat" else observation_space(session.spec)
+        _Base.__init__(self, n, obs_space, spaces.Discrete(session.action_size))
         self.metadata = {"render_modes": ["ansi", "human"]}
         self._actions: Optional[np.ndarray] = None
-        self._mask = np.zeros((n, session.action_size), dtype=bool)
+        self._mask = np.zeros((n, session.action_size), dtype=np.int8)
         self._ep_reward = np.zeros(n, dtype=np.float64)
         self._ep_length = np.zeros(n, dtype=np.int64)
         self._ep_start = np.full(n, time.time())
@@ -163,7 +129,7 @@ class CardgymVecEnv(_Base):
         self._reset_seeds()
         if hasattr(self, "_reset_options"):
             self._reset_options()
-        self._mask = b["mask"].astype(bool)
+        self._mask = b["mask"].view(np.int8)
         self._ep_reward[:] = 0
         self._ep_length[:] = 0
         self._ep_start[:] = time.time()
@@ -184,7 +150,7 @@ class CardgymVecEnv(_Base):
         terminated = b["terminated"].astype(bool)
         truncated = b["truncated"].astype(bool)
         dones = terminated | truncated
-        self._mask = b["mask"].astype(bool)
+        self._mask = b["mask"].view(np.int8)
         self._ep_reward += rewards
         self._ep_length += 1
         info = b["info"]
@@ -204,13 +170,6 @@ class CardgymVecEnv(_Base):
                 self._ep_length[i] = 0
                 self._ep_start[i] = now
         return self._obs(b["obs"], b["mask"]), rewards, dones, infos
-
-    def action_masks(self) -> np.ndarray:
-        """The legal actions of every env as bools, shape (N, A) (sb3-contrib's MaskablePPO)."""
-        return self._mask.copy()
-
-    def close(self) -> None:
-        release(self)
 
     def _indices(self, indices: Indices) -> List[int]:
         if indices is None:
@@ -245,20 +204,7 @@ class CardgymVecEnv(_Base):
 
     def render(self, mode: Optional[str] = None) -> Optional[Any]:
         """``ansi``: one board text per env; ``human``: prints them."""
-        mode = mode or self.render_mode
-        if mode is None or self.session is None:
-            return None
-        texts = tuple(self.session.render(i) for i in range(self.num_envs))
-        if mode == "human":
-            show("human", "".join(f"--- env {i} ---\n{t}" for i, t in enumerate(texts)))
-            return None
-        return texts
-
-    def __del__(self) -> None:
-        try:
-            release_client(self)
-        except Exception:
-            pass
+        return self._render(mode or self.render_mode)
 
 
 def vec_env(game: str, num_envs: int = 1, **kwargs: Any) -> CardgymVecEnv:

@@ -15,26 +15,20 @@ name), and one request decides for the acting agent of every env, where the AEC 
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 import numpy as np
 from gymnasium import spaces
 
-from .client import Client, Session
-from .env import (
-    check_illegal_action,
-    check_render_mode,
-    observation_space,
-    open_session,
-    release,
-    release_client,
-    seat_count,
-    show,
-)
+from .client import Client
+from .env import EnvArgs, EnvOptions, SessionEnv, observation_space, seat_count
 from .vector import Seed, seed_request
 
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
-class SelfPlayVectorEnv:
+
+class SelfPlayVectorEnv(SessionEnv):
     """``num_envs`` envs of ``game`` with every seat played by the caller (a shared policy, or one
     per seat), stepped together.
 
@@ -60,46 +54,30 @@ class SelfPlayVectorEnv:
 
     metadata = {"render_modes": ["ansi", "human"], "autoreset_mode": "same-step"}
 
+    batched = True
+
     def __init__(
         self,
         game: str,
         num_envs: int = 1,
         config: Optional[Dict[str, Any]] = None,
         seed: Optional[int] = None,
-        *,
-        max_decisions: Optional[int] = None,
-        illegal_action: str = "terminate",
-        illegal_reward: float = -1.0,
-        writable_obs: bool = False,
-        render_mode: Optional[str] = None,
-        url: Optional[str] = None,
-        client: Optional[Client] = None,
+        **options: Unpack[EnvArgs],
     ):
-        server_illegal = check_illegal_action(illegal_action)
-        self.render_mode = check_render_mode(render_mode)
-        self.game = game
-        self.writable_obs = writable_obs
-
         def roles(c: Client, cfg: Optional[Dict[str, Any]]) -> List[str]:
             n_seats = seat_count(c, game, cfg)
             if n_seats < 2:
                 raise ValueError(f"self-play needs at least 2 seats; {game} is played by {n_seats}")
             return ["external"] * n_seats
 
-        self.client: Client
-        self.session: Optional[Session] = None
-        session = open_session(
-            self, game, config, roles, seed, client, url,
-            num_envs=num_envs, max_decisions=max_decisions, autoreset="same-step", illegal_action=server_illegal,
-            illegal_reward=illegal_reward, observe="acting",
-        )
+        o = EnvOptions(EnvArgs, options)
+        session = self._open(game, config, seed, o, roles, num_envs=num_envs, autoreset="same-step", observe="acting")
         self.num_envs = session.num_envs
         self.num_agents = session.num_seats
         self.possible_agents = [f"player_{s}" for s in range(self.num_agents)]
         self.single_observation_space: spaces.Dict = observation_space(session.spec)
         self.single_action_space = spaces.Discrete(session.action_size)
         self.agent_selection = np.zeros(self.num_envs, dtype=np.int32)
-        self._mask: Optional[np.ndarray] = None
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.single_observation_space
@@ -112,10 +90,7 @@ class SelfPlayVectorEnv:
         if (seat < 0).any():
             raise RuntimeError("the server left an env with no seat to act (same-step sessions never should)")
         self.agent_selection = seat.copy()
-        obs = b["obs"]
-        mask = b["mask"].view(np.int8)
-        if self.writable_obs:
-            mask, obs = mask.copy(), obs.copy()
+        obs, mask = self._own(b["obs"], b["mask"].view(np.int8))
         self._mask = mask
         info = b["info"]
         infos: Dict[str, Any] = {
@@ -147,35 +122,11 @@ class SelfPlayVectorEnv:
         obs, infos = self._unpack(b)
         return obs, b["reward"].copy(), b["terminated"].copy(), b["truncated"].copy(), infos
 
-    def action_masks(self) -> np.ndarray:
-        """The acting agents' masks as bools, shape (N, A)."""
-        if self._mask is None:
-            raise RuntimeError("call reset() first")
-        return self._mask.astype(bool)
-
-    def render(self) -> Optional[Tuple[str, ...]]:
-        if self.render_mode is None or self.session is None:
-            return None
-        texts = tuple(self.session.render(i) for i in range(self.num_envs))
-        if self.render_mode == "human":
-            show("human", "".join(f"--- env {i} ---\n{t}" for i, t in enumerate(texts)))
-            return None
-        return texts
-
-    def close(self) -> None:
-        release(self)
-
     def __enter__(self) -> SelfPlayVectorEnv:
         return self
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
-
-    def __del__(self) -> None:
-        try:
-            release_client(self)
-        except Exception:
-            pass
 
 
 def vector_env(game: str, num_envs: int = 1, **kwargs: Any) -> SelfPlayVectorEnv:

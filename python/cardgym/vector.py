@@ -11,18 +11,8 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .client import Client, Session
-from .env import (
-    Opponents,
-    check_illegal_action,
-    check_learner_seat,
-    check_render_mode,
-    open_session,
-    release,
-    seat_roles,
-    show,
-    single_spaces,
-)
+from .client import Session
+from .env import LearnerBatchEnv, release, single_spaces
 
 Seed = Union[int, Sequence[Optional[int]], None]
 
@@ -42,7 +32,7 @@ def seed_request(seed: Seed, num_envs: int) -> Dict[str, Any]:
     return {"seed": operator.index(cast(int, seed))}
 
 
-class CardgymVectorEnv(VectorEnv):
+class CardgymVectorEnv(LearnerBatchEnv, VectorEnv):
     """``num_envs`` copies of ``game`` with the learner at ``seat`` and ``opponents`` in the server.
 
     Seeding follows Gymnasium's vector envs: ``make_vec(seed=s)`` (or ``reset(seed=s)``) gives env
@@ -78,50 +68,20 @@ class CardgymVectorEnv(VectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["ansi", "human"]}
 
-    def __init__(
-        self,
-        game: str,
-        num_envs: int = 1,
-        opponents: Opponents = "random",
-        config: Optional[Dict[str, Any]] = None,
-        seed: Optional[int] = None,
-        *,
-        seat: int = 0,
-        learner_seat: str = "fixed",
-        max_decisions: Optional[int] = None,
-        illegal_action: str = "terminate",
-        illegal_reward: float = -1.0,
-        autoreset_mode: Union[AutoresetMode, str] = AutoresetMode.NEXT_STEP,
-        writable_obs: bool = False,
-        url: Optional[str] = None,
-        client: Optional[Client] = None,
-        render_mode: Optional[str] = None,
-        obs_dtype: str = "float32",
-    ):
-        server_illegal = check_illegal_action(illegal_action)
-        check_learner_seat(learner_seat)
-        mode = AutoresetMode(autoreset_mode)
+    own_options = ("autoreset_mode", "obs_dtype")
+
+    def _prepare(self, own: Dict[str, Any]) -> Dict[str, Any]:
+        mode = AutoresetMode(own.get("autoreset_mode", AutoresetMode.NEXT_STEP))
         if mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
             raise ValueError(f"autoreset_mode must be NEXT_STEP or SAME_STEP, got {mode}")
         self.metadata = {**self.metadata, "autoreset_mode": mode}
-        self.render_mode = check_render_mode(render_mode)
-        self.game = game
-        self.illegal_action = illegal_action
-        self.writable_obs = writable_obs
-        self.client: Client
-        self.session: Optional[Session] = None
-        session = open_session(
-            self, game, config, lambda c, cfg: seat_roles(c, game, opponents, cfg, seat), seed, client, url,
-            num_envs=num_envs, max_decisions=max_decisions, obs_dtype=obs_dtype,
-            autoreset="same-step" if mode == AutoresetMode.SAME_STEP else "next-step", learner_seat=learner_seat,
-            illegal_action=server_illegal, illegal_reward=illegal_reward,
-        )
+        return {"obs_dtype": own.get("obs_dtype", "float32"), "autoreset": "same-step" if mode == AutoresetMode.SAME_STEP else "next-step"}
+
+    def _start(self, session: Session) -> None:
         self.num_envs = session.num_envs
-        self.seat = seat
         self.single_observation_space, self.single_action_space = single_spaces(session)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = spaces.MultiDiscrete(np.full(self.num_envs, session.action_size))
-        self._mask: Optional[np.ndarray] = None
         self._all = np.ones(self.num_envs, dtype=bool)
 
     def _infos(self, b: Dict[str, Any]) -> Dict[str, Any]:
@@ -136,11 +96,8 @@ class CardgymVectorEnv(VectorEnv):
     def _unpack(self, b: Dict[str, Any]) -> Tuple[Dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
         terminated = b["terminated"].copy()
         truncated = b["truncated"].copy()
-        mask = b["mask"].view(np.int8)
-        obs_rows = b["obs"]
+        mask, obs_rows = self._own(b["mask"].view(np.int8), b["obs"])
         done = terminated | truncated
-        if self.writable_obs:
-            mask, obs_rows = mask.copy(), obs_rows.copy()
         if done.any() and "final" not in b:
             mask = mask if self.writable_obs else mask.copy()
             mask[done, 0] = 1
@@ -173,21 +130,8 @@ class CardgymVectorEnv(VectorEnv):
         assert self.session is not None, "the env is closed"
         return self._unpack(self.session.step(np.asarray(actions).reshape(self.num_envs)))
 
-    def action_masks(self) -> np.ndarray:
-        """The current masks as bools, shape (N, A) (done rows: only action 0, which is ignored)."""
-        if self._mask is None:
-            raise RuntimeError("call reset() first")
-        return self._mask.astype(bool)
-
-    def render(self) -> Optional[Tuple[str, ...]]:
-        """``ansi``: one board text per env; ``human``: prints them."""
-        if self.render_mode is None or self.session is None:
-            return None
-        texts = tuple(self.session.render(i) for i in range(self.num_envs))
-        if self.render_mode == "human":
-            show("human", "".join(f"--- env {i} ---\n{t}" for i, t in enumerate(texts)))
-            return None
-        return texts
+    # VectorEnv's close (it marks the env closed, then calls close_extras), not SessionEnv's.
+    close = VectorEnv.close
 
     def close_extras(self, **kwargs: Any) -> None:
         release(self)
