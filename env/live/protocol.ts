@@ -9,29 +9,11 @@
  */
 import { Type, type Static, type TSchema } from "typebox";
 import type { EventKind } from "../../engine/core/index.ts";
+import { DecisionCause, EpochMs, Id, LIVE_LIMITS, PROTOCOL_VERSION, SeatIndex, SeatSpec, Seq } from "./protocol-common.ts";
+import { JournalIntegrity, LogHeader, SignedEnd, SignedEntry, SignedRecord } from "./protocol-records.ts";
 
-export const PROTOCOL_VERSION = 1;
-
-/** Limits on what a client may send or ask for. */
-export const LIVE_LIMITS = {
-  maxSeats: 8,
-  maxSpecLength: 512,
-  /** A client message over this is answered with `bad_message` (the channel stays open). */
-  maxMessageBytes: 4096,
-  /** The WebSocket reads messages up to this size; a bigger one closes the channel (1009). */
-  maxReadBytes: 65_536,
-  maxLongPollMs: 30_000,
-  maxTurnMs: 86_400_000,
-  maxGraceMs: 86_400_000,
-  maxBotDelayMs: 60_000,
-  maxLogPage: 10_000,
-} as const;
-
-const Id = Type.String({ minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9_-]+$" });
-const SeatIndex = Type.Integer({ minimum: 0, maximum: LIVE_LIMITS.maxSeats - 1 });
-const Seq = Type.Integer({ minimum: 0, maximum: 1_000_000_000 });
-/** Milliseconds since the Unix epoch, by the server's clock. */
-const EpochMs = Type.Number({ minimum: 0 });
+export * from "./protocol-common.ts";
+export * from "./protocol-records.ts";
 
 export const ErrorBody = Type.Object(
   {
@@ -45,13 +27,6 @@ export const ErrorBody = Type.Object(
 export type ErrorBody = Static<typeof ErrorBody>;
 
 // ---------------------------------------------------------------- table creation
-
-/**
- * Who sits at a seat: "human" (a person or remote program holding the seat's token), "open" or
- * "open:<agent spec>" (played by an agent, "random" unless named, until someone joins it), or any
- * agent spec ("random", "computer", "mcts:iters=200", "onnx:builtin/dcg-ppo-v1", ...).
- */
-export const SeatSpec = Type.String({ minLength: 1, maxLength: LIVE_LIMITS.maxSpecLength });
 
 export const Deadlines = Type.Object(
   {
@@ -139,24 +114,6 @@ export const CreateTableReply = Type.Object({
 });
 export type CreateTableReply = Static<typeof CreateTableReply>;
 
-/**
- * What a restart found wrong with a table's journal (docs/live.md, "Durability"): `lost_tail`, its
- * last lines are gone (the head file says seq `expectedSeq`, `expectedLines` lines were written;
- * the journal holds `foundSeq`, `foundLines`); `no_head` / `bad_head`, its head file is missing or
- * holds no valid signed head, so a lost tail cannot be told; `mismatch`, the chain is not the one
- * the head signed. `at`: when it was found (server clock).
- */
-export const JournalIntegrity = Type.Object({
-  problem: Type.Union([Type.Literal("lost_tail"), Type.Literal("no_head"), Type.Literal("bad_head"), Type.Literal("mismatch")]),
-  message: Type.String(),
-  foundSeq: Seq,
-  foundLines: Type.Integer({ minimum: 0 }),
-  expectedSeq: Type.Optional(Seq),
-  expectedLines: Type.Optional(Type.Integer({ minimum: 0 })),
-  at: EpochMs,
-});
-export type JournalIntegrity = Static<typeof JournalIntegrity>;
-
 export const TableSummary = Type.Object({
   table: Id,
   game: Type.String(),
@@ -232,11 +189,8 @@ export const LiveEvent = Type.Object({
   /** The table's sequence number before this decision: the first decision is seq 0. */
   seq: Seq,
   seat: SeatIndex,
-  /**
-   * answer: the seat's holder answered; agent: an agent seat (or a bot standing in); timeout: the
-   * deadline's default; resign: the seat's holder resigned and this is the game's conceding decision.
-   */
-  cause: Type.Union([Type.Literal("answer"), Type.Literal("agent"), Type.Literal("timeout"), Type.Literal("resign")]),
+  /** Why it was applied (DecisionCause). */
+  cause: DecisionCause,
   at: EpochMs,
   /** The text of the decision event (events[0]) as this viewer reads it. */
   label: Type.String(),
@@ -398,79 +352,6 @@ export type FrameQuery = Static<typeof FrameQuery>;
 
 /** replay facilitator: move the cursor (decisions applied) of a replay table. */
 export const CursorBody = Type.Object({ seq: Seq }, { additionalProperties: false });
-
-// ---------------------------------------------------------------- signed records
-
-/** The first line of a table's signed log: what the table was set up with. */
-export const LogHeader = Type.Object({
-  table: Id,
-  game: Type.String(),
-  version: Type.String(),
-  config: Type.Unknown(),
-  seed: Type.Integer({ minimum: 0 }),
-  seats: Type.Array(SeatSpec),
-  createdAt: EpochMs,
-});
-export type LogHeader = Static<typeof LogHeader>;
-
-/**
- * One applied decision in the signed log. hash = sha256 hex of `${prev}\n${canonical JSON of
- * {seq, seat, decision, cause, at, stateHash}}` where prev is the previous entry's hash (the
- * header's hash for seq 0); mac = HMAC-SHA256 hex of hash under the server's key.
- */
-export const SignedEntry = Type.Object({
-  seq: Seq,
-  seat: SeatIndex,
-  cause: LiveEvent.properties.cause,
-  at: EpochMs,
-  /** The game state hash after this decision (engine/core/hash.ts). */
-  stateHash: Type.String(),
-  hash: Type.String(),
-  mac: Type.String(),
-});
-export type SignedEntry = Static<typeof SignedEntry>;
-
-/**
- * The last link of a finished game's signed log: how many decisions it took, the final returns
- * per seat and the final state hash. hash = sha256 hex of `${prev}\n${canonical JSON of {end:
- * true, decisions, returns, finalHash}}` where prev is the last entry's hash (the header's hash
- * for a game of no decision); mac = HMAC-SHA256 hex of hash under the server's key.
- */
-export const SignedEnd = Type.Object(
-  {
-    decisions: Seq,
-    returns: Type.Array(Type.Number()),
-    finalHash: Type.String(),
-    hash: Type.String(),
-    mac: Type.String(),
-  },
-  // Nothing unsigned rides along: every field of the marker is covered by its hash and MAC.
-  { additionalProperties: false },
-);
-export type SignedEnd = Static<typeof SignedEnd>;
-
-/** GET /v1/tables/:id/record: a GameRecord (replayable by any copy of the engine) plus its signed log. */
-export const SignedRecord = Type.Object(
-  {
-    game: Type.String(),
-    version: Type.String(),
-    config: Type.Unknown(),
-    seed: Type.Integer({ minimum: 0 }),
-    decisions: Type.Array(Type.Unknown()),
-    finalHash: Type.String(),
-    signed: Type.Object({
-      header: LogHeader,
-      /** sha256 hex of the header's canonical JSON, and its HMAC. */
-      headerHash: Type.String(),
-      headerMac: Type.String(),
-      entries: Type.Array(SignedEntry),
-      /** The end marker; absent only in records exported before end markers were signed. */
-      end: Type.Optional(SignedEnd),
-    }),
-  },
-  { $id: "SignedRecord" },
-);
-export type SignedRecord = Static<typeof SignedRecord>;
 
 /** Every schema a client author may want, by name (served at GET /v1/tables/protocol). */
 export const PROTOCOL_SCHEMAS: Readonly<Record<string, TSchema>> = {

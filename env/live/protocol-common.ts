@@ -1,0 +1,42 @@
+/**
+ * What the live-table schemas share (docs/live.md): the protocol version, the limits on what a
+ * client may send, and the small field types every message and journal line is built from.
+ */
+import { Type } from "typebox";
+
+export const PROTOCOL_VERSION = 1;
+
+/** Limits on what a client may send or ask for. */
+export const LIVE_LIMITS = {
+  maxSeats: 8,
+  maxSpecLength: 512,
+  /** A client message over this is answered with `bad_message` (the channel stays open). */
+  maxMessageBytes: 4096,
+  /** The WebSocket reads messages up to this size; a bigger one closes the channel (1009). */
+  maxReadBytes: 65_536,
+  maxLongPollMs: 30_000,
+  maxTurnMs: 86_400_000,
+  maxGraceMs: 86_400_000,
+  maxBotDelayMs: 60_000,
+  maxLogPage: 10_000,
+} as const;
+
+export const Id = Type.String({ minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9_-]+$" });
+export const SeatIndex = Type.Integer({ minimum: 0, maximum: LIVE_LIMITS.maxSeats - 1 });
+export const Seq = Type.Integer({ minimum: 0, maximum: 1_000_000_000 });
+/** Milliseconds since the Unix epoch, by the server's clock. */
+export const EpochMs = Type.Number({ minimum: 0 });
+
+/**
+ * Who sits at a seat: "human" (a person or remote program holding the seat's token), "open" or
+ * "open:<agent spec>" (played by an agent, "random" unless named, until someone joins it), or any
+ * agent spec ("random", "computer", "mcts:iters=200", "onnx:builtin/dcg-ppo-v1", ...).
+ */
+export const SeatSpec = Type.String({ minLength: 1, maxLength: LIVE_LIMITS.maxSpecLength });
+
+/**
+ * Why a decision was applied. answer: the seat's holder answered; agent: an agent seat (or a bot
+ * standing in); timeout: the deadline's default; resign: the seat's holder resigned and this is
+ * the game's conceding decision.
+ */
+export const DecisionCause = Type.Union([Type.Literal("answer"), Type.Literal("agent"), Type.Literal("timeout"), Type.Literal("resign")]);

@@ -1,0 +1,95 @@
+/**
+ * The signed log of a live table (docs/live.md, "The signed log") and what a restart records about
+ * its journal: TypeBox schemas, like the rest of the protocol (protocol.ts re-exports them).
+ */
+import { Type, type Static } from "typebox";
+import { EpochMs, Id, SeatIndex, SeatSpec, Seq, DecisionCause } from "./protocol-common.ts";
+
+/**
+ * What a restart found wrong with a table's journal (docs/live.md, "Durability"): `lost_tail`, its
+ * last lines are gone (the head file says seq `expectedSeq`, `expectedLines` lines were written;
+ * the journal holds `foundSeq`, `foundLines`); `no_head` / `bad_head`, its head file is missing or
+ * holds no valid signed head, so a lost tail cannot be told; `mismatch`, the chain is not the one
+ * the head signed. `at`: when it was found (server clock).
+ */
+export const JournalIntegrity = Type.Object({
+  problem: Type.Union([Type.Literal("lost_tail"), Type.Literal("no_head"), Type.Literal("bad_head"), Type.Literal("mismatch")]),
+  message: Type.String(),
+  foundSeq: Seq,
+  foundLines: Type.Integer({ minimum: 0 }),
+  expectedSeq: Type.Optional(Seq),
+  expectedLines: Type.Optional(Type.Integer({ minimum: 0 })),
+  at: EpochMs,
+});
+export type JournalIntegrity = Static<typeof JournalIntegrity>;
+
+/** The first line of a table's signed log: what the table was set up with. */
+export const LogHeader = Type.Object({
+  table: Id,
+  game: Type.String(),
+  version: Type.String(),
+  config: Type.Unknown(),
+  seed: Type.Integer({ minimum: 0 }),
+  seats: Type.Array(SeatSpec),
+  createdAt: EpochMs,
+});
+export type LogHeader = Static<typeof LogHeader>;
+
+/**
+ * One applied decision in the signed log. hash = sha256 hex of `${prev}\n${canonical JSON of
+ * {seq, seat, decision, cause, at, stateHash}}` where prev is the previous entry's hash (the
+ * header's hash for seq 0); mac = HMAC-SHA256 hex of hash under the server's key.
+ */
+export const SignedEntry = Type.Object({
+  seq: Seq,
+  seat: SeatIndex,
+  cause: DecisionCause,
+  at: EpochMs,
+  /** The game state hash after this decision (engine/core/hash.ts). */
+  stateHash: Type.String(),
+  hash: Type.String(),
+  mac: Type.String(),
+});
+export type SignedEntry = Static<typeof SignedEntry>;
+
+/**
+ * The last link of a finished game's signed log: how many decisions it took, the final returns
+ * per seat and the final state hash. hash = sha256 hex of `${prev}\n${canonical JSON of {end:
+ * true, decisions, returns, finalHash}}` where prev is the last entry's hash (the header's hash
+ * for a game of no decision); mac = HMAC-SHA256 hex of hash under the server's key.
+ */
+export const SignedEnd = Type.Object(
+  {
+    decisions: Seq,
+    returns: Type.Array(Type.Number()),
+    finalHash: Type.String(),
+    hash: Type.String(),
+    mac: Type.String(),
+  },
+  // Nothing unsigned rides along: every field of the marker is covered by its hash and MAC.
+  { additionalProperties: false },
+);
+export type SignedEnd = Static<typeof SignedEnd>;
+
+/** GET /v1/tables/:id/record: a GameRecord (replayable by any copy of the engine) plus its signed log. */
+export const SignedRecord = Type.Object(
+  {
+    game: Type.String(),
+    version: Type.String(),
+    config: Type.Unknown(),
+    seed: Type.Integer({ minimum: 0 }),
+    decisions: Type.Array(Type.Unknown()),
+    finalHash: Type.String(),
+    signed: Type.Object({
+      header: LogHeader,
+      /** sha256 hex of the header's canonical JSON, and its HMAC. */
+      headerHash: Type.String(),
+      headerMac: Type.String(),
+      entries: Type.Array(SignedEntry),
+      /** The end marker; absent only in records exported before end markers were signed. */
+      end: Type.Optional(SignedEnd),
+    }),
+  },
+  { $id: "SignedRecord" },
+);
+export type SignedRecord = Static<typeof SignedRecord>;
