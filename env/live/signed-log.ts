@@ -1,0 +1,203 @@
+/**
+ * A live table's signed log and its journal (docs/live.md, "The signed log" and "Durability"): the
+ * header, one signed entry per applied decision, the end marker, and what restarts found wrong;
+ * every line is journaled (written and fsync'ed, then the head) before the table acts on it.
+ */
+import { canonicalJson, stateHash, type AnyGame, type Seat, type Viewer } from "../../engine/core/index.ts";
+import { checkHead, readHead, type ChainHead, type HeadRead } from "./head.ts";
+import { Journal } from "./journal.ts";
+import type { JournalIntegrity, LiveEvent, LogHeader, SignedEnd, SignedEntry, SignedRecord } from "./protocol.ts";
+import { headerHash, macOf, signEnd, signEntry, verifyEnd } from "./signing.ts";
+import { liveEvent, TableError, type LogItem, type TableDeps, type TableSetup } from "./table-common.ts";
+
+/** What an end marker signs: how many decisions the game took, its returns and final state hash. */
+export function endContent(game: AnyGame, state: unknown, decisions: number): { decisions: number; returns: readonly number[]; finalHash: string } {
+  return { decisions, returns: game.returns(state), finalHash: stateHash(state) };
+}
+
+/** A decision signed and ready to journal: its entry, the end marker when it ends the game, and the lines. */
+export interface SignedDecision {
+  readonly entry: SignedEntry;
+  readonly end: SignedEnd | null;
+  readonly lines: readonly unknown[];
+}
+
+export class SignedLog {
+  readonly header: LogHeader;
+  readonly headerHash: string;
+  readonly headerMac: string;
+  readonly items: LogItem[] = [];
+  /** The signed end marker, once the game is over (null on a journal written before end markers). */
+  end: SignedEnd | null = null;
+  /** What restarts found wrong with the journal (persisted in it as integrity lines). */
+  readonly integrity: JournalIntegrity[] = [];
+  private journal: Journal | null = null;
+
+  constructor(
+    setup: TableSetup,
+    private readonly deps: TableDeps,
+    createdAt: number,
+  ) {
+    this.header = {
+      table: setup.id,
+      game: setup.game.info.id,
+      version: setup.game.info.version,
+      config: setup.config,
+      seed: setup.seed,
+      seats: [...setup.seats],
+      createdAt,
+    };
+    this.headerHash = headerHash(this.header);
+    this.headerMac = macOf(deps.key, this.headerHash);
+  }
+
+  get seq(): number {
+    return this.items.length;
+  }
+
+  /** The hash the next link of the signed log chains to: the last entry's, or the header's. */
+  chainHash(): string {
+    return this.items.length === 0 ? this.headerHash : this.items[this.items.length - 1]!.entry.hash;
+  }
+
+  /** A new table's journal: its first line is the header with the hashes of the seats' tokens. */
+  open(setup: TableSetup, tokenHashes: Record<string, string>): void {
+    const journal = new Journal(this.deps.journalDir, setup.id, {
+      key: this.deps.key,
+      lines: 0,
+      chain: { seq: 0, hash: this.headerHash },
+      log: this.deps.log,
+    });
+    this.journal = journal;
+    journal.append({
+      t: "header",
+      header: this.header,
+      headerHash: this.headerHash,
+      headerMac: this.headerMac,
+      facilitator: setup.facilitator,
+      deadlines: setup.deadlines,
+      spectators: setup.spectators,
+      tokens: tokenHashes,
+    });
+  }
+
+  /** Signs the decision at `seq` (and the end marker when `after` is terminal); nothing is written yet. */
+  sign(game: AnyGame, seq: number, seat: Seat, decision: unknown, cause: LiveEvent["cause"], at: number, after: unknown): SignedDecision {
+    const hash = stateHash(after);
+    const entry = signEntry(this.deps.key, this.chainHash(), { seq, seat, decision, cause, at, stateHash: hash });
+    // No text is journaled: a decision's events are recomputed from it on recovery.
+    const lines: unknown[] = [{ t: "entry", entry, decision }];
+    // The signed end marker commits the log to its length and result; it also lets a restart skip
+    // finished tables (they are loaded again on demand).
+    const end = game.actor(after) === "terminal" ? signEnd(this.deps.key, entry.hash, endContent(game, after, seq + 1)) : null;
+    if (end) lines.push({ t: "end", at, end });
+    return { entry, end, lines };
+  }
+
+  /** Journals a signed decision off the event loop; `done` runs once it is on disk (at once without a journal). */
+  write(signed: SignedDecision, done: (err: Error | null) => void): void {
+    const chain: ChainHead = { seq: signed.entry.seq + 1, hash: signed.end?.hash ?? signed.entry.hash };
+    if (this.journal) this.journal.appendAsync(signed.lines, chain, done);
+    else done(null);
+  }
+
+  /** Journals one line synchronously (a seat's change). */
+  append(record: unknown): void {
+    this.journal?.append(record);
+  }
+
+  /** The game is over: keeps the end marker and closes the journal. */
+  finish(end: SignedEnd): void {
+    this.end = end;
+    this.close();
+  }
+
+  /**
+   * A finished game's end marker from its journal: a signed one must chain to the last entry and
+   * agree with the replayed game; an unsigned one (written before end markers) is kept as such; a
+   * missing one (the crash cut the end line, or it was deleted) is signed at a server start
+   * (reopen), as the game replays to its end.
+   */
+  checkEnd(line: { end?: SignedEnd } | null, game: AnyGame, state: unknown): void {
+    if (!line?.end) return;
+    const want = endContent(game, state, this.items.length);
+    const bad = verifyEnd(this.deps.key, this.chainHash(), line.end);
+    if (bad) throw new Error(bad);
+    if (line.end.decisions !== want.decisions || line.end.finalHash !== want.finalHash || canonicalJson(line.end.returns) !== canonicalJson(want.returns))
+      throw new Error("the end marker disagrees with the replayed game");
+    this.end = line.end;
+  }
+
+  /**
+   * After a recovery: checks the journal against its head (what it finds is logged and shown) and,
+   * while the game goes on or at a server start that found something to write, reopens it.
+   */
+  resume(lines: readonly unknown[], o: { over: boolean; hasEnd: boolean; starting: boolean; game: AnyGame; state: unknown }): void {
+    const id = this.header.table;
+    const read = readHead(this.deps.journalDir, id, this.deps.key);
+    const found = checkHead(read, lines, this.deps.clock.now());
+    if (found) {
+      this.integrity.push(found);
+      this.deps.log(`live tables: table ${id}: journal ${found.problem}: ${found.message}`);
+    }
+    if (o.over && !(o.starting && (found || !o.hasEnd))) return;
+    const signEndFor = o.starting && o.over && !o.hasEnd ? { game: o.game, state: o.state } : null;
+    this.reopen(lines.length, read, o.starting ? found : null, o.over, signEndFor);
+  }
+
+  /**
+   * At a server start: opens the journal where it ends, journals what the head check found,
+   * signs a missing end marker (`signEndFor`: the finished game) and brings the head up to date;
+   * a finished table's journal is closed again.
+   */
+  private reopen(lines: number, read: HeadRead, found: JournalIntegrity | null, finished: boolean, signEndFor: { game: AnyGame; state: unknown } | null): void {
+    const id = this.header.table;
+    const journal = new Journal(this.deps.journalDir, id, {
+      key: this.deps.key,
+      lines,
+      chain: { seq: this.items.length, hash: this.end?.hash ?? this.chainHash() },
+      log: this.deps.log,
+      nextSlot: read.head ? read.nextSlot : 0,
+    });
+    if (found) journal.append({ t: "integrity", found });
+    if (signEndFor) {
+      this.end = signEnd(this.deps.key, this.chainHash(), endContent(signEndFor.game, signEndFor.state, this.items.length));
+      journal.append({ t: "end", at: this.deps.clock.now(), end: this.end }, { seq: this.items.length, hash: this.end.hash });
+      this.deps.log(`live tables: table ${id}: its journal ended without an end marker; one was signed and journaled`);
+    } else if (!found && read.head?.lines !== lines) journal.writeHeadSync();
+    if (finished) journal.close();
+    else this.journal = journal;
+  }
+
+  /** The events after `since` (at most `limit`) as `viewer` may read them. */
+  eventsFor(viewer: Viewer, since: number, limit = Infinity): LiveEvent[] {
+    const from = Math.max(0, Math.min(since, this.items.length));
+    return this.items.slice(from, Math.min(this.items.length, from + limit)).map((i) => liveEvent(i.entry, i.events, viewer));
+  }
+
+  /** The finished game's record with its signed log. */
+  record(game: AnyGame, config: unknown, seed: number, state: unknown): SignedRecord {
+    return {
+      game: game.info.id,
+      version: game.info.version,
+      config,
+      seed,
+      decisions: this.items.map((i) => i.decision),
+      finalHash: stateHash(state),
+      signed: {
+        header: this.header,
+        headerHash: this.headerHash,
+        headerMac: this.headerMac,
+        entries: this.items.map((i) => i.entry),
+        ...(this.end ? { end: this.end } : {}),
+      },
+    };
+  }
+
+  close(): void {
+    this.journal?.close();
+    this.journal = null;
+  }
+}
+
+export const notFinished = () => new TableError(409, "not_finished", "the game is not finished yet; its record holds hidden information until then");
