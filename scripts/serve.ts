@@ -6,13 +6,19 @@ import { connect } from "node:net";
 import { lstatSync, rmdirSync, statSync, unlinkSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { buildApp, DEFAULT_LIMITS } from "../env/server/index.ts";
+import { listenForLeases, type LeaseListener } from "../env/server/lease.ts";
 import { intArg, main, parseCli, UsageError, printUsage } from "./cli.ts";
 import { isLoopback, readToken } from "./serve-config.ts";
+
+const DEFAULT_LEASE_GRACE_MS = 5000;
+/** How long a shared server waits for its first lease (the process that started it connects at once). */
+const FIRST_LEASE_MS = 60_000;
 
 const USAGE =
   "npm start -- [--host H] [--port N] [--socket PATH] [--token-file FILE] [--token T] [--workers N] [--max-agent-cost N] " +
   "[--max-sessions N] [--max-envs N] [--max-total-envs N] [--max-connections N] [--body-limit BYTES] [--idle-timeout S] " +
-  "[--request-timeout S] [--step-timeout S] [--model-dir DIR] [--card-set-dir DIR] [--data-dir DIR] [--max-tables N] [--quiet] [--exit-on-stdin-eof] [--remove-socket-dir] [--no-fast-path]\n" +
+  "[--request-timeout S] [--step-timeout S] [--model-dir DIR] [--card-set-dir DIR] [--data-dir DIR] [--max-tables N] [--quiet] [--exit-on-stdin-eof] [--remove-socket-dir] [--no-fast-path] " +
+  "[--lease-socket PATH] [--lease-grace-ms N] [--build-id ID]\n" +
   "environment: CARDGYM_HOST, PORT, CARDGYM_SOCKET, CARDGYM_TOKEN, CARDGYM_DATA_DIR\n" +
   "--socket PATH listens on a Unix domain socket instead of host:port (its URL is unix:PATH): on one\n" +
   "machine, 1.1-1.4x the requests/s of TCP loopback in our runs (docs/protocol.md, Transports); each session\n" +
@@ -20,7 +26,10 @@ const USAGE =
   "--token T is visible to every user of this machine in `ps`; prefer CARDGYM_TOKEN or --token-file\n" +
   "(a file holding the token on its first line)\n" +
   "--workers N: threads that run sessions (default: the available cores); --step-timeout S: budget of\n" +
-  `one request (default ${DEFAULT_LIMITS.stepTimeoutMs / 1000}); --max-agent-cost N: per-step agent cost a session may have (default ${DEFAULT_LIMITS.maxAgentCost}, docs/agents.md)`;
+  `one request (default ${DEFAULT_LIMITS.stepTimeoutMs / 1000}); --max-agent-cost N: per-step agent cost a session may have (default ${DEFAULT_LIMITS.maxAgentCost}, docs/agents.md)\n` +
+  "--lease-socket PATH: a server shared by several processes (the Python package starts one): it counts\n" +
+  "connections to PATH as leases, greets each with a line of JSON (--build-id, pid, URL) and exits\n" +
+  `--lease-grace-ms after the last one closes (default ${DEFAULT_LEASE_GRACE_MS})`;
 
 main(async () => {
   const { values } = parseCli(USAGE, {
@@ -47,6 +56,9 @@ main(async () => {
     "exit-on-stdin-eof": { type: "boolean" },
     "remove-socket-dir": { type: "boolean" },
     "no-fast-path": { type: "boolean" },
+    "lease-socket": { type: "string" },
+    "lease-grace-ms": { type: "string" },
+    "build-id": { type: "string" },
   });
   if (values.help) return printUsage(USAGE);
   // CARDGYM_HOST only: the generic HOST is often set to the machine's name by shells and
@@ -56,6 +68,11 @@ main(async () => {
   const port = intArg(values.port ?? process.env.PORT, "port", 8787, 0, 65535);
   const socketPath = values.socket ?? process.env.CARDGYM_SOCKET ?? null;
   if (socketPath !== null) checkSocketPath(socketPath);
+  const leasePath = values["lease-socket"] ?? null;
+  if (leasePath !== null) checkSocketPath(leasePath, "--lease-socket");
+  const leaseGraceMs = intArg(values["lease-grace-ms"], "lease-grace-ms", DEFAULT_LEASE_GRACE_MS, 0, 86_400_000);
+  const buildId = values["build-id"] ?? "";
+  if (!/^[A-Za-z0-9._:-]{0,128}$/.test(buildId)) throw new UsageError("--build-id must be at most 128 letters, digits and . _ : -");
   const token = readToken(values.token, values["token-file"]);
   const seconds = (name: string, def: number) => intArg(values[name as keyof typeof values] as string | undefined, name, def / 1000, 1, 86_400) * 1000;
   const log = values.quiet ? () => undefined : (line: string) => console.error(`[cardgym] ${line}`);
@@ -113,7 +130,8 @@ main(async () => {
     );
     console.log('  r=msgpack.unpackb(u.urlopen(u.Request(B+f"/v1/sessions/{s}/reset",msgpack.packb({}),H)).read())  # see docs/protocol.md');
   }
-  await new Promise<void>((resolve) => {
+  let leases: LeaseListener | null = null;
+  await new Promise<void>((resolve, reject) => {
     let stopping = false;
     const stop = (signal: string) => {
       if (stopping) {
@@ -122,7 +140,7 @@ main(async () => {
       }
       stopping = true;
       console.error(`${signal}: finishing in-flight requests, then exiting`);
-      app.close().then(resolve, resolve);
+      Promise.all([app.close(), leases?.close()]).then(() => resolve(), resolve);
     };
     process.on("SIGINT", () => stop("SIGINT"));
     process.on("SIGTERM", () => stop("SIGTERM"));
@@ -137,16 +155,37 @@ main(async () => {
       process.stdin.on("end", parentGone);
       process.stdin.on("error", parentGone);
     }
+    if (leasePath !== null) {
+      clearStaleSocket(leasePath, "--lease-socket")
+        .then(() =>
+          listenForLeases({
+            path: leasePath,
+            hello: { cardgym: "lease", build: buildId, pid: process.pid, url: address },
+            graceMs: leaseGraceMs,
+            firstLeaseMs: Math.max(FIRST_LEASE_MS, leaseGraceMs),
+            onIdle: () => stop("no clients left"),
+          }),
+        )
+        .then((listener) => {
+          leases = listener;
+          if (stopping) void listener.close();
+        })
+        .catch((e: unknown) => {
+          app.close().then(() => reject(socketError(leasePath, e as NodeJS.ErrnoException, "--lease-socket")), reject);
+        });
+    }
   });
   // An open stdin would keep the process alive after a signal-initiated shutdown.
   if (values["exit-on-stdin-eof"]) process.stdin.destroy();
   // An embedding parent that made a private folder for the socket may be gone (killed) by now:
   // remove the folder if nothing but our socket was in it (rmdir refuses a non-empty folder).
   if (values["remove-socket-dir"] && socketPath !== null) {
-    try {
-      unlinkSync(socketPath);
-    } catch {
-      // already removed by close()
+    for (const path of [socketPath, leasePath]) {
+      try {
+        if (path !== null) unlinkSync(path);
+      } catch {
+        // already removed by close()
+      }
     }
     try {
       rmdirSync(dirname(resolve(socketPath)));
@@ -170,11 +209,11 @@ function fastPathPrefix(socketPath: string, log: (line: string) => void): string
   return prefix;
 }
 
-function checkSocketPath(path: string): void {
-  if (path.length === 0) throw new UsageError("--socket (or CARDGYM_SOCKET) must be a file path");
+function checkSocketPath(path: string, flag = "--socket (or CARDGYM_SOCKET)"): void {
+  if (path.length === 0) throw new UsageError(`${flag} must be a file path`);
   if (Buffer.byteLength(resolve(path)) > MAX_SOCKET_PATH) {
     throw new UsageError(
-      `--socket path is too long for a Unix socket (${Buffer.byteLength(resolve(path))} bytes, at most ${MAX_SOCKET_PATH}): ${resolve(path)}`,
+      `${flag} path is too long for a Unix socket (${Buffer.byteLength(resolve(path))} bytes, at most ${MAX_SOCKET_PATH}): ${resolve(path)}`,
     );
   }
   let folder: boolean;
@@ -183,7 +222,7 @@ function checkSocketPath(path: string): void {
   } catch {
     folder = false;
   }
-  if (!folder) throw new UsageError(`--socket ${path}: its folder ${dirname(resolve(path))} does not exist`);
+  if (!folder) throw new UsageError(`${flag} ${path}: its folder ${dirname(resolve(path))} does not exist`);
 }
 
 /**
@@ -191,14 +230,14 @@ function checkSocketPath(path: string): void {
  * path that is not a socket, is an error: we never delete someone else's file or steal a server's
  * address.
  */
-async function clearStaleSocket(path: string): Promise<void> {
+async function clearStaleSocket(path: string, flag = "--socket"): Promise<void> {
   let isSocket: boolean;
   try {
     isSocket = lstatSync(path).isSocket();
   } catch {
     return; // nothing there
   }
-  if (!isSocket) throw new Error(`--socket ${path}: the path exists and is not a socket; choose another path`);
+  if (!isSocket) throw new Error(`${flag} ${path}: the path exists and is not a socket; choose another path`);
   const live = await new Promise<boolean>((done) => {
     const probe = connect({ path }, () => {
       probe.destroy();
@@ -206,13 +245,13 @@ async function clearStaleSocket(path: string): Promise<void> {
     });
     probe.on("error", () => done(false));
   });
-  if (live) throw new Error(`--socket ${path}: another server is listening on it; stop it or choose another path`);
+  if (live) throw new Error(`${flag} ${path}: another server is listening on it; stop it or choose another path`);
   unlinkSync(path);
 }
 
-function socketError(path: string, err: NodeJS.ErrnoException): Error {
-  if (err.code === "EACCES") return new Error(`--socket ${path}: permission denied creating the socket there`);
-  if (err.code === "ENOENT") return new Error(`--socket ${path}: its folder does not exist`);
-  if (err.code === "EADDRINUSE") return new Error(`--socket ${path}: already in use`);
+function socketError(path: string, err: NodeJS.ErrnoException, flag = "--socket"): Error {
+  if (err.code === "EACCES") return new Error(`${flag} ${path}: permission denied creating the socket there`);
+  if (err.code === "ENOENT") return new Error(`${flag} ${path}: its folder does not exist`);
+  if (err.code === "EADDRINUSE") return new Error(`${flag} ${path}: already in use`);
   return err;
 }

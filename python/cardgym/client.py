@@ -16,7 +16,7 @@ import numpy as np
 from .errors import ServerError, ServerUnavailable, server_error
 from .fastpath import FastConnection, FastPathBroken
 from .http import Connection, unix_socket_path
-from .server import EmbeddedServer, acquire_shared, release_shared, start_private, stop_private
+from .server import Server, acquire_shared, release_shared, start_private, stop_private
 
 _DTYPES: Dict[str, Any] = {"float32": np.dtype("<f4"), "float16": np.dtype("<f2"), "int32": np.dtype("<i4"), "uint8": np.dtype("u1"), "bool": np.dtype("?")}
 _MSGPACK = "application/msgpack"
@@ -59,8 +59,11 @@ def _plain(value: Any) -> Any:
 class Client:
     """A connection to one cardgym server.
 
-    ``Client()`` uses ``CARDGYM_URL`` when set, else the embedded server (started on first use,
-    shared by the clients of this process, stopped when the last one closes); ``Client(url)``
+    ``Client()`` uses ``CARDGYM_URL`` when set, else the embedded server: the one shared by this
+    user's processes on this machine (started by the first, stopped a few seconds after the last
+    one is done; see cardgym.shared_server), or with ``shared_server=False`` or
+    ``CARDGYM_SHARED_SERVER=0`` one of this process's own (started on first use, shared by the
+    clients of this process, stopped when the last one closes); ``Client(url)``
     connects to a running server (``npm start``): ``http://host:port``, or ``unix:/path`` for one
     started with ``npm start -- --socket /path``. ``private_server=True`` starts a server owned by
     this client alone (whatever CARDGYM_URL says). An embedded server listens on a Unix socket in a
@@ -88,8 +91,9 @@ class Client:
         private_server: bool = False,
         transport: Optional[str] = None,
         fast_path: Optional[bool] = None,
+        shared_server: Optional[bool] = None,
     ):
-        self.server: Optional[EmbeddedServer] = None
+        self.server: Optional[Server] = None
         self._shared = False
         self._closed = False
         #: Size in bytes of the last reply body (benches and tests compare wire sizes with it).
@@ -104,7 +108,7 @@ class Client:
                 raise ValueError("transport= applies to a private_server=True server (the shared one follows CARDGYM_TRANSPORT)")
             url = url or os.environ.get("CARDGYM_URL") or None
             if url is None:
-                self.server = acquire_shared(repo)
+                self.server = acquire_shared(repo, shared_server)
                 self._shared = True
                 url = self.server.url
         self._socket_path: Optional[str] = unix_socket_path(url)

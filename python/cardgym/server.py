@@ -25,9 +25,14 @@ machine it costs less per request than TCP loopback), or with ``--port 0 --host 
 TCP port) where Unix sockets are unavailable or ``CARDGYM_TRANSPORT=tcp`` is set; it prints its URL
 (``unix:/...`` or ``http://...``), which we read from its standard output.
 
-One embedded server is shared by every client of this process that asked for the default (no URL,
-no ``CARDGYM_URL``): it starts with the first such client and stops when the last one closes (and
-at interpreter exit). ``Client(private_server=True)`` starts a server of its own instead.
+Clients that asked for the default (no URL, no ``CARDGYM_URL``) share one server: by default the
+one shared by every process of this user on this machine that runs the same build
+(cardgym.shared_server: the first process starts it detached on a per-user Unix socket, each
+process holds a lease while it has clients, the server exits a short grace after the last lease
+is gone). With ``CARDGYM_SHARED_SERVER=0`` or ``Client(shared_server=False)``, and where sharing
+cannot be used, the server is this process's own: it starts with the first such client and stops
+when the last one closes (and at interpreter exit). ``Client(private_server=True)`` starts a
+server for that client alone.
 """
 
 from __future__ import annotations
@@ -46,8 +51,9 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Deque, Dict, List, Mapping, Optional, Tuple
+from typing import Deque, Dict, List, Mapping, Optional, Tuple, Union
 
+from . import shared_server as shared_server_module
 from .errors import ServerStartError
 
 _URL_LINE = re.compile(r"\bat (https?://\S+|unix:/\S+)")
@@ -177,6 +183,15 @@ def find_node(node: Optional[str] = None) -> str:
     )
 
 
+def _server_program(found: Path) -> Tuple[Path, List[str]]:
+    """The folder the server runs in and its program arguments, for what _find_server found."""
+    if found.name == "serve.mjs":
+        return found.parent.parent, [str(found)]
+    if not (found / "node_modules" / "esbuild").is_dir():
+        raise ServerStartError(f"{found} has no node_modules/esbuild: run `npm install` in {found} first")
+    return found, ["scripts/run-bundled.mjs", "scripts/serve.ts"]
+
+
 def _die_with_parent() -> None:
     """Runs in the child before exec: on Linux, ask for SIGTERM when this Python process dies, so a
     killed trainer does not leave a server behind."""
@@ -199,14 +214,7 @@ class EmbeddedServer:
         #: The Node.js executable the server runs on, and its version (None if it did not answer).
         self.node = node
         self.node_version = node_version(node)
-        if found.name == "serve.mjs":
-            self.repo = found.parent.parent
-            program = [str(found)]
-        else:
-            self.repo = found
-            if not (self.repo / "node_modules" / "esbuild").is_dir():
-                raise ServerStartError(f"{self.repo} has no node_modules/esbuild: run `npm install` in {self.repo} first")
-            program = ["scripts/run-bundled.mjs", "scripts/serve.ts"]
+        self.repo, program = _server_program(found)
         self._socket_dir: Optional[str] = None
         where = ["--port", "0", "--host", "127.0.0.1"]
         if _transport(transport) == "unix":
@@ -330,50 +338,76 @@ class EmbeddedServer:
             self._socket_dir = None
 
 
+#: What a client's ``server`` is: a server of its own process, or a lease on the machine-shared one.
+Server = Union[EmbeddedServer, shared_server_module.SharedServer]
+
+
 class _Shared:
-    """The process-wide embedded server, reference counted by the clients using it."""
+    """The process-wide default servers, reference counted by the clients using them: a lease on
+    the machine-shared server (``"machine"``) or a server of this process (``"process"``)."""
 
     lock = threading.Lock()
-    server: Optional[EmbeddedServer] = None
-    users = 0
+    servers: Dict[str, Server] = {}
+    users: Dict[str, int] = {}
 
 
-def acquire_shared(repo: Optional[str] = None) -> EmbeddedServer:
+def _share_mode(shared: Optional[bool]) -> str:
+    wanted = shared_server_module.wanted(shared)
+    return "machine" if wanted and _transport(None) == "unix" and sys.platform != "win32" else "process"
+
+
+def acquire_shared(repo: Optional[str] = None, shared: Optional[bool] = None) -> Server:
+    """The default server for a client of this process: the machine-shared one unless ``shared``
+    is False or CARDGYM_SHARED_SERVER=0 (then one of this process's own), started if needed."""
+    mode = _share_mode(shared)
     with _Shared.lock:
-        server = _Shared.server
+        server = _Shared.servers.get(mode)
         # A forked child (multiprocessing) inherits the parent's server and uses it without owning it.
         if server is None or not server.running:
-            server = EmbeddedServer(repo)
-            _Shared.server = server
-            _Shared.users = 0
-        _Shared.users += 1
+            server = _lease_machine_server(repo) if mode == "machine" else None
+            if server is None:
+                server = EmbeddedServer(repo)
+            _Shared.servers[mode] = server
+            _Shared.users[mode] = 0
+        _Shared.users[mode] += 1
         return server
 
 
-def release_shared(server: EmbeddedServer) -> None:
+def _lease_machine_server(repo: Optional[str]) -> Optional[Server]:
+    """A lease on the machine-shared server, or None where sharing cannot be used (logged)."""
+    found = _find_server(repo)
+    node = find_node()
+    folder, program = _server_program(found)
+    try:
+        return shared_server_module.lease(found, folder, program, node, node_version(node), list(SERVER_NODE_FLAGS), node_environment(), START_TIMEOUT)
+    except shared_server_module.NotShareable as e:
+        _log.warning("cannot share the cardgym server between processes (%s): starting one for this process", e)
+        return None
+
+
+def release_shared(server: Server) -> None:
     with _Shared.lock:
-        if _Shared.server is not server:
+        mode = next((m for m, s in _Shared.servers.items() if s is server), None)
+        if mode is None:
             server.stop()
             return
-        _Shared.users -= 1
-        if _Shared.users <= 0:
-            _Shared.server = None
-            _Shared.users = 0
+        _Shared.users[mode] -= 1
+        if _Shared.users[mode] <= 0:
+            del _Shared.servers[mode]
+            del _Shared.users[mode]
             server.stop()
 
 
-def shared_server() -> Optional[EmbeddedServer]:
-    """The process's shared embedded server, if one is running (for tests and diagnostics)."""
-    return _Shared.server
+def shared_server() -> Optional[Server]:
+    """The process's default server (or lease on the machine-shared one), if any (for tests and diagnostics)."""
+    return next(iter(_Shared.servers.values()), None)
 
 
-_private: set[EmbeddedServer] = set()
+_private: set[Server] = set()
 
 
 def _stop_all() -> None:
-    servers = list(_private)
-    if _Shared.server is not None:
-        servers.append(_Shared.server)
+    servers: List[Server] = [*_private, *_Shared.servers.values()]
     for server in servers:
         try:
             server.stop(timeout=3)
@@ -390,7 +424,7 @@ def start_private(repo: Optional[str] = None, transport: Optional[str] = None) -
     return server
 
 
-def stop_private(server: EmbeddedServer) -> None:
+def stop_private(server: Server) -> None:
     _private.discard(server)
     server.stop()
 

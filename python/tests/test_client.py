@@ -119,13 +119,19 @@ def test_private_server_stops_on_close():
         c.health()
 
 
-def run_python(code: str) -> str:
+def run_python(code: str, **environ: str) -> str:
     env = {k: v for k, v in os.environ.items() if k != "CARDGYM_URL"}
+    env.update(environ)
     # The code names its hang guard HANG_GUARD_S (seconds).
     code = textwrap.dedent(code).replace("HANG_GUARD_S", repr(hang_guard()))
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=hang_guard(600))
     assert out.returncode == 0, out.stderr
     return out.stdout
+
+
+# These three are about a server of the process's own (CARDGYM_SHARED_SERVER=0); the server
+# shared between processes has its own tests (test_shared_server.py).
+PROCESS_SERVER = {"CARDGYM_SHARED_SERVER": "0"}
 
 
 def test_closing_the_env_stops_the_embedded_server():
@@ -140,7 +146,8 @@ def test_closing_the_env_stops_the_embedded_server():
         print(pid)
         env.close()
         print(wait_gone(pid, timeout=HANG_GUARD_S))
-        """
+        """,
+        **PROCESS_SERVER,
     )
     pid, gone = out.split()
     assert gone == "True"
@@ -162,7 +169,8 @@ def test_the_embedded_server_is_shared_until_the_last_env_closes():
         print(wait_gone(pid, timeout=0.5))
         v.reset(); v.close()
         print(wait_gone(pid, timeout=HANG_GUARD_S), pid)
-        """
+        """,
+        **PROCESS_SERVER,
     )
     alive_after_two, gone_after_last, pid = out.split()
     assert alive_after_two == "False" and gone_after_last == "True"
@@ -174,7 +182,8 @@ def test_server_is_stopped_at_interpreter_exit_without_close():
         import cardgym
         env = cardgym.make("sevens", seed=0)
         print(env.client.server.pid)
-        """
+        """,
+        **PROCESS_SERVER,
     )
     assert wait_gone(int(out.strip()), timeout=hang_guard())
 
