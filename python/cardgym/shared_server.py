@@ -9,8 +9,8 @@ How it works:
   (below), and in that one folder per server it started: ``server.sock`` (the server's Unix
   socket), ``lease.sock`` (its leases) and ``server.log`` (what it printed).
 * **Build.** The build key hashes what decides which server runs and how: the checkout's path and
-  the size and modification time of every file its bundle is made of (the inputs esbuild listed
-  for scripts/run-bundled.mjs's cache; for an installed wheel, the bundled server's files), the
+  the size and modification time of every file in its source folders and of npm's lock files
+  (for an installed wheel, the bundled server's files), the
   Node.js executable and version, and the server's environment settings (``CARDGYM_TOKEN``,
   ``CARDGYM_DATA_DIR``). Processes share a server only if their keys are equal, and the server
   repeats its key in its greeting, so a client never uses a server of another build.
@@ -58,6 +58,8 @@ _log = logging.getLogger("cardgym.server")
 #: Changes when the layout or the handshake changes: servers of another layout are never shared.
 LAYOUT = "cardgym-shared-1"
 DEFAULT_GRACE_SECONDS = 5.0
+#: The checkout's folders the server is bundled from or reads at start (card data).
+SOURCE_DIRS = ("engine", "env", "agents", "scripts", "cards")
 #: The server's settings that come from the environment (scripts/serve.ts): part of the build key.
 SERVER_ENVIRONMENT = ("CARDGYM_TOKEN", "CARDGYM_DATA_DIR")
 #: Longest socket path we make, leaving room for the fast path's ``.w<i>`` sockets beside it.
@@ -141,11 +143,27 @@ def build_key(found: Path, node: str, node_version: Optional[str], environ: Opti
         files = sorted(p.name for p in found.parent.iterdir() if p.is_file())
         parts += _stats(found.parent, files)
     else:
-        inputs = _bundle_inputs(found)
-        # No record yet (never built): the entry point stands for the build; the next start,
-        # after the bundle is built, keys on all its inputs.
-        parts += _stats(found, inputs if inputs is not None else ["scripts/serve.ts", "package.json"])
+        parts += _stats(found, _checkout_files(found))
     return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogateescape")).hexdigest()[:24]
+
+
+def _checkout_files(checkout: Path) -> List[str]:
+    """The checkout's files that make its server: every file in the source folders (SOURCE_DIRS
+    and any other folder the last bundle was built from) and npm's records of what is installed.
+    Not the bundle's own list of inputs: that changes when the bundle is rebuilt, and processes
+    started before and after a rebuild of the same sources must agree."""
+    folders = set(SOURCE_DIRS)
+    for name in _bundle_inputs(checkout) or []:
+        top, slash, _ = name.partition("/")
+        if slash and top not in ("node_modules", "..", "") and not top.startswith("."):
+            folders.add(top)
+    files = ["package.json", "package-lock.json", "node_modules/.package-lock.json"]
+    for folder in sorted(folders):
+        for root, dirs, names in os.walk(checkout / folder):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            rel = os.path.relpath(root, checkout)
+            files += [os.path.join(rel, n) for n in sorted(names)]
+    return files
 
 
 def _bundle_inputs(checkout: Path) -> Optional[List[str]]:

@@ -284,18 +284,28 @@ def test_sessions_of_other_processes_cannot_be_found(spawn) -> None:
     assert a.ask("step") == "ok"
 
 
-def test_the_build_key_follows_every_input_of_the_bundle(tmp_path: Path) -> None:
+def test_the_build_key_follows_the_sources_and_not_whether_they_were_built(tmp_path: Path) -> None:
     from cardgym.shared_server import build_key
 
     (tmp_path / "scripts").mkdir()
     (tmp_path / "scripts" / "serve.ts").write_text("serve")
-    (tmp_path / "env.ts").write_text("a")
+    (tmp_path / "engine" / "core").mkdir(parents=True)
+    (tmp_path / "engine" / "core" / "rules.ts").write_text("a")
+    (tmp_path / "package.json").write_text("{}")
+
+    def key(**environ: str) -> str:
+        return build_key(tmp_path, "/usr/bin/node", environ.pop("version", "v22.13.0"), environ)
+
+    before = key()
+    # Building the bundle (what the first server start does) leaves the key as it was: processes
+    # started before and after a build of the same sources share one server.
     (tmp_path / ".bundle" / "cache").mkdir(parents=True)
-    (tmp_path / ".bundle" / "cache" / "serve.json").write_text(json.dumps({"key": "k", "inputs": ["scripts/serve.ts", "env.ts"], "files": []}))
-    key = build_key(tmp_path, "/usr/bin/node", "v22.13.0", {})
-    assert build_key(tmp_path, "/usr/bin/node", "v22.13.0", {}) == key
-    os.utime(tmp_path / "env.ts", ns=(1, 1))  # an input changed
-    changed = build_key(tmp_path, "/usr/bin/node", "v22.13.0", {})
-    assert changed != key
-    assert build_key(tmp_path, "/usr/bin/node", "v24.0.0", {}) != changed
-    assert build_key(tmp_path, "/usr/bin/node", "v22.13.0", {"CARDGYM_TOKEN": "secret-token"}) != changed
+    (tmp_path / ".bundle" / "cache" / "serve.json").write_text(json.dumps({"key": "k", "inputs": ["scripts/serve.ts", "engine/core/rules.ts"], "files": []}))
+    assert key() == before
+    os.utime(tmp_path / "engine" / "core" / "rules.ts", ns=(1, 1))  # a source changed
+    changed = key()
+    assert changed != before
+    (tmp_path / "engine" / "core" / "new.ts").write_text("b")  # a source added
+    assert key() != changed
+    assert key(version="v24.0.0") != key()
+    assert key(CARDGYM_TOKEN="secret-token") != key()
