@@ -4,7 +4,7 @@
  * Bundles the browser client (web/src/main.ts, which imports the engine directly) into
  * web/dist/app.js with esbuild's command-line program, minified, for the browsers of the last few
  * years (es2020). `npm start` runs it before the server starts (about 0.2 s), and the browser
- * tests run it once in their setup. The server serves the result at `/` (env/server/web.ts).
+ * tests run it once in their setup. The server serves the result at `/` (env/server/plugins/web.ts).
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, statSync } from "node:fs";

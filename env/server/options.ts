@@ -9,7 +9,7 @@ import { adapters as shippedAdapters } from "../games/index.ts";
 import type { AgentFactory } from "../learning-facilitator.ts";
 import type { LiveClock } from "../live/clock.ts";
 import { DEFAULT_CARD_SET_DIR } from "./card-sets.ts";
-import { DEFAULT_WEB_DIR } from "./web.ts";
+import { DEFAULT_WEB_DIR } from "./plugins/web.ts";
 
 export interface ServerOptions {
   /** Games served (default: the shipped registry); only games with an adapter are listed. */

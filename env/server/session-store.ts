@@ -44,6 +44,11 @@ export interface FastBinding {
 
 export type NewSession = Pick<SessionEntry, "id" | "slot" | "meta" | "create">;
 
+/** A new session's entry: nothing logged, not reset, not busy, not quarantined. */
+export function freshEntry(s: NewSession, now: number): SessionEntry {
+  return { ...s, log: [], loggedActions: 0, digest: null, step: 0, envSteps: 0, isReset: false, lastUsed: now, inFlight: 0, quarantine: null, fast: null };
+}
+
 /** How many deleted/expired ids are remembered, so late requests get 410 instead of 404. */
 const REMEMBERED_GONE = 4096;
 
@@ -106,19 +111,7 @@ export class SessionStore {
     if (n === undefined) throw new Error(`session ${s.id} was not reserved`);
     this.reserved.delete(s.id);
     this.envs += s.meta.numEnvs - n;
-    const entry: SessionEntry = {
-      ...s,
-      log: [],
-      loggedActions: 0,
-      digest: null,
-      step: 0,
-      envSteps: 0,
-      isReset: false,
-      lastUsed: this.now(),
-      inFlight: 0,
-      quarantine: null,
-      fast: null,
-    };
+    const entry = freshEntry(s, this.now());
     this.sessions.set(s.id, entry);
     return entry;
   }

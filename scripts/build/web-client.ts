@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 /**
- * Builds the browser client and copies what the server serves at `/` (env/server/web.ts: the page,
+ * Builds the browser client and copies what the server serves at `/` (env/server/plugins/web.ts: the page,
  * its stylesheet and the bundle) into `<root>/web/`, where a packaged server looks for it
  * (PACKAGE_ROOT/web), so the npm package and the wheel serve the same client as a checkout.
  */

@@ -1,8 +1,8 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from "fastify";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { PACKAGE_ROOT } from "../../agents/paths.ts";
+import { PACKAGE_ROOT } from "../../../agents/paths.ts";
 
 /** Where the browser client lives: web/index.html, web/style.css and the bundle web/dist/app.js. */
 export const DEFAULT_WEB_DIR = join(PACKAGE_ROOT, "web");
@@ -19,7 +19,7 @@ const FILES: Readonly<Record<string, { path: string; type: string }>> = {
  * (scripts/build-web.mjs); without it `/app.js` answers 404 saying how to build it. Nothing else
  * under `/` is served: no directory listing, no path from the URL ever reaches the file system.
  */
-export function registerWebRoutes(app: FastifyInstance, dir: string): void {
+const webRoutes: FastifyPluginCallback<{ dir: string }> = (app, { dir }, done) => {
   const cache = new Map<string, { mtimeMs: number; body: Buffer; gzip: Buffer | null }>();
   /** The file and its gzip form (made once per change, for files worth compressing). */
   const read = (rel: string): { body: Buffer; gzip: Buffer | null } | null => {
@@ -62,4 +62,7 @@ export function registerWebRoutes(app: FastifyInstance, dir: string): void {
       .send(gzip ? found.gzip : found.body);
   };
   for (const url of Object.keys(FILES)) app.get(url, (request, reply) => serve(url, request, reply));
-}
+  done();
+};
+
+export default webRoutes;
