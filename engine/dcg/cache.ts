@@ -1,4 +1,5 @@
 import type { BattleData } from "./battle-data.ts";
+import { DecisionTable } from "./decision-table.ts";
 import { buildPoolIndex, type PoolIndex } from "./pool-index.ts";
 import type { Pool } from "./pool.ts";
 import type { Plan, Targeting } from "./targeting.ts";
@@ -19,6 +20,8 @@ export class DcgCache {
   auraResult: BattleData | null = null;
   auraCells: readonly number[] | null = null;
   auraUnits: number[] | null = null;
+  /** The interned (card, cell) decisions legal() hands out (decision-table.ts). */
+  readonly decisions = new DecisionTable();
   /** Each card sentence's targeting plan (targeting.ts), keyed by the sentence object. */
   readonly plans = new WeakMap<Targeting, Plan>();
   private readonly indexes = new WeakMap<Pool, PoolIndex>();

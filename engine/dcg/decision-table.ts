@@ -13,35 +13,42 @@ type PlacedKind = Placed["kind"];
 /** Instance ids below this are interned (a book has at most 40 cards); others get fresh objects. */
 const MAX_CARD = 128;
 
-/** Every interned decision of one kind, built whole and frozen: table[card][cell]. */
-type PlacedTable<K extends PlacedKind> = readonly (readonly Extract<Placed, { kind: K }>[])[];
+/** One kind's interned decisions, rows[card][cell], each row made on first use. */
+export interface PlacedRows<K extends PlacedKind> {
+  readonly kind: K;
+  readonly rows: ((Extract<Placed, { kind: K }> | null)[] | null)[];
+}
 
-function placedTable<K extends PlacedKind>(kind: K): PlacedTable<K> {
+function placedRows<K extends PlacedKind>(kind: K): PlacedRows<K> {
+  return { kind, rows: new Array<null>(MAX_CARD).fill(null) };
+}
+
+/**
+ * The decision of `table`'s kind for (card, cell): the interned object (made and kept in `table`
+ * on first use), or a fresh one outside the table's range. Its only state is the table passed in.
+ */
+export function placedOf<K extends PlacedKind>(table: PlacedRows<K>, card: number, cell: number): Extract<Placed, { kind: K }> {
   type D = Extract<Placed, { kind: K }>;
-  return Object.freeze(
-    Array.from({ length: MAX_CARD }, (_, card) => Object.freeze(Array.from({ length: CELLS }, (_, cell) => Object.freeze({ kind, card, cell }) as D))),
-  );
+  const kind = table.kind;
+  if (!(card >= 0 && card < MAX_CARD && cell >= 0 && cell < CELLS)) return { kind, card, cell } as D;
+  const row = (table.rows[card] ??= new Array<D | null>(CELLS).fill(null));
+  return (row[cell] ??= Object.freeze({ kind, card, cell }) as D);
 }
 
-/** The decision of `table`'s kind for (card, cell): the interned object, or a fresh one outside the table. */
-function placedOf<K extends PlacedKind>(table: PlacedTable<K>, kind: K, card: number, cell: number): Extract<Placed, { kind: K }> {
-  if (!(card >= 0 && card < MAX_CARD && cell >= 0 && cell < CELLS)) return { kind, card, cell } as Extract<Placed, { kind: K }>;
-  return table[card]![cell]!;
+/**
+ * The interned (card, cell) decisions of every kind. engine/ keeps no module-level state, so the
+ * table belongs to whoever runs legal() (a DcgCache: one per game made by makeDcg) and is passed
+ * in. Sharing one between games is safe: an entry is a function of its kind, card and cell.
+ */
+export class DecisionTable {
+  readonly strategyMove = placedRows("strategyMove");
+  readonly summon = placedRows("summon");
+  readonly feint = placedRows("feint");
+  readonly moveDeclare = placedRows("moveDeclare");
+  readonly attack = placedRows("attack");
+  readonly reactSummon = placedRows("reactSummon");
+  readonly reactFeint = placedRows("reactFeint");
 }
-
-/** The lookup of one kind: a pure function over its frozen table (no state filled in as it runs). */
-function placed<K extends PlacedKind>(kind: K): (card: number, cell: number) => Extract<Placed, { kind: K }> {
-  const table = placedTable(kind);
-  return (card, cell) => placedOf(table, kind, card, cell);
-}
-
-export const strategyMoveOf = placed("strategyMove");
-export const summonOf = placed("summon");
-export const feintOf = placed("feint");
-export const moveDeclareOf = placed("moveDeclare");
-export const attackOf = placed("attack");
-export const reactSummonOf = placed("reactSummon");
-export const reactFeintOf = placed("reactFeint");
 
 const DIRECT: readonly Extract<Decision, { kind: "direct" }>[] = Array.from({ length: MAX_CARD }, (_, card) =>
   Object.freeze({ kind: "direct" as const, card }),

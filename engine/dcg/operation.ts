@@ -3,22 +3,17 @@ import type { BattleData } from "./battle-data.ts";
 import { CELLS, HOME, inEnemyHome, NEIGHBOUR, PLACEMENT } from "./board.ts";
 import type { Decision } from "./decision.ts";
 import {
-  attackOf,
   CHARGE,
   directOf,
+  placedOf,
   DRAW,
   FEINT_DECLARE,
   FEINT_PASS,
-  feintOf,
-  moveDeclareOf,
   moveRetryOf,
   REACT_NONE,
-  reactFeintOf,
-  reactSummonOf,
   STRATEGY_CONFIRM,
-  strategyMoveOf,
-  summonOf,
   TURN_FINISH,
+  type DecisionTable,
 } from "./decision-table.ts";
 import { HAND_CAP } from "./ops.ts";
 import { canAttack, canMove, moveCost } from "./params.ts";
@@ -30,12 +25,13 @@ export const STRATEGY_REMOVES = 10;
 /**
  * The dcg design's Operations: what the actor may do now, each with its cells. THE single source of
  * legality. Stable order: by operation (the order below), then hand order / instance id, then cell.
+ * `t` interns the (card, cell) decisions (the caller's DcgCache keeps it).
  */
-export function legal(s: BattleData, pool: Pool): Decision[] {
+export function legal(s: BattleData, pool: Pool, t: DecisionTable): Decision[] {
   const st = s.state;
   switch (st.kind) {
     case "Strategy":
-      return strategyOps(s, st.seat);
+      return strategyOps(s, st.seat, t);
     case "Draw": {
       const seat = s.turnPlayer;
       const out: Decision[] = [];
@@ -44,9 +40,9 @@ export function legal(s: BattleData, pool: Pool): Decision[] {
       return out;
     }
     case "Main":
-      return mainOps(s, pool, s.turnPlayer);
+      return mainOps(s, pool, s.turnPlayer, t);
     case "MoveDeclare":
-      return reactOps(s, pool, (1 - s.turnPlayer) as Seat);
+      return reactOps(s, pool, (1 - s.turnPlayer) as Seat, t);
     case "MoveRetry": {
       const out: Decision[] = [];
       if (s.players[s.turnPlayer].mp >= st.cost) {
@@ -73,7 +69,7 @@ export function legal(s: BattleData, pool: Pool): Decision[] {
   }
 }
 
-function strategyOps(s: BattleData, seat: Seat): Decision[] {
+function strategyOps(s: BattleData, seat: Seat, t: DecisionTable): Decision[] {
   const out: Decision[] = [];
   const home = HOME[seat];
   const cards = s.cards;
@@ -90,9 +86,9 @@ function strategyOps(s: BattleData, seat: Seat): Decision[] {
     if (c.owner !== seat || c.layer !== "Strategy") continue;
     if (c.cell < 0) {
       unplaced++;
-      for (let k = 0; k < home.length; k++) if (occupied[home[k]!] === 0) out.push(strategyMoveOf(id, home[k]!));
+      for (let k = 0; k < home.length; k++) if (occupied[home[k]!] === 0) out.push(placedOf(t.strategyMove, id, home[k]!));
     } else if (movesLeft) {
-      for (let k = 0; k < home.length; k++) if (home[k] !== c.cell) out.push(strategyMoveOf(id, home[k]!));
+      for (let k = 0; k < home.length; k++) if (home[k] !== c.cell) out.push(placedOf(t.strategyMove, id, home[k]!));
     }
   }
   if (unplaced === 0) out.push(STRATEGY_CONFIRM);
@@ -111,7 +107,7 @@ function hasCost3Rubric(s: BattleData, pool: Pool, seat: Seat): boolean {
   return false;
 }
 
-function mainOps(s: BattleData, pool: Pool, seat: Seat): Decision[] {
+function mainOps(s: BattleData, pool: Pool, seat: Seat, t: DecisionTable): Decision[] {
   const out: Decision[] = [];
   const p = s.players[seat];
   if (p.ops < s.cfg.opsPerTurn) {
@@ -130,7 +126,7 @@ function mainOps(s: BattleData, pool: Pool, seat: Seat): Decision[] {
       const where = def.kind === "rubric" ? HOME[seat] : PLACEMENT[seat];
       for (let k = 0; k < where.length; k++) {
         const cell = where[k]!;
-        if (cells[cell]! < 0 && feints[cell]! < 0) out.push(summonOf(id, cell));
+        if (cells[cell]! < 0 && feints[cell]! < 0) out.push(placedOf(t.summon, id, cell));
       }
     }
     // Feint: face down onto an empty cell of Placement(P), at most one own feint on the field.
@@ -141,7 +137,7 @@ function mainOps(s: BattleData, pool: Pool, seat: Seat): Decision[] {
         if (defs[cards[id]!.def]!.kind !== "feint") continue;
         for (let k = 0; k < where.length; k++) {
           const cell = where[k]!;
-          if (cells[cell]! < 0 && feints[cell]! < 0) out.push(feintOf(id, cell));
+          if (cells[cell]! < 0 && feints[cell]! < 0) out.push(placedOf(t.feint, id, cell));
         }
       }
     }
@@ -159,7 +155,7 @@ function mainOps(s: BattleData, pool: Pool, seat: Seat): Decision[] {
       const from = cards[id]!.cell;
       for (let dir = 0; dir < 4; dir++) {
         const to = NEIGHBOUR[from * 4 + dir]!;
-        if (to >= 0 && cells[to]! < 0) out.push(moveDeclareOf(id, to));
+        if (to >= 0 && cells[to]! < 0) out.push(placedOf(t.moveDeclare, id, to));
       }
     }
     if (p.attacks >= 1) {
@@ -171,7 +167,7 @@ function mainOps(s: BattleData, pool: Pool, seat: Seat): Decision[] {
         if (c.summoned === s.turn || c.attacked === s.turn || !canAttack(s, pool, id)) continue;
         for (let dir = 0; dir < 4; dir++) {
           const to = NEIGHBOUR[c.cell * 4 + dir]!;
-          if (to >= 0 && cells[to]! >= 0 && cards[cells[to]!]!.owner !== seat) out.push(attackOf(id, to));
+          if (to >= 0 && cells[to]! >= 0 && cards[cells[to]!]!.owner !== seat) out.push(placedOf(t.attack, id, to));
         }
         if (inEnemyHome(c.cell, seat)) (directs ??= []).push(directOf(id));
       }
@@ -182,7 +178,7 @@ function mainOps(s: BattleData, pool: Pool, seat: Seat): Decision[] {
   return out;
 }
 
-function reactOps(s: BattleData, pool: Pool, seat: Seat): Decision[] {
+function reactOps(s: BattleData, pool: Pool, seat: Seat, t: DecisionTable): Decision[] {
   const out: Decision[] = [REACT_NONE];
   const p = s.players[seat];
   const hand = s.hands[seat];
@@ -193,7 +189,7 @@ function reactOps(s: BattleData, pool: Pool, seat: Seat): Decision[] {
     if (def.kind === "object" && def.cost <= p.mp) {
       for (let k = 0; k < where.length; k++) {
         const cell = where[k]!;
-        if (s.cells[cell]! < 0 && s.feints[cell]! < 0) out.push(reactSummonOf(id, cell));
+        if (s.cells[cell]! < 0 && s.feints[cell]! < 0) out.push(placedOf(t.reactSummon, id, cell));
       }
     }
   }
@@ -203,7 +199,7 @@ function reactOps(s: BattleData, pool: Pool, seat: Seat): Decision[] {
       if (pool.cards[s.cards[id]!.def]!.kind !== "feint") continue;
       for (let k = 0; k < where.length; k++) {
         const cell = where[k]!;
-        if (s.cells[cell]! < 0 && s.feints[cell]! < 0) out.push(reactFeintOf(id, cell));
+        if (s.cells[cell]! < 0 && s.feints[cell]! < 0) out.push(placedOf(t.reactFeint, id, cell));
       }
     }
   }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { Rng, stateHash } from "../../engine/core/index.ts";
 import { DcgCache } from "../../engine/dcg/cache.ts";
+import { DecisionTable, placedOf } from "../../engine/dcg/decision-table.ts";
+import { legal as legalOps } from "../../engine/dcg/operation.ts";
 import { Draft } from "../../engine/dcg/draft.ts";
 import { applyDecision } from "../../engine/dcg/flow.ts";
 import { makeDcg, type BattleData, type Decision } from "../../engine/dcg/index.ts";
@@ -88,5 +90,35 @@ describe("dcg's apply memos (DcgCache)", () => {
     expect(cache.poolIndex(game.pool)).toBe(index);
     // The same battle as one set up without a shared cache.
     expect(stateHash(s)).toBe(stateHash(setupBattle(config, 7, game.pool, game.presets)));
+  });
+
+  it("legal() interns its (card, cell) decisions in the table passed in, never in module state", () => {
+    const a = new DecisionTable();
+    const b = new DecisionTable();
+    const one = placedOf(a.summon, 3, 4);
+    expect(one).toEqual({ kind: "summon", card: 3, cell: 4 });
+    expect(Object.keys(one)).toEqual(["kind", "card", "cell"]);
+    expect(Object.isFrozen(one)).toBe(true);
+    expect(placedOf(a.summon, 3, 4)).toBe(one);
+    // Another table is another set of objects: nothing is shared through the module.
+    expect(placedOf(b.summon, 3, 4)).not.toBe(one);
+    expect(placedOf(b.summon, 3, 4)).toEqual(one);
+    // Out of the table's range: a fresh object each time, the same fields.
+    expect(placedOf(a.attack, 500, 2)).toEqual({ kind: "attack", card: 500, cell: 2 });
+    expect(placedOf(a.attack, 500, 2)).not.toBe(placedOf(a.attack, 500, 2));
+    // A real position's legal list: the same objects from the same table, equal ones from another.
+    const rng = Rng.seeded(5);
+    let s = game.setup(config, 5);
+    while (!legalOps(s, game.pool, a).some((d) => d.kind === "summon")) {
+      const options = game.legal(s);
+      s = game.applyTrusted(s, options[rng.int(options.length)]!);
+    }
+    const first = legalOps(s, game.pool, a);
+    const again = legalOps(s, game.pool, a);
+    const other = legalOps(s, game.pool, b);
+    const summon = first.findIndex((d) => d.kind === "summon");
+    expect(again[summon]).toBe(first[summon]);
+    expect(other[summon]).not.toBe(first[summon]);
+    expect(other).toEqual(first);
   });
 });
