@@ -95,16 +95,14 @@ function strategyOps(s: BattleData, seat: Seat, t: DecisionTable): Decision[] {
   return out;
 }
 
-function hasCost3Rubric(s: BattleData, pool: Pool, seat: Seat): boolean {
-  for (let cell = 0; cell < CELLS; cell++) {
-    const id = s.cells[cell]!;
-    if (id < 0) continue;
-    const c = s.cards[id]!;
-    if (c.owner !== seat) continue;
-    const def = pool.cards[c.def]!;
-    if (def.kind === "rubric" && def.cost === 3) return true;
+/** The cells of `where` (ascending) with neither a unit nor a face-down feint. */
+function freeCells(s: BattleData, where: readonly number[]): number[] {
+  const out: number[] = [];
+  for (let k = 0; k < where.length; k++) {
+    const cell = where[k]!;
+    if (s.cells[cell]! < 0 && s.feints[cell]! < 0) out.push(cell);
   }
-  return false;
+  return out;
 }
 
 function mainOps(s: BattleData, pool: Pool, seat: Seat, t: DecisionTable): Decision[] {
@@ -113,42 +111,44 @@ function mainOps(s: BattleData, pool: Pool, seat: Seat, t: DecisionTable): Decis
   if (p.ops < s.cfg.opsPerTurn) {
     const hand = s.hands[seat];
     const cells = s.cells;
-    const feints = s.feints;
     const cards = s.cards;
     const defs = pool.cards;
-    let cost3: boolean | null = null;
+    // One pass over the board: own rubrics in cell order (they move and attack), and whether one
+    // of them costs 3 (at most one such rubric on the field at a time).
+    const mine: number[] = [];
+    let cost3 = false;
+    for (let cell = 0; cell < CELLS; cell++) {
+      const id = cells[cell]!;
+      if (id < 0) continue;
+      const c = cards[id]!;
+      if (c.owner !== seat) continue;
+      const def = defs[c.def]!;
+      if (def.kind !== "rubric") continue;
+      mine.push(id);
+      if (def.cost === 3) cost3 = true;
+    }
+    // Empty cells (no unit, no feint) of Home(P) and Placement(P), found once for every hand card.
+    let home: number[] | null = null;
+    let placement: number[] | null = null;
     // Summon: a rubric onto an empty cell of Home(P), an object onto an empty cell of Placement(P).
     for (let i = 0; i < hand.length; i++) {
       const id = hand[i]!;
       const def = defs[cards[id]!.def]!;
       if (def.kind === "feint" || def.cost > p.mp) continue;
-      if (def.kind === "rubric" && def.cost === 3 && (cost3 ??= hasCost3Rubric(s, pool, seat))) continue;
-      const where = def.kind === "rubric" ? HOME[seat] : PLACEMENT[seat];
-      for (let k = 0; k < where.length; k++) {
-        const cell = where[k]!;
-        if (cells[cell]! < 0 && feints[cell]! < 0) out.push(placedOf(t.summon, id, cell));
-      }
+      if (def.kind === "rubric" && def.cost === 3 && cost3) continue;
+      const where = def.kind === "rubric" ? (home ??= freeCells(s, HOME[seat])) : (placement ??= freeCells(s, PLACEMENT[seat]));
+      for (let k = 0; k < where.length; k++) out.push(placedOf(t.summon, id, where[k]!));
     }
     // Feint: face down onto an empty cell of Placement(P), at most one own feint on the field.
     if (p.feint < 0) {
-      const where = PLACEMENT[seat];
       for (let i = 0; i < hand.length; i++) {
         const id = hand[i]!;
         if (defs[cards[id]!.def]!.kind !== "feint") continue;
-        for (let k = 0; k < where.length; k++) {
-          const cell = where[k]!;
-          if (cells[cell]! < 0 && feints[cell]! < 0) out.push(placedOf(t.feint, id, cell));
-        }
+        const where = (placement ??= freeCells(s, PLACEMENT[seat]));
+        for (let k = 0; k < where.length; k++) out.push(placedOf(t.feint, id, where[k]!));
       }
     }
     // MoveDeclare, then Attack, then Direct, each over own rubrics by cell.
-    const mine: number[] = [];
-    for (let cell = 0; cell < CELLS; cell++) {
-      const id = cells[cell]!;
-      if (id < 0) continue;
-      const c = cards[id]!;
-      if (c.owner === seat && defs[c.def]!.kind === "rubric") mine.push(id);
-    }
     for (let m = 0; m < mine.length; m++) {
       const id = mine[m]!;
       if (moveCost(s, pool, id) > p.mp || !canMove(s, pool, id)) continue;
