@@ -1,9 +1,10 @@
 /**
  * tsx scripts/bench-engine-vs.ts --old <checkout> [--game dcg] [--seconds S] [--rounds N]
  *
- * Random-playout decisions/s of one game's engine in this checkout against another checkout's
- * (e.g. a `git worktree add` of an older commit), in one process, alternating round by round so
- * that machine load hits both alike. Same loop as `npm run bench`: setup + legal() + a uniform
+ * Random-playout decisions per CPU second of one game's engine in this checkout against another
+ * checkout's (e.g. a `git worktree add` of an older commit), in one process, alternating round by
+ * round so that machine load hits both alike. Rates are per second of this process's own CPU time
+ * (user + system), so time the core spent on other processes of a busy machine is not counted. Same loop as `npm run bench`: setup + legal() + a uniform
  * pick + applyTrusted per decision, the same seeds on both sides. Prints each side's best and
  * median round and the ratio of medians. A benchmark, not a test.
  */
@@ -29,13 +30,20 @@ async function load(root: string, id: string): Promise<{ game: Game; Rng: { seed
   return { game: got.value, Rng: core.Rng };
 }
 
+/** This process's CPU time (user + system) in ms: unlike the wall clock, it does not count the time other processes had the core. */
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+/** Decisions per CPU second over about `ms` of this process's CPU time. */
 function measure(side: Awaited<ReturnType<typeof load>>, ms: number, firstSeed: number): number {
   const { game, Rng } = side;
   const config = game.parseConfig({}).value;
   const rng = Rng.seeded(firstSeed);
   let decisions = 0;
   let seed = firstSeed;
-  const start = performance.now();
+  const start = cpuMs();
   let now = start;
   while (now - start < ms) {
     let s = game.setup(config, seed++);
@@ -44,7 +52,7 @@ function measure(side: Awaited<ReturnType<typeof load>>, ms: number, firstSeed: 
       s = game.applyTrusted(s, legal[rng.int(legal.length)]);
       decisions++;
     }
-    now = performance.now();
+    now = cpuMs();
   }
   return decisions / ((now - start) / 1000);
 }
@@ -66,8 +74,8 @@ main(async () => {
     for (const k of order) rates[k]!.push(measure(sides[k], (seconds * 1000) / rounds / 2, 1 + r * 1_000_000));
   }
   const line = (k: string) =>
-    `best ${Math.round(Math.max(...rates[k]!)).toLocaleString("en-US")}  median ${Math.round(median(rates[k]!)).toLocaleString("en-US")} decisions/s`;
-  console.log(`${id} random playouts ${new Date().toISOString()}, ${rounds} alternating rounds, ${seconds}s in all, old = ${values.old}`);
+    `best ${Math.round(Math.max(...rates[k]!)).toLocaleString("en-US")}  median ${Math.round(median(rates[k]!)).toLocaleString("en-US")} decisions per CPU second`;
+  console.log(`${id} random playouts ${new Date().toISOString()}, ${rounds} alternating rounds, ${seconds} CPU seconds in all, old = ${values.old}`);
   console.log(`  old ${line("old")}\n  new ${line("new")}\n  new/old (median) ${(median(rates.new!) / median(rates.old!)).toFixed(2)}x`);
   return 0;
 });
