@@ -146,6 +146,7 @@ export class ServerCore {
         const entry = this.fastHandles.get(handle);
         if (entry && !entry.quarantine) this.quarantine(entry, "step_timeout", `a fast-path request did not finish within ${o.stepTimeoutMs} ms`);
       },
+      stepped: (steps, envSteps) => this.metrics.recordStep(envSteps, steps),
     };
   }
 

@@ -38,6 +38,8 @@ export interface FastPathHost {
   event(e: FastEvent): void;
   /** Marks the start (handle) and end (0) of a request, for the owner's budget watchdog. */
   busy(handle: number): void;
+  /** A step of `envs` envs succeeded (for the server's /metrics). */
+  stepped(envs: number): void;
 }
 
 export type FastEvent =
@@ -103,9 +105,9 @@ export class FastPathServer {
       if (gone !== undefined)
         throw new ApiError(409, "session_quarantined", `session ${bound.session} is quarantined: ${gone}; delete it and create a new one`);
       let req: HostRequest;
-      if (op === FAST_OP.reset) req = { op: "reset", session: bound.session, body: this.resetBodyOf(payload), format: "msgpack" };
+      if (op === FAST_OP.reset) req = { op: "reset", session: bound.session, body: this.resetBodyOf(payload), format: "msgpack", digest: false };
       else if (op === FAST_OP.step)
-        req = { op: "step", session: bound.session, body: { actions: actionsOf(payload, this.o.maxEnvsPerSession) }, format: "msgpack" };
+        req = { op: "step", session: bound.session, body: { actions: actionsOf(payload, this.o.maxEnvsPerSession) }, format: "msgpack", digest: false };
       else throw new ApiError(400, "unknown_op", `unknown fast-path op ${op} (1 attach, 2 reset, 3 step)`);
       this.host.busy(bound.handle);
       let r: HostReply;
@@ -123,6 +125,7 @@ export class FastPathServer {
       }
       const p = r.payload;
       if (!(p instanceof Uint8Array)) throw new ApiError(500, "internal_error", "the session host gave no binary reply");
+      if (req.op === "step") this.host.stepped((req.body as { actions: Int32Array }).actions.length);
       return frame(0, r.status, p);
     } catch (e) {
       const api = e instanceof ApiError ? e : new ApiError(500, "internal_error", e instanceof Error ? e.message : String(e));

@@ -17,8 +17,8 @@ export class Metrics {
     this.window = windowSeconds;
   }
 
-  recordStep(envs: number): void {
-    this.steps++;
+  recordStep(envs: number, steps = 1): void {
+    this.steps += steps;
     this.envSteps += envs;
     const sec = Math.floor(this.now() / 1000);
     const last = this.buckets[this.buckets.length - 1];

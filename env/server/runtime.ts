@@ -85,6 +85,8 @@ export interface RuntimeOptions {
     readonly maxEnvsPerSession: number;
     readonly event: (e: FastEvent) => void;
     readonly expired: (handle: number) => void;
+    /** Fast-path steps (and their env-steps) since the last call, for /metrics. */
+    readonly stepped: (steps: number, envSteps: number) => void;
   } | null;
 }
 
@@ -109,8 +111,13 @@ interface Slot {
   failedStarts: number;
   /** Whether the current worker serves its fast-path socket. */
   fastPath: boolean;
-  /** Shared with the worker: int32 watchdog handle of the fast-path request running (0: none), float64 its start (ms). */
+  /**
+   * Shared with the worker: int32 watchdog handle of the fast-path request running (0: none) at
+   * byte 0, float64 its start (ms) at 8, float64 fast-path steps and env-steps so far at 16 and 24.
+   */
   readonly fastState: SharedArrayBuffer;
+  /** The step counts of fastState already passed on. */
+  readonly fastCounted: [number, number];
 }
 
 /**
@@ -142,14 +149,26 @@ export class SessionRuntime {
     if (fast && this.host) {
       const host = this.host;
       this.inThreadFast = new FastPathServer(
-        { handle: (req) => host.handle(req), keyed: (key) => host.keyed(key), event: fast.event, busy: () => undefined },
+        {
+          handle: (req) => host.handle(req),
+          keyed: (key) => host.keyed(key),
+          event: fast.event,
+          busy: () => undefined,
+          stepped: (envs) => fast.stepped(1, envs),
+        },
         { path: this.fastSocket(0)!, maxFrame: fast.maxFrame, maxEnvsPerSession: fast.maxEnvsPerSession },
       );
     }
     if (fast && o.workers > 0) {
       // A fast-path request never passes through the main thread: a timer here reads what the
       // worker marked in its shared buffer and replaces a worker whose request ran past the budget.
-      this.watchdog = setInterval(() => this.checkFastBudgets(), Math.max(10, Math.min(250, Math.floor(o.stepTimeoutMs / 4))));
+      this.watchdog = setInterval(
+        () => {
+          this.checkFastBudgets();
+          this.collectFastSteps();
+        },
+        Math.max(10, Math.min(250, Math.floor(o.stepTimeoutMs / 4))),
+      );
       this.watchdog.unref();
     }
     this.slots = Array.from({ length: Math.max(1, o.workers) }, (_, index) => ({
@@ -162,7 +181,8 @@ export class SessionRuntime {
       envs: 0,
       failedStarts: 0,
       fastPath: false,
-      fastState: new SharedArrayBuffer(16),
+      fastState: new SharedArrayBuffer(32),
+      fastCounted: [0, 0],
     }));
   }
 
@@ -187,6 +207,21 @@ export class SessionRuntime {
   /** Whether the slot's worker is serving its fast-path socket (a worker starts it before it takes requests). */
   fastPathReady(slot: number): boolean {
     return this.slots[slot]?.fastPath ?? false;
+  }
+
+  /** Passes the fast-path steps the workers counted since the last call on to the owner (/metrics). */
+  collectFastSteps(): void {
+    const fast = this.o.fastPath;
+    if (!fast || this.host) return;
+    for (const s of this.slots) {
+      const counts = new Float64Array(s.fastState, 16, 2);
+      const steps = counts[0]! - s.fastCounted[0];
+      const envSteps = counts[1]! - s.fastCounted[1];
+      if (steps === 0) continue;
+      s.fastCounted[0] += steps;
+      s.fastCounted[1] += envSteps;
+      fast.stepped(steps, envSteps);
+    }
   }
 
   private checkFastBudgets(): void {

@@ -16,7 +16,7 @@ import { Tensor, encodeReply, type WireFormat } from "./wire.ts";
  * the main thread only forwards bytes (transferred, not copied, from a worker).
  */
 
-export type HostOp = "create" | "reset" | "step" | "mask" | "render" | "hashes" | "delete" | "rebuild" | "job" | "attach";
+export type HostOp = "create" | "reset" | "step" | "mask" | "render" | "hashes" | "delete" | "rebuild" | "job" | "attach" | "status";
 
 /** attach: the key a fast-path connection presents for the session, and its watchdog handle (env/server/fast-path.ts). */
 export interface AttachBody {
@@ -31,6 +31,8 @@ export interface HostRequest {
   /** The validated request body (create: the create body with its card set inlined). */
   readonly body?: unknown;
   readonly format: WireFormat;
+  /** reset/step: false skips the reply digest (only rebuilds check it; fast-path sessions are never rebuilt). */
+  readonly digest?: boolean;
 }
 
 export interface HostError {
@@ -133,7 +135,8 @@ export class SessionHost {
       case "step": {
         const f = this.facilitator(session);
         const batch = op === "reset" ? await f.reset((req.body ?? {}) as never) : await f.stepNow((req.body as { actions: number[] }).actions);
-        return { status: 200, payload: encodeReply(batchReply(batch, f), format), step: batch.step, digest: digestBatch(batch) };
+        const payload = encodeReply(batchReply(batch, f), format);
+        return { status: 200, payload, step: batch.step, ...(req.digest === false ? {} : { digest: digestBatch(batch) }) };
       }
       case "mask": {
         const f = this.facilitator(session);
@@ -156,6 +159,11 @@ export class SessionHost {
         const f = this.facilitator(session);
         const index = (req.body as { env: number }).env;
         return { status: 200, payload: encodeReply({ step: f.steps, env: index, text: f.render(index) }, format) };
+      }
+      case "status": {
+        // A fast-path session's counters live here only (its steps never pass the main thread).
+        const f = this.facilitator(session);
+        return { status: 200, value: { step: f.steps, envSteps: f.envSteps, reset: f.isReset } };
       }
       case "hashes":
         return { status: 200, value: this.facilitator(session).hashes() };

@@ -26,6 +26,7 @@ if (init.fastPath) {
   const { path, maxFrame, maxEnvsPerSession, state } = init.fastPath;
   const busy = new Int32Array(state, 0, 1);
   const since = new Float64Array(state, 8, 1);
+  const counts = new Float64Array(state, 16, 2);
   const server = new FastPathServer(
     {
       handle: (req) => host.handle(req),
@@ -34,6 +35,10 @@ if (init.fastPath) {
       busy: (handle) => {
         if (handle !== 0) since[0] = Date.now();
         Atomics.store(busy, 0, handle);
+      },
+      stepped: (envs) => {
+        counts[0]! += 1;
+        counts[1]! += envs;
       },
     },
     { path, maxFrame, maxEnvsPerSession },

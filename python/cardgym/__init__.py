@@ -20,10 +20,11 @@ from typing import Any, Dict, Iterable, Optional
 
 import gymnasium
 
-from . import onnx, pettingzoo, selfplay
+from . import onnx, pettingzoo, pool, selfplay
 from .client import Client, Session, tensor
 from .env import CardgymEnv, Opponents
 from .errors import CardgymError, IllegalActionError, ServerError, ServerStartError, ServerUnavailable
+from .pool import EnvPool
 from .table import Table
 from .vector import CardgymVectorEnv
 
@@ -34,6 +35,7 @@ __all__ = [
     "CardgymError",
     "CardgymVectorEnv",
     "Client",
+    "EnvPool",
     "IllegalActionError",
     "ServerError",
     "ServerStartError",
@@ -41,9 +43,11 @@ __all__ = [
     "Session",
     "Table",
     "make",
+    "make_pool",
     "make_vec",
     "onnx",
     "pettingzoo",
+    "pool",
     "register_envs",
     "selfplay",
     "tensor",
@@ -66,6 +70,12 @@ def make_vec(
     """A Gymnasium vector env of ``num_envs`` copies of ``game`` in one server session; see
     :class:`cardgym.CardgymVectorEnv`."""
     return CardgymVectorEnv(game, num_envs=num_envs, opponents=opponents, config=config, seed=seed, **kwargs)
+
+
+def make_pool(game: str, num_envs: int, **kwargs: Any) -> EnvPool:
+    """``num_envs`` envs of ``game`` sharded over the server's session workers, with lockstep
+    ``step`` and EnvPool-style ``send``/``recv``; see :class:`cardgym.EnvPool`."""
+    return EnvPool(game, num_envs, **kwargs)
 
 
 def env_id(game: str) -> str:

@@ -7,14 +7,14 @@ import operator
 import os
 import socket
 import threading
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 from urllib.parse import quote, urlsplit
 
 import msgpack
 import numpy as np
 
 from .errors import ServerError, ServerUnavailable, server_error
-from .fastpath import FastConnection, FastPathBroken
+from .fastpath import OP_STEP, FastConnection, FastPathBroken
 from .http import Connection, unix_socket_path
 from .server import Server, acquire_shared, release_shared, start_private, stop_private
 
@@ -375,6 +375,8 @@ class Session:
         self._closed = False
         #: The fast-path connection resets and steps go over, or None (HTTP).
         self.fast: Optional[FastConnection] = self._open_fast_path() if client.fast_path else None
+        #: A step sent by send_step and not yet received: None, or the reply itself when over HTTP.
+        self._pending: Optional[Tuple[bool, Optional[Dict[str, Any]]]] = None
 
     def _open_fast_path(self) -> Optional[FastConnection]:
         """Asks the server for the session's fast path; None when it has none (HTTP then)."""
@@ -398,6 +400,7 @@ class Session:
         except OSError as e:
             self.fast = None
             raise self._broken(e) from None
+        self.client.last_reply_bytes = fast.last_reply_bytes
         if kind != 0:
             raise server_error(status, reply)
         return _decode(reply)
@@ -473,6 +476,42 @@ class Session:
             if self.fast is not None:
                 return self._decoded(self._fast(lambda f: f.step(_int32_actions(np.asarray(actions, dtype=np.int64)))))
         return self._decoded(self.client.request("POST", f"{self._path}/step", {"actions": actions}, plain=True))
+
+    def send_step(self, actions: Actions) -> None:
+        """Sends a step and returns at once; :meth:`recv_step` returns its reply. The server steps
+        the session meanwhile, so the caller's own work overlaps it (over HTTP, without a fast
+        path, the step runs here and recv_step just returns it). One step in flight per session."""
+        if self._pending is not None:
+            raise RuntimeError("this session has a step in flight: recv_step() it first")
+        if self.fast is None:
+            self._pending = (False, self.step(actions))
+            return
+        flat = np.asarray(actions)
+        if not (np.issubdtype(flat.dtype, np.integer) or flat.dtype == np.bool_):
+            raise TypeError(f"actions must be integer action ids, got an array of {flat.dtype}")
+        payload = _int32_actions(flat).tobytes()
+        try:
+            self.fast.send(OP_STEP, payload)
+        except OSError as e:
+            self.fast = None
+            raise self._broken(e) from None
+        self._pending = (True, None)
+
+    def recv_step(self) -> Dict[str, Any]:
+        """The reply of the step :meth:`send_step` sent (waits for it)."""
+        pending, self._pending = self._pending, None
+        if pending is None:
+            raise RuntimeError("no step in flight: send_step() first")
+        over_fast, reply = pending
+        if not over_fast:
+            assert reply is not None
+            return reply
+        return self._decoded(self._fast(lambda f: f.receive()))
+
+    def fileno(self) -> int:
+        """The fast-path socket's descriptor, readable when a sent step's reply is arriving (for
+        select over several sessions); -1 over HTTP."""
+        return self.fast.fileno() if self.fast is not None else -1
 
     def mask(self, labels: bool = False) -> Dict[str, Any]:
         return self.client.request("GET", f"{self._path}/mask" + ("?labels=true" if labels else ""))

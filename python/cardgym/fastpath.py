@@ -47,6 +47,8 @@ class FastConnection:
         self._lock = threading.Lock()
         # Reused receive buffer: msgpack copies what it decodes, so no reply keeps a view of it.
         self._buf = bytearray(65536)
+        #: Size of the last reply's msgpack payload (as Client.last_reply_bytes counts HTTP bodies).
+        self.last_reply_bytes = 0
         try:
             self.sock.connect(path)
             kind, status, body = self._call(OP_ATTACH, key.encode("utf-8"))
@@ -75,11 +77,44 @@ class FastConnection:
             # Decoded under the lock: the receive buffer is reused by the next request.
             return kind, status, msgpack.unpackb(body)
 
+    def send(self, op: int, payload: bytes) -> None:
+        """The first half of :meth:`request`: sends the frame and returns at once (``receive``
+        reads its reply). One frame in flight per connection; the caller keeps them paired."""
+        try:
+            self._send(op, payload)
+        except BaseException:
+            self.close()
+            raise
+
+    def receive(self) -> Tuple[int, int, Any]:
+        """The reply to the frame :meth:`send` sent (blocks until it is here)."""
+        try:
+            kind, status, body = self._receive()
+        except BaseException:
+            self.close()
+            raise
+        return kind, status, msgpack.unpackb(body)
+
+    def fileno(self) -> int:
+        """The socket's descriptor (for select: readable once a reply is arriving)."""
+        if self.sock is None:
+            raise FastPathBroken("the fast-path connection is closed")
+        return self.sock.fileno()
+
     def _call(self, op: int, payload: bytes) -> Tuple[int, int, memoryview]:
+        self._send(op, payload)
+        return self._receive()
+
+    def _send(self, op: int, payload: bytes) -> None:
         sock = self.sock
         if sock is None:
             raise FastPathBroken("the fast-path connection is closed")
         sock.sendall(_REQUEST.pack(4 + len(payload), op) + payload)
+
+    def _receive(self) -> Tuple[int, int, memoryview]:
+        sock = self.sock
+        if sock is None:
+            raise FastPathBroken("the fast-path connection is closed")
         buf = self._buf
         view = memoryview(buf)
         have = sock.recv_into(view)
@@ -104,6 +139,7 @@ class FastConnection:
             have += got
         if have != end:
             raise FastPathBroken("the server sent more than one reply")
+        self.last_reply_bytes = n - 4
         return kind, status, view[8:end]
 
     def close(self) -> None:

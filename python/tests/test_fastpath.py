@@ -124,3 +124,46 @@ def test_errors_and_bad_keys(client):
         s.reset(seed=1)
     finally:
         s.close()
+
+
+def _first_legal(mask: np.ndarray) -> np.ndarray:
+    return mask.argmax(axis=1)
+
+
+def test_pool_plays_what_make_vec_plays(client):
+    """A pool sharded over two sessions steps each env exactly as one make_vec session does, in
+    lockstep and asynchronously (half the envs per recv, any order)."""
+    n = 8
+    venv = cardgym.make_vec("sevens", n, seed=30, client=client)
+    sync = cardgym.make_pool("sevens", n, shards=2, seed=30, client=client)
+    async_pool = cardgym.make_pool("sevens", n, shards=2, batch_size=4, seed=30, client=client)
+    try:
+        assert all(s.fast is not None for s in sync.sessions)
+        v_obs, _ = venv.reset()
+        p_obs, _ = sync.reset()
+        async_pool.reset()
+        np.testing.assert_array_equal(v_obs["observation"], p_obs["observation"])
+        # The per-env trajectories of a deterministic policy (first legal action).
+        expected = [[row.tobytes()] for row in v_obs["observation"]]
+        for _ in range(40):
+            acts = _first_legal(v_obs["action_mask"])
+            v_obs, v_rew, v_te, v_tr, _ = venv.step(acts)
+            p_obs, p_rew, p_te, p_tr, p_info = sync.step(_first_legal(p_obs["action_mask"]))
+            for a, b in ((v_obs["observation"], p_obs["observation"]), (v_obs["action_mask"], p_obs["action_mask"]), (v_rew, p_rew), (v_te, p_te), (v_tr, p_tr)):
+                np.testing.assert_array_equal(a, b)
+            np.testing.assert_array_equal(p_info["env_id"], np.arange(n))
+            for i, row in enumerate(v_obs["observation"]):
+                expected[i].append(row.tobytes())
+        got: list = [[] for _ in range(n)]
+        while min(len(g) for g in got) < 41:
+            obs, _, _, _, info = async_pool.recv()
+            assert len(info["env_id"]) == 4
+            for row, i in zip(obs["observation"], info["env_id"]):
+                got[i].append(row.tobytes())
+            async_pool.send(_first_legal(obs["action_mask"]), info["env_id"])
+        for i in range(n):
+            assert got[i][:41] == expected[i]
+    finally:
+        venv.close()
+        sync.close()
+        async_pool.close()

@@ -213,9 +213,17 @@ describe("the budget and the session's life", () => {
     bystander.conn.close();
   });
 
-  it("a session held by a connection is not expired as idle; deleting it ends its frames", async () => {
+  it("a session held by a connection is not expired as idle, its steps count in /metrics; deleting it ends its frames", async () => {
     const f = await attached({ game: "sevens", numEnvs: 1, seed: 1 });
-    expect((await f.conn.reset())?.kind).toBe(0);
+    const before = await fast.ok("GET", "/metrics");
+    const r0 = await f.conn.reset();
+    expect(r0?.kind).toBe(0);
+    const mask = tensor(r0!.body.mask) as Uint8Array;
+    expect((await f.conn.step([mask.indexOf(1)]))?.kind).toBe(0);
+    const after = await fast.ok("GET", "/metrics");
+    expect([after.steps - before.steps, after.envSteps - before.envSteps]).toEqual([1, 1]);
+    const info = await fast.ok("GET", `/v1/sessions/${f.id}`);
+    expect([info.step, info.envSteps, info.reset]).toEqual([1, 1, true]);
     const entry = fastApp.cardgym.sessions.find(f.id)!;
     entry.lastUsed = 0;
     fastApp.cardgym.sweep();

@@ -18,6 +18,7 @@ const games: FastifyPluginCallback<{ core: ServerCore }> = (app, { core }, done)
   app.get("/healthz", (request, reply) => sendEncoded(core, request, reply, 200, { ok: true, sessions: sessions.size }, "json"));
 
   app.get("/metrics", (request, reply) => {
+    core.runtime.collectFastSteps();
     const mem = memoryUsage();
     const body = {
       sessions: sessions.size,

@@ -29,15 +29,16 @@ const sessionRoutes: FastifyPluginCallback<{ core: ServerCore }> = (plain, { cor
     const entry = sessions.get(request.params.id);
     let hashes: unknown;
     if (o.exposeStateHashes && !entry.quarantine) hashes = (await forward(core, entry, { op: "hashes", session: entry.id, format: "msgpack" })).value;
+    // A fast-path session's counters live on its worker (its steps never pass this thread).
+    let counts = { step: entry.step, envSteps: entry.envSteps, reset: entry.isReset };
+    if (entry.fast && !entry.quarantine) counts = (await forward(core, entry, { op: "status", session: entry.id, format: "msgpack" })).value as typeof counts;
     return sendEncoded(core, request, reply, 200, {
       session: entry.id,
       game: entry.meta.game,
       mode: entry.meta.mode,
       seats: entry.meta.seats,
       numEnvs: entry.meta.numEnvs,
-      step: entry.step,
-      envSteps: entry.envSteps,
-      reset: entry.isReset,
+      ...counts,
       status: entry.quarantine ? "quarantined" : "ok",
       quarantine: entry.quarantine ?? undefined,
       hashes,

@@ -1,0 +1,345 @@
+"""The fast path against HTTP and against in-process reference environments, side by side.
+
+    python python/bench_fastpath.py [--seconds 3] [--rounds 3] [--only single,aec,vec64,selfplay64]
+                                    [--mini-racer]
+
+Every workload runs a masked random agent in this process; rounds interleave the rows, so they see
+the same machine load, and the figures to compare are the ratios within one run.
+
+- ``single``: one Gymnasium env of sevens (``cardgym.make``) over HTTP and over the fast path, each
+  on a private embedded server of its own, with CPU time per env-step of this process (client)
+  and of the server process (all its threads, from /proc): the "client + server" cost of a step.
+- ``aec``: cardgym's PettingZoo AEC env of sevens (fast path) against PettingZoo's classic
+  ``leduc_holdem_v4`` and ``texas_holdem_v4`` (in process, RLCard underneath): decisions/s of the
+  same ``agent_iter``/``last``/``step`` loop.
+- ``vec64``: ``cardgym.make_vec("sevens", 64)`` env-steps/s, HTTP and fast path, against OpenSpiel's
+  ``crazy_eights`` in process, one decision = observation tensor + legal-action mask + apply (what an
+  RL step hands the learner), chance nodes sampled.
+- ``selfplay64``: ``cardgym.selfplay.vector_env("sevens", 64)`` (every seat is the learner), HTTP and
+  fast path, against the same OpenSpiel row.
+``--mini-racer``: what one call into V8 embedded in Python costs (mini-racer from PyPI), the price
+of running the engine bundle in the Python process instead.
+
+Run with ``OPENBLAS_NUM_THREADS=1`` on a small machine (numpy's matrix products otherwise spawn
+threads that compete with the server). Needs ``open-spiel``, ``pettingzoo[classic]`` (and ``mini-racer`` for that row) in the venv; rows
+whose package is missing are skipped with a note.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import time
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+import numpy as np
+
+import cardgym
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def server_cpu(pid: Optional[int]) -> float:
+    """CPU seconds (user + system, all threads) of a process so far."""
+    if pid is None:
+        return 0.0
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+class Row:
+    """One workload: ``run(seconds)`` returns (env-steps, wall seconds, client CPU s, server CPU s)."""
+
+    def __init__(self, name: str, run: Callable[[float], Tuple[int, float, float, float]], close: Callable[[], None] = lambda: None):
+        self.name = name
+        self.run = run
+        self.close = close
+        self.rates: List[float] = []
+        self.cpu_us: List[float] = []
+        self.client_us: List[float] = []
+
+
+def timed(loop: Callable[[], int], seconds: float, pid: Optional[int]) -> Tuple[int, float, float, float]:
+    s0, c0, t0 = server_cpu(pid), time.process_time(), time.perf_counter()
+    steps = 0
+    while time.perf_counter() - t0 < seconds:
+        steps += loop()
+    return steps, time.perf_counter() - t0, time.process_time() - c0, server_cpu(pid) - s0
+
+
+def private_client(fast: bool) -> cardgym.Client:
+    return cardgym.Client(private_server=True, transport="unix", fast_path=fast)
+
+
+def pick(rng: random.Random, mask: np.ndarray) -> int:
+    """A uniformly random legal action, at about 1 us (numpy's Generator.choice costs ~10 us, which
+    would dwarf what is measured here)."""
+    legal = np.flatnonzero(mask)
+    return int(legal[rng.randrange(len(legal))])
+
+
+def single_row(fast: bool) -> Row:
+    client = private_client(fast)
+    env = cardgym.make("sevens", seed=0, client=client)
+    rng = random.Random(0)
+    state = {"obs": env.reset()[0]}
+
+    def burst() -> int:
+        obs = state["obs"]
+        for _ in range(100):
+            obs, _, te, tr, _ = env.step(pick(rng, obs["action_mask"]))
+            if te or tr:
+                obs, _ = env.reset()
+        state["obs"] = obs
+        return 100
+
+    burst()  # warm-up
+    return Row(
+        f"1 env sevens, {'fast path' if fast else 'HTTP'}",
+        lambda s: timed(burst, s, client.server.pid if client.server else None),
+        lambda: (env.close(), client.close()),
+    )
+
+
+def masked_random(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
+    logits = rng.random(mask.shape)
+    logits[mask == 0] = -1.0
+    return logits.argmax(axis=1)
+
+
+def vec_row(fast: bool, selfplay: bool, n: int = 64) -> Row:
+    client = private_client(fast)
+    venv: Any = cardgym.selfplay.vector_env("sevens", n, seed=0, client=client) if selfplay else cardgym.make_vec("sevens", n, seed=0, client=client)
+    rng = np.random.default_rng(0)
+    state = {"obs": venv.reset()[0]}
+
+    def burst() -> int:
+        obs = state["obs"]
+        for _ in range(10):
+            obs = venv.step(masked_random(rng, obs["action_mask"]))[0]
+        state["obs"] = obs
+        return 10 * n
+
+    burst()
+    kind = "self-play" if selfplay else "vec"
+    return Row(
+        f"{kind} {n} sevens, {'fast path' if fast else 'HTTP'}",
+        lambda s: timed(burst, s, client.server.pid if client.server else None),
+        lambda: (venv.close(), client.close()),
+    )
+
+
+def cardgym_aec_row() -> Row:
+    client = private_client(True)
+    env = cardgym.pettingzoo.env("sevens", seed=0, client=client)
+    return Row("AEC sevens (cardgym, fast path)", aec_runner(env, client.server.pid if client.server else None), lambda: (env.close(), client.close()))
+
+
+def aec_runner(env: Any, pid: Optional[int]) -> Callable[[float], Tuple[int, float, float, float]]:
+    rng = random.Random(0)
+    env.reset(seed=0)
+
+    def burst() -> int:
+        steps = 0
+        while steps < 100:
+            agent = env.agent_selection
+            obs, _, te, tr, _ = env.last()
+            if te or tr:
+                env.step(None)
+            else:
+                env.step(pick(rng, obs["action_mask"]))
+            steps += 1
+            if not env.agents:
+                env.reset()
+            del agent
+        return steps
+
+    burst()
+    return lambda s: timed(burst, s, pid)
+
+
+def pettingzoo_rows() -> List[Row]:
+    try:
+        from pettingzoo.classic import leduc_holdem_v4, texas_holdem_v4
+    except ImportError as e:
+        print(f"(skipped PettingZoo rows: {e})")
+        return []
+    rows = []
+    for name, mod in (("leduc_holdem_v4", leduc_holdem_v4), ("texas_holdem_v4", texas_holdem_v4)):
+        env = mod.env()
+        rows.append(Row(f"AEC {name} (PettingZoo, in process)", aec_runner(env, None), env.close))
+    return rows
+
+
+def openspiel_rows() -> List[Row]:
+    """crazy_eights in process: with what an RL step hands the learner (observation tensor and
+    legal-action mask), and bare (legal actions and apply only: OpenSpiel's own speed)."""
+    try:
+        import pyspiel
+    except ImportError as e:
+        print(f"(skipped OpenSpiel rows: {e})")
+        return []
+    game = pyspiel.load_game("crazy_eights")
+    rows = []
+    for observe in (True, False):
+        rng = random.Random(0)
+        state = {"s": game.new_initial_state()}
+
+        def burst(observe: bool = observe, rng: random.Random = rng, state: Dict[str, Any] = state) -> int:
+            s = state["s"]
+            decisions = 0
+            while decisions < 200:
+                if s.is_terminal():
+                    s = game.new_initial_state()
+                elif s.is_chance_node():
+                    outcomes = s.chance_outcomes()
+                    s.apply_action(outcomes[rng.randrange(len(outcomes))][0])  # uniform deals
+                elif observe:
+                    player = s.current_player()
+                    np.asarray(s.observation_tensor(player), dtype=np.float32)
+                    s.apply_action(pick(rng, np.asarray(s.legal_actions_mask(player), dtype=np.int8)))
+                    decisions += 1
+                else:
+                    legal = s.legal_actions()
+                    s.apply_action(legal[rng.randrange(len(legal))])
+                    decisions += 1
+            state["s"] = s
+            return decisions
+
+        burst()
+        rows.append(Row(f"crazy_eights (OpenSpiel, in process{', obs+mask' if observe else ', bare'})", lambda sec, b=burst: timed(b, sec, None)))
+    return rows
+
+
+class MLP:
+    """A small policy network in numpy (451 -> 64 -> 64 -> A): the trainer-side work that the
+    pool's send/recv lets overlap the server's stepping."""
+
+    def __init__(self, obs: int, actions: int):
+        g = np.random.default_rng(0)
+        self.w = [g.standard_normal((obs, 64)).astype(np.float32) * 0.05, g.standard_normal((64, 64)).astype(np.float32) * 0.05, g.standard_normal((64, actions)).astype(np.float32) * 0.05]
+
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        h = np.maximum(obs @ self.w[0], 0)
+        h = np.maximum(h @ self.w[1], 0)
+        logits = h @ self.w[2]
+        logits[mask == 0] = -np.inf
+        return logits.argmax(axis=1)
+
+
+def policy_rows(n: int = 64) -> List[Row]:
+    """make_vec, a lockstep pool and an asynchronous pool (half the envs per recv), each driven by
+    the MLP policy: how much sharding and overlap give a trainer."""
+    rows = []
+    client = private_client(True)
+    venv = cardgym.make_vec("sevens", n, seed=0, client=client)
+    mlp = MLP(venv.single_observation_space["observation"].shape[0], venv.single_action_space.n)
+    st: Dict[str, Any] = {"obs": venv.reset()[0]}
+
+    def vec_burst() -> int:
+        for _ in range(10):
+            st["obs"] = venv.step(mlp.act(st["obs"]["observation"], st["obs"]["action_mask"]))[0]
+        return 10 * n
+
+    pid = client.server.pid if client.server else None
+    rows.append(Row(f"vec {n} sevens + MLP policy, one session", lambda s: timed(vec_burst, s, pid), lambda: (venv.close(), client.close())))
+    for batch in (n, n // 2):
+        pclient = private_client(True)
+        pool = cardgym.make_pool("sevens", n, seed=0, client=pclient, batch_size=batch)
+        pool.reset()
+
+        def pool_burst(pool: Any = pool, batch: int = batch) -> int:
+            for _ in range(10 * n // batch):
+                obs, _, _, _, info = pool.recv()
+                pool.send(mlp.act(obs["observation"], obs["action_mask"]), info["env_id"])
+            return 10 * n
+
+        ppid = pclient.server.pid if pclient.server else None
+        label = f"pool {n} sevens + MLP policy, {pool.num_envs // pool.shard_size} shards, " + ("lockstep" if batch == n else f"async batch {batch}")
+        rows.append(Row(label, lambda s, b=pool_burst, p=ppid: timed(b, s, p), lambda p=pool, c=pclient: (p.close(), c.close())))
+    return rows
+
+
+def mini_racer_costs() -> None:
+    try:
+        from py_mini_racer import MiniRacer
+    except ImportError as e:
+        print(f"(skipped mini-racer: {e})")
+        return
+    ctx = MiniRacer()
+    ctx.eval("var obs = new Float32Array(451); function step(a) { obs[0] = a; return a + 1; } function stepObs(a) { obs[0] = a; return Array.from(obs); }")
+    step = ctx.eval("step")
+    step_obs = ctx.eval("stepObs")
+    for label, fn in (("call returning an int", lambda: step(1)), ("call returning a 451-float observation", lambda: step_obs(1))):
+        n, t0, c0 = 0, time.perf_counter(), time.process_time()
+        while time.perf_counter() - t0 < 1.0:
+            for _ in range(100):
+                fn()
+            n += 100
+        print(f"mini-racer {label}: {1e6 * (time.process_time() - c0) / n:.1f} CPU us per call ({n / (time.perf_counter() - t0):,.0f}/s)")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--seconds", type=float, default=3.0)
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--only", default="single,aec,vec64,selfplay64,pool")
+    p.add_argument("--mini-racer", action="store_true")
+    a = p.parse_args()
+    only = set(a.only.split(","))
+    rows: List[Row] = []
+    if "single" in only:
+        rows += [single_row(False), single_row(True)]
+    if "aec" in only:
+        rows += [cardgym_aec_row(), *pettingzoo_rows()]
+    if "vec64" in only or "selfplay64" in only:
+        spiel = openspiel_rows()
+        if "vec64" in only:
+            rows += [vec_row(False, False), vec_row(True, False)]
+        if "selfplay64" in only:
+            rows += [vec_row(False, True), vec_row(True, True)]
+        rows += spiel
+    if "pool" in only:
+        rows += policy_rows()
+    print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average {os.getloadavg()[0]:.1f}, {a.rounds} rounds of {a.seconds} s")
+    try:
+        for r in range(a.rounds):
+            for row in rows if r % 2 == 0 else reversed(rows):
+                steps, wall, client_cpu, srv_cpu = row.run(a.seconds)
+                row.rates.append(steps / wall)
+                row.client_us.append(1e6 * client_cpu / steps)
+                row.cpu_us.append(1e6 * (client_cpu + srv_cpu) / steps)
+    finally:
+        for row in rows:
+            row.close()
+    print(f"{'row':44} {'steps/s (median)':>17} {'rounds':>26} {'client us':>10} {'client+server us':>17}")
+    for row in rows:
+        med = float(np.median(row.rates))
+        print(
+            f"{row.name:44} {med:17,.0f} {', '.join(f'{x:,.0f}' for x in row.rates):>26} {np.median(row.client_us):10.1f} {np.median(row.cpu_us):17.1f}"
+        )
+    by = {row.name: float(np.median(row.rates)) for row in rows}
+    print("ratios (medians):")
+    pairs = [
+        ("1 env sevens, fast path", "1 env sevens, HTTP"),
+        ("AEC sevens (cardgym, fast path)", "AEC leduc_holdem_v4 (PettingZoo, in process)"),
+        ("AEC sevens (cardgym, fast path)", "AEC texas_holdem_v4 (PettingZoo, in process)"),
+        ("vec 64 sevens, fast path", "vec 64 sevens, HTTP"),
+        ("self-play 64 sevens, fast path", "self-play 64 sevens, HTTP"),
+    ]
+    for spiel in ("crazy_eights (OpenSpiel, in process, obs+mask)", "crazy_eights (OpenSpiel, in process, bare)"):
+        for ours in ("vec 64 sevens, fast path", "vec 64 sevens, HTTP", "self-play 64 sevens, fast path", "self-play 64 sevens, HTTP"):
+            pairs.append((ours, spiel))
+    policy = [row.name for row in rows if "MLP" in row.name]
+    pairs += [(x, policy[0]) for x in policy[1:]]
+    for x, y in pairs:
+        if x in by and y in by:
+            print(f"  {x} / {y}: {by[x] / by[y]:.2f}x")
+    if a.mini_racer:
+        mini_racer_costs()
+
+
+if __name__ == "__main__":
+    main()
