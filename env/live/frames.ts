@@ -56,6 +56,8 @@ export interface FrameSource {
   readonly actor: Seat | "terminal";
   /** The pending decision's deadline (server clock), or null. */
   readonly deadline: number | null;
+  /** While the entry window is open: when it closes at the latest (nobody decides until then); else null. */
+  readonly startsAt: number | null;
   readonly seats: SeatInfo[];
   readonly returns: number[] | null;
   readonly now: number;
@@ -65,7 +67,8 @@ export interface FrameSource {
 
 /** What a seat's and a spectator's frame share, for `viewer`. */
 function frameFields(src: FrameSource, viewer: Seat | null, since: number) {
-  const expectation = src.actor === "terminal" || src.finished ? null : expectationOf(src.game, src.adapter, src.state, src.actor, src.deadline, viewer);
+  const expectation =
+    src.actor === "terminal" || src.finished || src.startsAt !== null ? null : expectationOf(src.game, src.adapter, src.state, src.actor, src.deadline, viewer);
   return {
     seq: src.seq,
     status: src.finished ? ("finished" as const) : ("playing" as const),
@@ -76,12 +79,13 @@ function frameFields(src: FrameSource, viewer: Seat | null, since: number) {
     seats: src.seats,
     returns: src.returns,
     now: src.now,
+    ...(src.startsAt !== null ? { startsAt: src.startsAt } : {}),
   };
 }
 
 /** A seat's frame: its view, its events after `since`, and its legal decisions when it decides now. */
 export function seatFrameOf(src: FrameSource, seat: Seat, since: number): SeatFrame {
-  const decisions = src.actor === seat && !src.finished ? src.options(seat) : [];
+  const decisions = src.actor === seat && !src.finished && src.startsAt === null ? src.options(seat) : [];
   return { type: "frame", table: src.id, seat, ...frameFields(src, seat, since), decisions };
 }
 

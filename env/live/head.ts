@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { JournalIntegrity, SignedEnd, SignedEntry } from "./protocol.ts";
+import type { JournalLines } from "./journal-lines.ts";
+import type { JournalIntegrity } from "./protocol.ts";
 import { macMatches, macOf } from "./signing.ts";
 
 /**
@@ -69,23 +70,21 @@ export function readHead(dir: string, id: string, key: Buffer): HeadRead {
 }
 
 /** What a journal's parsed lines hold: their count, the entries' count and every hash its chain passed through. */
-function journalShape(lines: readonly unknown[]): { lines: number; seq: number; hashes: Set<string> } {
-  const hashes = new Set<string>();
+function journalShape(journal: JournalLines): { lines: number; seq: number; hashes: Set<string> } {
+  const hashes = new Set<string>([`0:${journal.header.headerHash}`]);
   let seq = 0;
-  for (const line of lines) {
-    const l = line as { t?: string; headerHash?: string; entry?: SignedEntry; end?: SignedEnd };
-    if (l.t === "header" && typeof l.headerHash === "string") hashes.add(`0:${l.headerHash}`);
-    else if (l.t === "entry" && l.entry) hashes.add(`${++seq}:${l.entry.hash}`);
+  for (const l of journal.body) {
+    if (l.t === "entry") hashes.add(`${++seq}:${l.entry.hash}`);
     else if (l.t === "end" && l.end) hashes.add(`${seq}:${l.end.hash}`);
   }
-  return { lines: lines.length, seq, hashes };
+  return { lines: journal.count, seq, hashes };
 }
 
 /**
  * Compares a journal (its lines, after a torn last line was cut) with its head: null when the
  * journal holds at least everything its head says was written, else what is missing or wrong.
  */
-export function checkHead(read: HeadRead, lines: readonly unknown[], at: number): JournalIntegrity | null {
+export function checkHead(read: HeadRead, lines: JournalLines, at: number): JournalIntegrity | null {
   const found = journalShape(lines);
   const base = { foundSeq: found.seq, foundLines: found.lines, at };
   if (read.head === null) {

@@ -14,6 +14,7 @@ import {
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
+import type { JournalLine } from "./journal-lines.ts";
 import { encodeHead, headPath, SLOT_BYTES, type ChainHead } from "./head.ts";
 
 /** How a journal starts: the signing key (for its head), and the lines and chain end already on disk. */
@@ -64,7 +65,7 @@ export class Journal {
    * Appends one line and fsyncs it, then the head (both synchronous); `chain` is where the signed
    * chain ends with this line (unchanged when absent).
    */
-  append(record: unknown, chain: ChainHead = this.chain): void {
+  append(record: JournalLine, chain: ChainHead = this.chain): void {
     if (this.fd === null || this.closing) throw new Error("journal is closed");
     const line = Buffer.from(JSON.stringify(record) + "\n");
     let off = 0;
@@ -91,10 +92,11 @@ export class Journal {
   /**
    * Appends lines and fsyncs without blocking the event loop (libuv's thread pool), then writes
    * and flushes the head the same way; `done` runs once both are on disk. The caller starts no
-   * other appendAsync on this journal meanwhile. A failed head write is logged, not returned: the
+   * other append on this journal meanwhile (SignedLog queues them). `chain`: where the signed
+   * chain ends with these lines (null: unchanged, a seat's line). A failed head write is logged, not returned: the
    * lines are on disk, only the head lags.
    */
-  appendAsync(records: readonly unknown[], chain: ChainHead, whenDone: (err: Error | null) => void): void {
+  appendAsync(records: readonly JournalLine[], chain: ChainHead | null, whenDone: (err: Error | null) => void): void {
     const fd = this.fd;
     if (fd === null || this.closing) return whenDone(new Error("journal is closed"));
     this.inFlight = true;
@@ -111,7 +113,7 @@ export class Journal {
         fsync(fd, (e) => {
           if (e) return done(e);
           this.lines += records.length;
-          this.chain = chain;
+          if (chain) this.chain = chain;
           this.writeHeadAsync(() => done(null));
         });
       });

@@ -2,7 +2,7 @@
  * What the live-table schemas share (docs/live.md): the protocol version, the limits on what a
  * client may send, and the small field types every message and journal line is built from.
  */
-import { Type } from "typebox";
+import { Type, type Static } from "typebox";
 
 export const PROTOCOL_VERSION = 1;
 
@@ -18,6 +18,7 @@ export const LIVE_LIMITS = {
   maxTurnMs: 86_400_000,
   maxGraceMs: 86_400_000,
   maxBotDelayMs: 60_000,
+  maxEntryMs: 86_400_000,
   maxLogPage: 10_000,
 } as const;
 
@@ -40,3 +41,39 @@ export const SeatSpec = Type.String({ minLength: 1, maxLength: LIVE_LIMITS.maxSp
  * the game's conceding decision.
  */
 export const DecisionCause = Type.Union([Type.Literal("answer"), Type.Literal("agent"), Type.Literal("timeout"), Type.Literal("resign")]);
+
+export const Deadlines = Type.Object(
+  {
+    /**
+     * Turn time for a seat held by a person, when the game's own expectation carries none (dcg's
+     * timeoutMs and sevens' turnTimeoutSec config fields give one). null: no turn limit.
+     */
+    turnMs: Type.Optional(Type.Union([Type.Integer({ minimum: 100, maximum: LIVE_LIMITS.maxTurnMs }), Type.Null()])),
+    /** How long a disconnected person keeps the seat before an agent plays it. */
+    graceMs: Type.Optional(Type.Integer({ minimum: 0, maximum: LIVE_LIMITS.maxGraceMs })),
+    /** The agent that plays a seat whose person is gone (after the grace period). */
+    takeover: Type.Optional(Type.String({ minLength: 1, maxLength: LIVE_LIMITS.maxSpecLength })),
+    /** Minimum time an agent seat waits before its decision is applied (pace for people watching). */
+    botDelayMs: Type.Optional(Type.Integer({ minimum: 0, maximum: LIVE_LIMITS.maxBotDelayMs })),
+    /**
+     * The entry window: before the first decision, wait up to this long for people to take the
+     * open seats; then the agents play the seats still empty. null or absent: no window.
+     */
+    entryMs: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: LIVE_LIMITS.maxEntryMs }), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+export type Deadlines = Static<typeof Deadlines>;
+
+/** The play modes a create body may name (env/live/facilitators.ts; `learning` is refused there: it is the session API). */
+
+/** A table's deadlines with the defaults filled in (as hello shows them and the journal's header keeps them). */
+export const TableDeadlines = Type.Object({
+  turnMs: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+  graceMs: Type.Integer({ minimum: 0 }),
+  takeover: Type.String(),
+  botDelayMs: Type.Integer({ minimum: 0 }),
+  /** The entry window (absent in journals written before it existed: none). */
+  entryMs: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
+});
+export type TableDeadlines = Static<typeof TableDeadlines>;

@@ -9,7 +9,7 @@
  */
 import { Type, type Static, type TSchema } from "typebox";
 import type { EventKind } from "../../engine/core/index.ts";
-import { DecisionCause, EpochMs, Id, LIVE_LIMITS, PROTOCOL_VERSION, SeatIndex, SeatSpec, Seq } from "./protocol-common.ts";
+import { DecisionCause, Deadlines, EpochMs, Id, LIVE_LIMITS, PROTOCOL_VERSION, SeatIndex, SeatSpec, Seq, TableDeadlines } from "./protocol-common.ts";
 import { JournalIntegrity, LogHeader, SignedEnd, SignedEntry, SignedRecord } from "./protocol-records.ts";
 
 export * from "./protocol-common.ts";
@@ -28,25 +28,6 @@ export type ErrorBody = Static<typeof ErrorBody>;
 
 // ---------------------------------------------------------------- table creation
 
-export const Deadlines = Type.Object(
-  {
-    /**
-     * Turn time for a seat held by a person, when the game's own expectation carries none (dcg's
-     * timeoutMs and sevens' turnTimeoutSec config fields give one). null: no turn limit.
-     */
-    turnMs: Type.Optional(Type.Union([Type.Integer({ minimum: 100, maximum: LIVE_LIMITS.maxTurnMs }), Type.Null()])),
-    /** How long a disconnected person keeps the seat before an agent plays it. */
-    graceMs: Type.Optional(Type.Integer({ minimum: 0, maximum: LIVE_LIMITS.maxGraceMs })),
-    /** The agent that plays a seat whose person is gone (after the grace period). */
-    takeover: Type.Optional(Type.String({ minLength: 1, maxLength: LIVE_LIMITS.maxSpecLength })),
-    /** Minimum time an agent seat waits before its decision is applied (pace for people watching). */
-    botDelayMs: Type.Optional(Type.Integer({ minimum: 0, maximum: LIVE_LIMITS.maxBotDelayMs })),
-  },
-  { additionalProperties: false },
-);
-export type Deadlines = Static<typeof Deadlines>;
-
-/** The play modes a create body may name (env/live/facilitators.ts; `learning` is refused there: it is the session API). */
 export const FACILITATORS = ["online", "training", "tutorial", "sandbag", "audience", "replay", "debug", "learning"] as const;
 export type FacilitatorName = (typeof FACILITATORS)[number];
 export const Facilitator = Type.Union([
@@ -124,6 +105,8 @@ export const TableSummary = Type.Object({
   spectators: Type.Boolean(),
   watching: Type.Integer({ minimum: 0 }),
   createdAt: EpochMs,
+  /** Only while the entry window is open: when it closes at the latest (see the frames' startsAt). */
+  startsAt: Type.Optional(EpochMs),
   /** Present only when a restart found the journal damaged or uncheckable: every such finding, oldest first. */
   integrity: Type.Optional(Type.Array(JournalIntegrity)),
 });
@@ -234,6 +217,11 @@ const frameFields = {
   /** Final returns per seat, when finished. */
   returns: Type.Union([Type.Array(Type.Number()), Type.Null()]),
   now: EpochMs,
+  /**
+   * Only while the table's entry window is open (before the first decision): when it closes at
+   * the latest (server clock). Nobody decides until then; it closes early once every open seat is held.
+   */
+  startsAt: Type.Optional(EpochMs),
 };
 
 export const SeatFrame = Type.Object(
@@ -269,12 +257,7 @@ export const Hello = Type.Object({
   facilitator: Facilitator,
   config: Type.Unknown(),
   /** The table's deadlines with defaults filled in (grace period and takeover agent included). */
-  deadlines: Type.Object({
-    turnMs: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
-    graceMs: Type.Integer({ minimum: 0 }),
-    takeover: Type.String(),
-    botDelayMs: Type.Integer({ minimum: 0 }),
-  }),
+  deadlines: TableDeadlines,
   spectators: Type.Boolean(),
   role: Type.Union([Type.Literal("seat"), Type.Literal("spectator")]),
   seat: Type.Union([SeatIndex, Type.Null()]),

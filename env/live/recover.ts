@@ -1,61 +1,44 @@
 /**
- * Reading a table back from its journal lines (docs/live.md, "Durability"): the header, the signed
- * entries (their chain and signatures verified), the seats joined and resigned, the end marker and
- * what earlier restarts found wrong.
+ * Reading a table back from its journal (docs/live.md, "Durability"): the checked lines
+ * (journal-lines.ts) give the header, the signed entries (their chain and signatures verified),
+ * the seats joined and resigned, the end marker and what earlier restarts found wrong.
  */
 import { stateHash, type AnyGame } from "../../engine/core/index.ts";
 import type { GameAdapter } from "../codec.ts";
-import type { FacilitatorName, JournalIntegrity, LogHeader, SignedEnd, SignedEntry } from "./protocol.ts";
+import type { EndLine, JournalLines, SeatLine } from "./journal-lines.ts";
+import type { JournalIntegrity, LogHeader, SignedEntry } from "./protocol.ts";
 import { verifyChain } from "./signing.ts";
-import type { LogItem, ResolvedDeadlines, TableSetup } from "./table-common.ts";
+import type { LogItem, TableSetup } from "./table-common.ts";
 
 /** A journal read and its chain verified: everything a table is rebuilt from. */
 export interface JournalContent {
   readonly setup: TableSetup;
   readonly createdAt: number;
-  readonly tokens: Record<string, string>;
-  readonly joins: readonly { seat: number; tokenHash: string }[];
-  readonly resigned: readonly number[];
+  readonly tokens: Readonly<Record<string, string>>;
+  /** Seats joined, left and resigned, in order. */
+  readonly seatLines: readonly SeatLine[];
   readonly entries: readonly { entry: SignedEntry; decision: unknown }[];
-  readonly endLine: { end?: SignedEnd } | null;
+  readonly endLine: EndLine | null;
   readonly integrity: readonly JournalIntegrity[];
 }
 
-/** Reads a journal's lines; throws a message when it does not start with a header or its chain is not this server's. */
+/** Sorts a checked journal's lines by kind; throws a message when its chain is not this server's. */
 export function readJournalContent(
-  lines: readonly unknown[],
+  journal: JournalLines,
   resolve: (header: LogHeader) => { game: AnyGame; adapter: GameAdapter },
   key: Buffer,
 ): JournalContent {
-  const first = lines[0] as
-    | {
-        t: string;
-        header: LogHeader;
-        headerHash: string;
-        headerMac: string;
-        facilitator: FacilitatorName;
-        deadlines: ResolvedDeadlines;
-        spectators: boolean;
-        tokens: Record<string, string>;
-      }
-    | undefined;
-  if (!first || first.t !== "header") throw new Error("the journal does not start with a header");
+  const first = journal.header;
   const { game, adapter } = resolve(first.header);
   const entries: { entry: SignedEntry; decision: unknown }[] = [];
-  const joins: { seat: number; tokenHash: string }[] = [];
-  const resigned: number[] = [];
-  let endLine: { end?: SignedEnd } | null = null;
+  const seatLines: SeatLine[] = [];
+  let endLine: EndLine | null = null;
   const integrity: JournalIntegrity[] = [];
-  for (const line of lines.slice(1)) {
-    const l = line as { t: string; entry?: SignedEntry; decision?: unknown; seat?: number; tokenHash?: string; end?: SignedEnd; found?: JournalIntegrity };
+  for (const l of journal.body) {
     if (l.t === "end") endLine = l;
-    else if (l.t === "integrity" && l.found) integrity.push(l.found);
-    else if (l.t === "entry" && l.entry) {
-      // Journals written before events were recomputed on recovery also carry a label: dropped.
-      const { label: _label, ...entry } = l.entry as SignedEntry & { label?: unknown };
-      entries.push({ entry, decision: l.decision });
-    } else if (l.t === "join" && typeof l.seat === "number" && typeof l.tokenHash === "string") joins.push({ seat: l.seat, tokenHash: l.tokenHash });
-    else if (l.t === "resign" && typeof l.seat === "number") resigned.push(l.seat);
+    else if (l.t === "integrity") integrity.push(l.found);
+    else if (l.t === "entry") entries.push({ entry: signedEntryOf(l.entry), decision: l.decision });
+    else seatLines.push(l);
   }
   const bad = verifyChain(key, first.header, first.headerHash, first.headerMac, entries);
   if (bad) throw new Error(bad);
@@ -63,14 +46,29 @@ export function readJournalContent(
     id: first.header.table,
     game,
     adapter,
-    config: first.header.config as TableSetup["config"],
+    config: configOf(first.header.config),
     seed: first.header.seed,
     seats: first.header.seats,
     facilitator: first.facilitator,
-    deadlines: first.deadlines,
+    deadlines: { ...first.deadlines, entryMs: first.deadlines.entryMs ?? null },
     spectators: first.spectators,
   };
-  return { setup, createdAt: first.header.createdAt, tokens: first.tokens, joins, resigned, entries, endLine, integrity };
+  return { setup, createdAt: first.header.createdAt, tokens: first.tokens, seatLines, entries, endLine, integrity };
+}
+
+/** The entry's signed fields only (journals written before events were recomputed also carry a label). */
+function signedEntryOf(e: SignedEntry): SignedEntry {
+  return { seq: e.seq, seat: e.seat, cause: e.cause, at: e.at, stateHash: e.stateHash, hash: e.hash, mac: e.mac };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The header's parsed config, as written (its signature covers it): an object with its seat count. */
+function configOf(config: unknown): TableSetup["config"] {
+  if (!isRecord(config)) throw new Error("the journal header's config is not an object");
+  const seats = config.seats;
+  if (typeof seats !== "number") throw new Error("the journal header's config has no seat count");
+  return { ...config, seats };
 }
 
 /** Replays the journaled decisions from `state`, checking each state hash; returns the items and the final state. */

@@ -94,11 +94,11 @@ function tableRestRoutes(api: FastifyInstance, store: TableStore): void {
     return json(reply, 200, { table: table.id, seq: table.seq, events: table.eventsFor("spectator", since, LIVE_LIMITS.maxLogPage) });
   });
 
-  api.post<{ Params: { id: string; seat: string } }>("/v1/tables/:id/seats/:seat/join", { schema: { params: SeatParams } }, (request, reply) => {
+  api.post<{ Params: { id: string; seat: string } }>("/v1/tables/:id/seats/:seat/join", { schema: { params: SeatParams } }, async (request, reply) => {
     const table = tableOf(store, request.params.id);
     const seat = seatOf(table, request.params.seat);
     try {
-      return json(reply, 200, { table: table.id, seat, token: table.join(seat) });
+      return json(reply, 200, { table: table.id, seat, token: await table.join(seat) });
     } catch (e) {
       throw toApi(e);
     }
@@ -151,10 +151,10 @@ function seatHttpRoutes(api: FastifyInstance, store: TableStore): void {
   api.post<{ Params: { id: string; seat: string }; Querystring: { token?: string } }>(
     "/v1/tables/:id/seats/:seat/resign",
     { schema: { params: SeatParams } },
-    (request, reply) => {
+    async (request, reply) => {
       const { table, seat } = holder(store, request);
       try {
-        const { outcome } = table.resign(seat);
+        const { outcome } = await table.resign(seat);
         const body: ResignReply = { resigned: true, seat, outcome };
         return json(reply, 200, body);
       } catch (e) {
@@ -166,9 +166,13 @@ function seatHttpRoutes(api: FastifyInstance, store: TableStore): void {
   api.post<{ Params: { id: string; seat: string }; Querystring: { token?: string } }>(
     "/v1/tables/:id/seats/:seat/leave",
     { schema: { params: SeatParams } },
-    (request, reply) => {
+    async (request, reply) => {
       const { table, seat } = holder(store, request);
-      table.leave(seat);
+      try {
+        await table.leave(seat);
+      } catch (e) {
+        throw toApi(e);
+      }
       return json(reply, 200, { left: true });
     },
   );

@@ -6,6 +6,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Seat } from "../../engine/core/index.ts";
 import type { LiveClock } from "./clock.ts";
+import type { SeatLine } from "./journal-lines.ts";
 import type { SeatInfo } from "./protocol.ts";
 import { resignedError, seatKindOf, TableError, type ResolvedDeadlines, type SeatKindName } from "./table-common.ts";
 
@@ -27,7 +28,22 @@ export interface SeatState {
   /** The holder resigned: the takeover agent (or the game's conceding decision) plays it; its token is refused. */
   resigned: boolean;
   cancelPresence: (() => void) | null;
+  /** A join, leave or resign of this seat is being journaled: another one waits for it to finish. */
+  pending: number;
+  /** An open seat nobody held when the entry window closed: the agents filled it for the game. */
+  filled: boolean;
 }
+
+/** What a table's facilitator lets a person join (FacilitatorPreset.joinable). */
+export interface JoinRules {
+  /** A person's seat: an open seat nobody holds, or a seat its holder left. */
+  readonly personSeats: boolean;
+  /** An agent's seat (created with an agent spec), or an open seat the agents filled when the entry window closed. */
+  readonly agentSeats: boolean;
+}
+
+/** Without a facilitator's rules: open seats and left seats only. */
+export const DEFAULT_JOIN_RULES: JoinRules = { personSeats: true, agentSeats: false };
 
 export class Seats {
   readonly list: SeatState[];
@@ -53,6 +69,8 @@ export class Seats {
         left: false,
         resigned: false,
         cancelPresence: null,
+        pending: 0,
+        filled: false,
       };
     });
   }
@@ -126,25 +144,45 @@ export class Seats {
     return { tokens, hashes };
   }
 
-  /** A recovered table: the tokens of its header, then the seats joined and resigned since. */
-  restore(j: { tokens: Record<string, string>; joins: readonly { seat: number; tokenHash: string }[]; resigned: readonly number[] }): void {
+  /** A recovered table: the tokens of its header, then the seats joined, left and resigned since, in order. */
+  restore(j: { tokens: Readonly<Record<string, string>>; seatLines: readonly SeatLine[] }): void {
     for (const s of this.list) s.tokenHash = j.tokens[String(s.index)] ?? null;
-    for (const { seat, tokenHash } of j.joins) {
-      const s = this.list[seat];
-      if (s) this.markJoined(s, tokenHash);
-    }
-    for (const seat of j.resigned) {
-      const s = this.list[seat];
-      if (s) s.resigned = true;
+    for (const line of j.seatLines) {
+      const s = this.list[line.seat];
+      if (!s) continue;
+      if (line.t === "join") this.markJoined(s, line.tokenHash);
+      else if (line.t === "leave") this.markLeft(s.index);
+      else s.resigned = true;
     }
   }
 
-  /** The seat, when a person may join it now; else the reason why not. */
-  joinable(table: string, seat: number): SeatState {
+  /**
+   * The seat, when a person may join it now under `rules`; else why not: `seat_taken` (a person
+   * holds it, or is joining it), `not_joinable` (this table's mode keeps such seats, or it was
+   * resigned), `window_closed` (the agents filled it when the entry window closed).
+   */
+  joinable(table: string, seat: number, rules: JoinRules): SeatState {
     const s = this.require(table, seat);
-    if (s.kind === "agent") throw new TableError(409, "not_open", `seat ${seat} is an agent seat; only open seats can be joined`);
-    if (s.tokenHash !== null) throw new TableError(409, "seat_taken", `seat ${seat} is already held`);
+    const no = (code: string, why: string) => new TableError(409, code, `seat ${seat}: ${why}`);
+    if (s.pending > 0) throw no("seat_taken", "somebody is joining or leaving it right now");
+    if (s.resigned) throw no("not_joinable", "its holder resigned; the takeover agent plays it to the end");
+    if (s.kind === "agent") {
+      if (!rules.agentSeats) throw no("not_joinable", "an agent plays it and this table's mode does not let a person take an agent's seat");
+      return s;
+    }
+    if (s.tokenHash !== null) {
+      if (!s.left || s.sockets > 0) throw no("seat_taken", "a person holds it");
+      if (!rules.personSeats) throw no("not_joinable", "this table's mode does not let a person take a seat another left");
+      return s;
+    }
+    if (s.filled && !rules.agentSeats) throw no("window_closed", "the entry window closed before anybody took it; the agents play it for this game");
+    if (!rules.personSeats) throw no("not_joinable", "this table's mode does not let a person take an open seat");
     return s;
+  }
+
+  /** The open seats nobody holds (the entry window waits for people to take them). */
+  emptyOpenSeats(): SeatState[] {
+    return this.list.filter((s) => s.kind === "open" && s.tokenHash === null && s.pending === 0);
   }
 
   /** Refuses a resignation of a seat resigned already or held by nobody. */
@@ -206,10 +244,12 @@ export class Seats {
     s.presentUntil = 0;
   }
 
-  /** A person took the seat with a new token. */
+  /** A person took the seat with a new token (any earlier holder's token stops working). */
   markJoined(s: SeatState, tokenHash: string): void {
     s.tokenHash = tokenHash;
     s.kind = "human";
+    s.left = false;
+    s.filled = false;
   }
 
   markResigned(s: SeatState): void {

@@ -5,6 +5,7 @@
  */
 import { canonicalJson, stateHash, type AnyGame, type Seat, type Viewer } from "../../engine/core/index.ts";
 import { checkHead, readHead, type ChainHead, type HeadRead } from "./head.ts";
+import type { HeaderLine, JoinLine, JournalLine, JournalLines, LeaveLine, ResignLine } from "./journal-lines.ts";
 import { Journal } from "./journal.ts";
 import type { JournalIntegrity, LiveEvent, LogHeader, SignedEnd, SignedEntry, SignedRecord } from "./protocol.ts";
 import { headerHash, macOf, signEnd, signEntry, verifyEnd } from "./signing.ts";
@@ -19,7 +20,7 @@ export function endContent(game: AnyGame, state: unknown, decisions: number): { 
 export interface SignedDecision {
   readonly entry: SignedEntry;
   readonly end: SignedEnd | null;
-  readonly lines: readonly unknown[];
+  readonly lines: readonly JournalLine[];
 }
 
 export class SignedLog {
@@ -32,6 +33,11 @@ export class SignedLog {
   /** What restarts found wrong with the journal (persisted in it as integrity lines). */
   readonly integrity: JournalIntegrity[] = [];
   private journal: Journal | null = null;
+  /** Writes waiting for the one under way (writeNext). */
+  private readonly queue: { lines: readonly JournalLine[]; chain: ChainHead | null; done: (err: Error | null) => void }[] = [];
+  private writing = false;
+  private closeWhenIdle = false;
+  private closed = false;
 
   constructor(
     setup: TableSetup,
@@ -69,7 +75,7 @@ export class SignedLog {
       log: this.deps.log,
     });
     this.journal = journal;
-    journal.append({
+    const line: HeaderLine = {
       t: "header",
       header: this.header,
       headerHash: this.headerHash,
@@ -78,7 +84,8 @@ export class SignedLog {
       deadlines: setup.deadlines,
       spectators: setup.spectators,
       tokens: tokenHashes,
-    });
+    };
+    journal.append(line);
   }
 
   /** Signs the decision at `seq` (and the end marker when `after` is terminal); nothing is written yet. */
@@ -86,7 +93,7 @@ export class SignedLog {
     const hash = stateHash(after);
     const entry = signEntry(this.deps.key, this.chainHash(), { seq, seat, decision, cause, at, stateHash: hash });
     // No text is journaled: a decision's events are recomputed from it on recovery.
-    const lines: unknown[] = [{ t: "entry", entry, decision }];
+    const lines: JournalLine[] = [{ t: "entry", entry, decision }];
     // The signed end marker commits the log to its length and result; it also lets a restart skip
     // finished tables (they are loaded again on demand).
     const end = game.actor(after) === "terminal" ? signEnd(this.deps.key, entry.hash, endContent(game, after, seq + 1)) : null;
@@ -96,20 +103,44 @@ export class SignedLog {
 
   /** Journals a signed decision off the event loop; `done` runs once it is on disk (at once without a journal). */
   write(signed: SignedDecision, done: (err: Error | null) => void): void {
-    const chain: ChainHead = { seq: signed.entry.seq + 1, hash: signed.end?.hash ?? signed.entry.hash };
-    if (this.journal) this.journal.appendAsync(signed.lines, chain, done);
-    else done(null);
+    this.enqueue(signed.lines, { seq: signed.entry.seq + 1, hash: signed.end?.hash ?? signed.entry.hash }, done);
   }
 
-  /** Journals one line synchronously (a seat's change). */
-  append(record: unknown): void {
-    this.journal?.append(record);
+  /** Journals a seat's change (join, leave, resign) the same way, after any write under way. */
+  writeSeatLine(line: JoinLine | LeaveLine | ResignLine, done: (err: Error | null) => void): void {
+    this.enqueue([line], null, done);
   }
 
-  /** The game is over: keeps the end marker and closes the journal. */
+  /**
+   * One write at a time, in order (the journal takes no append while another is under way):
+   * each starts once the one before is on disk.
+   */
+  private enqueue(lines: readonly JournalLine[], chain: ChainHead | null, done: (err: Error | null) => void): void {
+    this.queue.push({ lines, chain, done });
+    if (!this.writing) this.writeNext();
+  }
+
+  private writeNext(): void {
+    const next = this.queue.shift();
+    if (!next) {
+      this.writing = false;
+      if (this.closeWhenIdle) this.close();
+      return;
+    }
+    this.writing = true;
+    const after = (err: Error | null) => {
+      next.done(err);
+      this.writeNext();
+    };
+    if (this.journal) this.journal.appendAsync(next.lines, next.chain, after);
+    else after(this.closeWhenIdle || this.closed ? new Error("journal is closed") : null);
+  }
+
+  /** The game is over: keeps the end marker and closes the journal once nothing is left to write. */
   finish(end: SignedEnd): void {
     this.end = end;
-    this.close();
+    this.closeWhenIdle = true;
+    if (!this.writing) this.close();
   }
 
   /**
@@ -132,7 +163,7 @@ export class SignedLog {
    * After a recovery: checks the journal against its head (what it finds is logged and shown) and,
    * while the game goes on or at a server start that found something to write, reopens it.
    */
-  resume(lines: readonly unknown[], o: { over: boolean; hasEnd: boolean; starting: boolean; game: AnyGame; state: unknown }): void {
+  resume(lines: JournalLines, o: { over: boolean; hasEnd: boolean; starting: boolean; game: AnyGame; state: unknown }): void {
     const id = this.header.table;
     const read = readHead(this.deps.journalDir, id, this.deps.key);
     const found = checkHead(read, lines, this.deps.clock.now());
@@ -142,7 +173,7 @@ export class SignedLog {
     }
     if (o.over && !(o.starting && (found || !o.hasEnd))) return;
     const signEndFor = o.starting && o.over && !o.hasEnd ? { game: o.game, state: o.state } : null;
-    this.reopen(lines.length, read, o.starting ? found : null, o.over, signEndFor);
+    this.reopen(lines.count, read, o.starting ? found : null, o.over, signEndFor);
   }
 
   /**
@@ -195,6 +226,7 @@ export class SignedLog {
   }
 
   close(): void {
+    this.closed = true;
     this.journal?.close();
     this.journal = null;
   }

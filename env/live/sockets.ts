@@ -99,10 +99,11 @@ function onSeatMessage(table: Table, seat: number, channel: Channel, raw: Buffer
       );
     } else if (msg.type === "sync") {
       channel.send(table.frameFor(channel, msg.since ?? null));
-    } else if (msg.type === "resign") {
-      table.resign(seat);
     } else {
-      table.leave(seat);
+      // resign or leave: journaled first; the frames that follow show it.
+      (msg.type === "resign" ? table.resign(seat) : table.leave(seat)).catch((e: unknown) => {
+        if (e instanceof TableError) channel.send(errorText(e.code, e.message, table.seq));
+      });
     }
   } catch (e) {
     if (e instanceof TableError) channel.send(errorText(e.code, e.message, table.seq));

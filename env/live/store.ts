@@ -1,14 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { createAgentReady, type AgentContext } from "../../agents/spec.ts";
 import type { Facilitatee } from "../../agents/facilitatee.ts";
-import type { GameRegistry, Seat } from "../../engine/core/index.ts";
+import type { AnyGame, GameRegistry, Seat } from "../../engine/core/index.ts";
 import type { GameAdapter } from "../codec.ts";
 import { specOf } from "../spec.ts";
 import { checkAgentCost, seatsCost } from "../../agents/cost.ts";
 import { AgentRunner } from "./agent-runner.ts";
 import { systemClock, type LiveClock } from "./clock.ts";
-import { MODES, planTable } from "./facilitators.ts";
+import { MODES, planTable, presetOf } from "./facilitators.ts";
 import { readHead } from "./head.ts";
+import { checkJournalLines } from "./journal-lines.ts";
 import { headIds, readJournal, readJournals, tablesDir, truncateJournal } from "./journal.ts";
 import type { CreateTableBody, CreateTableReply, LogHeader } from "./protocol.ts";
 import { ReplayTable } from "./replay.ts";
@@ -65,6 +66,7 @@ export class TableStore {
       log,
       onFinish: (t) => this.finished(t),
       onApplied: () => void this.applied++,
+      joinRules: (f) => presetOf(f).joinable,
       ...(o.decide ? { decide: o.decide } : {}),
     };
   }
@@ -98,6 +100,11 @@ export class TableStore {
     return made.value;
   }
 
+  private gameOf(h: LogHeader): { game: AnyGame; adapter: GameAdapter } {
+    const adapter = this.adapterOf(h.game);
+    return { game: adapter.game, adapter };
+  }
+
   private depsFor(game: string): TableDeps {
     return { ...this.deps, key: this.key, makeAgent: (spec, seat, seed) => this.makeAgent(spec, seat, seed, game) };
   }
@@ -109,20 +116,12 @@ export class TableStore {
     const journals = readJournals(this.o.dataDir);
     failed.push(...this.headsWithoutJournal(new Set(journals.map((j) => j.id))));
     for (const j of journals) {
-      // Finished tables stay on disk and are loaded when asked for (get).
-      if ((j.lines[j.lines.length - 1] as { t?: string } | undefined)?.t === "end") continue;
       try {
+        const lines = checkJournalLines(j.lines);
+        // Finished tables stay on disk and are loaded when asked for (get).
+        if (lines.body.at(-1)?.t === "end") continue;
         if (j.torn) truncateJournal(this.o.dataDir, j.id, j.goodBytes);
-        const first = j.lines[0] as { header?: LogHeader } | undefined;
-        const game = first?.header?.game ?? "";
-        const table = Table.recover(
-          j.lines,
-          (h) => {
-            const adapter = this.adapterOf(h.game);
-            return { game: adapter.game, adapter };
-          },
-          this.depsFor(game),
-        );
+        const table = Table.recover(lines, (h) => this.gameOf(h), this.depsFor(lines.header.header.game));
         this.tables.set(table.id, table);
         recovered++;
       } catch (e) {
@@ -264,19 +263,13 @@ export class TableStore {
 
   /** A finished table evicted from memory (or skipped at start) is read back from its journal. */
   private load(id: string): Table | null {
-    const lines = readJournal(this.o.dataDir, id);
-    if (!lines || (lines[lines.length - 1] as { t?: string } | undefined)?.t !== "end") return null;
+    const read = readJournal(this.o.dataDir, id);
+    if (!read) return null;
     try {
-      const header = (lines[0] as { header?: LogHeader } | undefined)?.header;
-      const table = Table.recover(
-        lines,
-        (h) => {
-          const adapter = this.adapterOf(h.game);
-          return { game: adapter.game, adapter };
-        },
-        this.depsFor(header?.game ?? ""),
-        false,
-      );
+      const lines = checkJournalLines(read);
+      // An unfinished journal that is not in memory failed at the start (and was reported then).
+      if (lines.body.at(-1)?.t !== "end") return null;
+      const table = Table.recover(lines, (h) => this.gameOf(h), this.depsFor(lines.header.header.game), false);
       this.tables.set(table.id, table);
       this.finishedOrder.push(table.id);
       this.evict();

@@ -9,6 +9,7 @@ import type { DecideJob } from "../server/jobs.ts";
 import type { AgentRunner } from "./agent-runner.ts";
 import type { LiveClock } from "./clock.ts";
 import type { FacilitatorName, LiveEvent, SignedEntry } from "./protocol.ts";
+import type { JoinRules } from "./seats.ts";
 import type { Table } from "./table.ts";
 
 /** A refused table operation: HTTP status, code and message (the same code goes on a WebSocket). */
@@ -30,9 +31,11 @@ export interface ResolvedDeadlines {
   readonly graceMs: number;
   readonly takeover: string;
   readonly botDelayMs: number;
+  /** The entry window before the first decision (entry-window.ts); null: none. */
+  readonly entryMs: number | null;
 }
 
-export const DEFAULT_DEADLINES: ResolvedDeadlines = { turnMs: null, graceMs: 30_000, takeover: "random", botDelayMs: 0 };
+export const DEFAULT_DEADLINES: ResolvedDeadlines = { turnMs: null, graceMs: 30_000, takeover: "random", botDelayMs: 0, entryMs: null };
 
 export type SeatKindName = "human" | "open" | "agent";
 
@@ -59,6 +62,8 @@ export interface TableDeps {
   readonly log: (line: string) => void;
   /** Told once when the game ends (the store keeps a bounded number of finished tables in memory). */
   readonly onFinish?: (table: Table) => void;
+  /** What the table's facilitator lets a person join (absent: open seats and left seats only). */
+  readonly joinRules?: (facilitator: FacilitatorName) => JoinRules;
   /** Told after every committed decision (metrics). */
   readonly onApplied?: () => void;
 }

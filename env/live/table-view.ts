@@ -5,6 +5,7 @@ import type { FacilitatorName, LiveEvent, SeatFrame, SeatInfo, SignedRecord, Spe
 import { Seats } from "./seats.ts";
 import { notFinished, SignedLog } from "./signed-log.ts";
 import type { Channel, ResolvedDeadlines, TableDeps, TableSetup } from "./table-common.ts";
+import { EntryWindow } from "./entry-window.ts";
 import { Turns } from "./turns.ts";
 
 /**
@@ -28,6 +29,7 @@ export abstract class TableView {
   protected readonly seats: Seats;
   protected readonly turns: Turns;
   protected readonly channels = new Channels();
+  protected readonly entry: EntryWindow;
   protected readonly options: DecisionOptions;
   protected finished = false;
   /** A decision is being written to the journal; nothing else may be applied until it is. */
@@ -50,6 +52,7 @@ export abstract class TableView {
     this.state = setup.game.setup(setup.config, setup.seed);
     this.seats = new Seats(setup.seats, deps.clock, setup.deadlines, createdAt, () => this.changed());
     this.options = new DecisionOptions(setup.game, setup.adapter);
+    this.entry = new EntryWindow(deps.clock, () => this.entryClosed());
     this.turns = new Turns(
       {
         id: this.id,
@@ -74,6 +77,8 @@ export abstract class TableView {
   protected abstract changed(): void;
   /** See who must act now. */
   protected abstract drive(): void;
+  /** The entry window closed (the game starts). */
+  protected abstract entryClosed(): void;
 
   // ------------------------------------------------------------ queries
 
@@ -108,6 +113,7 @@ export abstract class TableView {
       spectators: this.spectatorsAllowed,
       watching: this.watching,
       createdAt: this.createdAt,
+      ...(this.entry.closesAt !== null ? { startsAt: this.entry.closesAt } : {}),
       ...(this.log.integrity.length > 0 ? { integrity: [...this.log.integrity] } : {}),
     };
   }
@@ -164,6 +170,7 @@ export abstract class TableView {
       finished: this.finished,
       actor,
       deadline: actor === "terminal" ? null : this.turns.deadlineOf(this.seats.get(actor)),
+      startsAt: this.entry.closesAt,
       seats: this.seatInfo(),
       returns: this.returns(),
       now: this.deps.clock.now(),
@@ -194,7 +201,7 @@ export abstract class TableView {
 
   /** Whether `seat` must decide now. */
   mustDecide(seat: Seat): boolean {
-    return !this.finished && this.actorSeat() === seat;
+    return !this.finished && !this.entry.isOpen && this.actorSeat() === seat;
   }
 
   /** Resolves on the next change (long poll), or after ms. */

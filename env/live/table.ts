@@ -1,8 +1,9 @@
 import { decisionKey, type AnyGame, type Seat } from "../../engine/core/index.ts";
 import type { GameAdapter } from "../codec.ts";
+import type { JournalLines, SeatLine } from "./journal-lines.ts";
 import type { LiveEvent, LogHeader } from "./protocol.ts";
 import { readJournalContent, replayEntries, type JournalContent } from "./recover.ts";
-import { newToken, sha256, type SeatState } from "./seats.ts";
+import { DEFAULT_JOIN_RULES, newToken, sha256, type SeatState } from "./seats.ts";
 import { RESIGNED_CLOSE, resignedError, TableError, type Channel, type TableDeps, type TableSetup } from "./table-common.ts";
 import { TableView } from "./table-view.ts";
 
@@ -27,6 +28,7 @@ export class Table extends TableView {
     const table = new Table(setup, deps, deps.clock.now());
     const { tokens, hashes } = table.seats.issueTokens();
     table.log.open(setup, hashes);
+    table.openEntryWindow();
     table.startPresenceTimers();
     return { table, tokens };
   }
@@ -41,14 +43,14 @@ export class Table extends TableView {
    * it is also journaled, a missing end marker is signed and the head is brought up to date; a
    * finished table loaded later on demand is only read.
    */
-  static recover(lines: readonly unknown[], resolve: (header: LogHeader) => { game: AnyGame; adapter: GameAdapter }, deps: TableDeps, starting = true): Table {
+  static recover(lines: JournalLines, resolve: (header: LogHeader) => { game: AnyGame; adapter: GameAdapter }, deps: TableDeps, starting = true): Table {
     const content = readJournalContent(lines, resolve, deps.key);
     const table = new Table(content.setup, deps, content.createdAt);
     table.restore(content, lines, starting);
     return table;
   }
 
-  private restore(content: JournalContent, lines: readonly unknown[], starting: boolean): void {
+  private restore(content: JournalContent, lines: JournalLines, starting: boolean): void {
     this.log.integrity.push(...content.integrity);
     this.seats.restore(content);
     const replayed = replayEntries(this.game, this.state, content.entries);
@@ -64,7 +66,21 @@ export class Table extends TableView {
       this.log.checkEnd(content.endLine, this.game, this.state);
     }
     this.log.resume(lines, { over, hasEnd: content.endLine !== null, starting, game: this.game, state: this.state });
-    if (!over) this.startPresenceTimers();
+    if (over) return;
+    this.openEntryWindow();
+    this.startPresenceTimers();
+  }
+
+  /**
+   * A table with an entry window waits for people until `createdAt + entryMs` while no decision
+   * was applied and an open seat is empty (after a restart too: the window keeps its end); once
+   * that is past, the open seats nobody took are the agents'.
+   */
+  private openEntryWindow(): void {
+    const ms = this.deadlines.entryMs;
+    if (ms === null) return;
+    if (this.seq === 0 && this.seats.emptyOpenSeats().length > 0) this.entry.open(this.createdAt + ms);
+    if (!this.entry.isOpen) for (const s of this.seats.emptyOpenSeats()) s.filled = true;
   }
 
   private startPresenceTimers(): void {
@@ -102,16 +118,22 @@ export class Table extends TableView {
     if (this.seats.touch(seat)) this.changed();
   }
 
-  /** Takes an open seat nobody holds: it becomes a human seat; returns its token. */
-  join(seat: number): string {
+  /**
+   * A person takes a seat (docs/live.md, "Joining a seat"): an open seat nobody holds or a seat
+   * its holder left, and an agent's seat where the facilitator allows it. The join is journaled
+   * (after any write under way) before the seat changes hands; resolves with the new token.
+   */
+  async join(seat: number): Promise<string> {
     if (this.finished) throw new TableError(409, "game_over", "the game is over");
-    const s = this.seats.joinable(this.id, seat);
+    const s = this.seats.joinable(this.id, seat, this.deps.joinRules?.(this.facilitator) ?? DEFAULT_JOIN_RULES);
     const token = newToken();
     const tokenHash = sha256(token);
-    this.log.append({ t: "join", seat, tokenHash, at: this.deps.clock.now() });
+    await this.writeSeatLine(s, { t: "join", seat, tokenHash, at: this.deps.clock.now() });
     this.seats.markJoined(s, tokenHash);
     this.seats.presence(s, this.deadlines.graceMs);
-    this.changed();
+    // Every open seat is held: the entry window has nothing left to wait for.
+    if (this.entry.isOpen && this.seats.emptyOpenSeats().length === 0) this.entry.close();
+    else this.changed();
     return token;
   }
 
@@ -122,20 +144,44 @@ export class Table extends TableView {
    * takeover agent plays the seat to the end. Either way the token is refused from now on and the
    * seat's channels are closed (code 4002) once they have the frame that shows it.
    */
-  resign(seat: number): { outcome: "conceded" | "takeover" } {
+  async resign(seat: number): Promise<{ outcome: "conceded" | "takeover" }> {
     const s = this.seats.require(this.id, seat);
     if (this.finished) throw new TableError(409, "game_over", "the game is over; there is nothing to resign");
     this.seats.checkResignable(s);
-    this.log.append({ t: "resign", seat, at: this.deps.clock.now() });
+    await this.writeSeatLine(s, { t: "resign", seat, at: this.deps.clock.now() });
     this.seats.markResigned(s);
     this.changed();
     return { outcome: this.game.concede ? "conceded" : "takeover" };
   }
 
-  /** The holder gives the seat up for now: an agent plays it until they come back. */
-  leave(seat: number): void {
+  /**
+   * The holder gives the seat up for now: an agent plays it until they come back with the token,
+   * or another person joins it. Journaled first, so a restart keeps it.
+   */
+  async leave(seat: number): Promise<void> {
+    const s = this.seats.require(this.id, seat);
+    if (!this.finished && !s.resigned && s.tokenHash !== null) await this.writeSeatLine(s, { t: "leave", seat, at: this.deps.clock.now() });
     this.seats.markLeft(seat);
     for (const c of this.channelsOf(seat)) c.close(1000, "left");
+    this.changed();
+  }
+
+  /** Journals a seat's change after any write under way; the seat is `pending` (no join) meanwhile. */
+  private writeSeatLine(s: SeatState, line: SeatLine): Promise<void> {
+    s.pending++;
+    return new Promise((resolve, reject) =>
+      this.log.writeSeatLine(line, (err) => {
+        s.pending--;
+        if (err) reject(new TableError(500, "journal_failed", `the seat's ${line.t} could not be written to disk; nothing changed`));
+        else resolve();
+      }),
+    );
+  }
+
+  /** The entry window closed: the open seats nobody took are the agents' for this game, and the first turn starts now. */
+  protected entryClosed(): void {
+    for (const s of this.seats.emptyOpenSeats()) s.filled = true;
+    this.turns.committed();
     this.changed();
   }
 
@@ -147,6 +193,7 @@ export class Table extends TableView {
    */
   answer(seat: Seat, seq: number, decisionId: number): Promise<{ seq: number }> {
     if (this.finished) throw new TableError(409, "game_over", "the game is over; no decision can be applied");
+    if (this.entry.isOpen) throw new TableError(409, "not_started", `the game starts when its entry window closes (at ${this.entry.closesAt} at the latest)`);
     if (this.seats.isResigned(seat)) throw resignedError(seat);
     if (seq !== this.seq || this.committing) {
       throw new TableError(
@@ -224,7 +271,7 @@ export class Table extends TableView {
   }
 
   protected drive(): void {
-    if (this.closed || this.finished) return;
+    if (this.closed || this.finished || this.entry.isOpen) return;
     const actor = this.actorSeat();
     if (actor === "terminal") return;
     const s: SeatState = this.seats.get(actor)!;
@@ -248,6 +295,7 @@ export class Table extends TableView {
   close(reason = "server shutting down"): void {
     this.closed = true;
     this.turns.cancel();
+    this.entry.stop();
     this.seats.cancelTimers();
     this.channels.closeAll(reason);
     this.log.close();

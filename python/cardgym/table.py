@@ -96,7 +96,12 @@ class Table:
 
     @classmethod
     def join(cls, url: str, table: str, seat: int, **kwargs: Any) -> Table:
-        """Takes an open seat (``open`` / ``open:<agent>`` at creation), mid-game or not."""
+        """Takes a seat, mid-game or not (docs/live.md, "Joining a seat"): an open seat nobody
+        holds (``open`` / ``open:<agent>`` at creation), a seat its holder left (their token stops
+        working), or an agent's seat where the table's facilitator allows it (``training``,
+        ``debug``). Refused with ServerError ``seat_taken`` (a person holds it), ``not_joinable``
+        (the table's mode keeps it, or it was resigned) or ``window_closed`` (the table's entry
+        window closed with the seat empty, and the agents play it for the game)."""
         http = _Http(url, 60.0)
         try:
             reply = http.call("POST", f"/v1/tables/{quote(table, safe='')}/seats/{int(seat)}/join")
@@ -143,7 +148,9 @@ class Table:
                     raise
 
     def leave(self) -> None:
-        """Gives the seat up for now: the table's takeover agent plays it until you return."""
+        """Gives the seat up for now: the table's takeover agent plays it until you return with the
+        token, or another person joins the seat (then the token stops working). The server
+        journals the leave before it answers, so a restart keeps it."""
         self._http.call("POST", f"{self._base}/leave", token=self._token)
 
     def resign(self) -> Dict[str, Any]:

@@ -68,3 +68,36 @@ def test_example_bot_plays_a_table() -> None:
     spec.loader.exec_module(mod)
     final = mod.main(["--seed", "3"])
     assert final["status"] == "finished"
+
+
+def test_a_seat_its_holder_left_is_taken_by_another_person(client: cardgym.Client) -> None:
+    made = cardgym.Table.create(client.url, "sevens", ["human", "human", "random"], seed=6, facilitator="training")
+    leaver = cardgym.Table(client.url, made["table"], 1, made["tokens"]["1"])
+    with pytest.raises(cardgym.ServerError) as taken:
+        cardgym.Table.join(client.url, made["table"], 1)
+    assert taken.value.code == "seat_taken"
+    leaver.leave()
+    newcomer = cardgym.Table.join(client.url, made["table"], 1)
+    agent_seat = cardgym.Table.join(client.url, made["table"], 2)
+    try:
+        assert newcomer.frame()["seats"][1]["held"] is True
+        assert agent_seat.frame()["seats"][2]["kind"] == "human"
+        with pytest.raises(cardgym.ServerError) as err:
+            leaver.frame()
+        assert err.value.code == "unauthorized"
+    finally:
+        for t in (leaver, newcomer, agent_seat):
+            t.close()
+
+
+def test_an_entry_window_refuses_a_seat_it_closed_empty(client: cardgym.Client) -> None:
+    made = cardgym.Table.create(client.url, "sevens", ["human", "open", "open"], seed=3, deadlines={"entryMs": 1})
+    table = cardgym.Table(client.url, made["table"], 0, made["tokens"]["0"])
+    try:
+        frame = table.wait_turn(timeout=60)
+        assert "startsAt" not in frame
+        with pytest.raises(cardgym.ServerError) as err:
+            cardgym.Table.join(client.url, made["table"], 2)
+        assert err.value.code == "window_closed"
+    finally:
+        table.close()
