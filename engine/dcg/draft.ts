@@ -56,6 +56,18 @@ export class Draft {
   maybeDead = false;
   /** Cache of resolve.ts's aura unit list, rebuilt after board changes. */
   auraUnits: number[] | null = null;
+  /**
+   * The player state that players-only NightmareAbility conditions read (PLAYER_STATE_READS in
+   * resolve.ts: each player's HP and direct damage this turn, and the turn player) as of their last
+   * check, when every seal they decide is known to agree with it; NaN when not known. refresh
+   * re-checks those seals only when one of these moved, not after every player write (most are
+   * MP, operations or attack counts, which no such condition reads).
+   */
+  sealsHp0 = NaN;
+  sealsHp1 = NaN;
+  sealsDirect0 = NaN;
+  sealsDirect1 = NaN;
+  sealsTurnPlayer = NaN;
   private rngObj: Rng | null = null;
   private own = 0;
   private ownedCards: number[] = [];
@@ -85,7 +97,15 @@ export class Draft {
     // The aura list is a function of the state alone and states are immutable, so the list the
     // last apply left is valid for its very result (a hand-built board is settled: resolve.ts's
     // settle drops it).
-    if (base === cache.auraResult && base.cells === cache.auraCells) this.auraUnits = cache.auraUnits;
+    if (base === cache.auraResult && base.cells === cache.auraCells) {
+      this.auraUnits = cache.auraUnits;
+      // The last apply's result: refresh ran after its every write, so its seals agree with its players.
+      this.sealsHp0 = base.players[0].hp;
+      this.sealsHp1 = base.players[1].hp;
+      this.sealsDirect0 = base.players[0].directDamage;
+      this.sealsDirect1 = base.players[1].directDamage;
+      this.sealsTurnPlayer = base.turnPlayer;
+    }
   }
 
   get rng(): Rng {

@@ -180,7 +180,8 @@ function refresh(d: Draft, type: TriggerType): void {
   // Positional reaches and conditions (the usual case) only change when what stands where changes.
   const board = d.boardDirty;
   const areasDue = board || !pool.areasPositional;
-  const playersChanged = board || d.playersDirty;
+  // Players-only seals read a few player fields (see Draft.sealsHp0): a write to others changes nothing for them.
+  const playersChanged = board || (d.playersDirty && sealInputsMoved(d));
   if (!areasDue && !pool.sealsAlways && !(playersChanged && pool.sealsOnPlayers)) {
     // Nothing any seal or area reads has changed (e.g. only a hand, a life total or an MP count
     // with no player-reading NightmareAbility): not even the unit list is needed.
@@ -188,6 +189,7 @@ function refresh(d: Draft, type: TriggerType): void {
     d.playersDirty = false;
     return;
   }
+  if (playersChanged) noteSealInputs(d);
   if (d.auraUnits === null || board) d.auraUnits = auraUnits(d, d.cache.poolIndex(pool).aura);
   const units = d.auraUnits;
   for (let i = 0; i < units.length; i++) {
@@ -211,6 +213,39 @@ function refresh(d: Draft, type: TriggerType): void {
   d.dirty = false;
   d.boardDirty = false;
   d.playersDirty = false;
+}
+
+/**
+ * What a players-only NightmareAbility condition can read of the game state besides its own
+ * scope: the phrases whose handlers say playerOnly and read state (pipes.ts's PLAYER_STATE), each
+ * with the fields it reads. A test holds this list to the phrase handlers.
+ */
+export const PLAYER_STATE_READS = {
+  FilterPlayerHp: "players[].hp",
+  FilterPlayerDirectDamageInThisTurn: "players[].directDamage",
+  FilterTurnPlayer: "turnPlayer",
+} as const;
+
+/** Whether anything in PLAYER_STATE_READS differs from its value at the last players-only seal check. */
+function sealInputsMoved(d: Draft): boolean {
+  const p = d.s.players;
+  return (
+    p[0].hp !== d.sealsHp0 ||
+    p[1].hp !== d.sealsHp1 ||
+    p[0].directDamage !== d.sealsDirect0 ||
+    p[1].directDamage !== d.sealsDirect1 ||
+    d.s.turnPlayer !== d.sealsTurnPlayer
+  );
+}
+
+/** Records the values the players-only seals are about to be checked against (refresh checks them all). */
+function noteSealInputs(d: Draft): void {
+  const p = d.s.players;
+  d.sealsHp0 = p[0].hp;
+  d.sealsHp1 = p[1].hp;
+  d.sealsDirect0 = p[0].directDamage;
+  d.sealsDirect1 = p[1].directDamage;
+  d.sealsTurnPlayer = d.s.turnPlayer;
 }
 
 /** Some unit has an AreaAbility or carries an area attachment. */
