@@ -1,4 +1,6 @@
 import { stateHash, type AnyGame, type GameRecord } from "../engine/core/index.ts";
+import type { Clock } from "./clock.ts";
+import { DecisionLoop, DecisionLoopFault, type AppliedDecision } from "./decision-loop.ts";
 import type { Facilitatee } from "./facilitatee.ts";
 
 export interface MatchOptions {
@@ -9,8 +11,10 @@ export interface MatchOptions {
   readonly agents: readonly Facilitatee[];
   /** Called after each decision (logs, progress). */
   readonly onDecision?: (event: DecisionEvent) => void;
-  /** Clock for deadlines; injected so tests can drive time. Defaults to none (no deadlines enforced). */
-  readonly now?: () => number;
+  /** The clock deadlines are measured on (systemClock, or a ManualClock in tests). Absent: no deadlines. */
+  readonly clock?: Clock;
+  /** The deadline of a decision whose game gives none (ms); absent: only the game's own deadlines. */
+  readonly turnMs?: number | null;
 }
 
 export interface DecisionEvent {
@@ -18,7 +22,7 @@ export interface DecisionEvent {
   readonly seat: number;
   readonly decision: unknown;
   readonly label: string;
-  /** True when the agent missed its deadline and the expectation's default was applied. */
+  /** True when the agent missed its deadline and the default decision was applied. */
   readonly timedOut: boolean;
   readonly before: unknown;
   readonly after: unknown;
@@ -40,9 +44,9 @@ export class MatchError extends Error {
 }
 
 /**
- * Plays one game between agents. The runner, not the engine, owns time: when the game's
- * expectation carries a timeout and a default decision and the agent answers too late (or not at
- * all), the default is applied instead (nextTaskExpectation in the board-game framework of docs/sources.md, Killing Sevens' forced pass).
+ * Plays one game between agents: the decision loop (decision-loop.ts) with an agent at every seat.
+ * Given a clock, each decision has the deadline the loop gives it and an agent that answers too
+ * late (or not at all) gets the default decision instead.
  */
 export async function runMatch(options: MatchOptions): Promise<MatchResult> {
   const { game, seed, agents } = options;
@@ -52,48 +56,23 @@ export async function runMatch(options: MatchOptions): Promise<MatchResult> {
   if (agents.length !== config.seats) {
     throw new MatchError(`${game.info.id} with ${config.seats} seats needs ${config.seats} agents, got ${agents.length}`);
   }
-  let state = game.setup(config, seed);
-  const decisions: unknown[] = [];
-  const limit = game.maxDecisions(config);
-  for (;;) {
-    const actor = game.actor(state);
-    if (actor === "terminal") break;
-    if (decisions.length >= limit) throw new MatchError(`${game.info.id} did not end within its bound of ${limit} decisions`);
-    const legal = game.legal(state);
-    const agent = agents[actor]!;
-    const expectation = game.expectation(state);
-    const request = { game, seat: actor, view: game.view(state, actor), legal, step: decisions.length };
-    let decision: unknown;
-    let timedOut = false;
-    const deadline = expectation?.timeoutMs;
-    if (deadline !== undefined && expectation?.defaultDecision !== undefined && options.now) {
-      const start = options.now();
-      const answer = await withTimeout(Promise.resolve(agent.decide(request)), deadline);
-      if (answer === TIMEOUT || options.now() - start > deadline) {
-        decision = expectation.defaultDecision;
-        timedOut = true;
-      } else {
-        decision = pickLegal(agent, legal, answer);
-      }
-    } else {
-      decision = pickLegal(agent, legal, await agent.decide(request));
-    }
-    const out = game.apply(state, decision);
-    if (!out.ok) throw new MatchError(`agent ${agent.name} at seat ${actor}: ${out.error.message}`);
-    const before = state;
-    state = out.state;
-    decisions.push(decision);
-    options.onDecision?.({
-      step: decisions.length - 1,
-      seat: actor,
-      decision,
-      label: game.describe(before, decision),
-      timedOut,
-      before,
-      after: state,
-    });
+  const onDecision = options.onDecision;
+  const loop = new DecisionLoop({
+    game,
+    state: game.setup(config, seed),
+    driver: (seat) => ({ kind: "agent", agent: agents[seat]! }),
+    clock: options.clock ?? null,
+    turnMs: options.turnMs ?? null,
+    ...(onDecision ? { onDecision: (d: AppliedDecision) => onDecision(decisionEvent(d)) } : {}),
+  });
+  try {
+    await loop.drive();
+  } catch (e) {
+    throw e instanceof DecisionLoopFault ? new MatchError(e.message) : e;
   }
+  const state = loop.state;
   const finalHash = stateHash(state);
+  const decisions = [...loop.decisions];
   return {
     returns: game.returns(state),
     record: { game: game.info.id, version: game.info.version, config, seed, decisions, finalHash },
@@ -103,23 +82,6 @@ export async function runMatch(options: MatchOptions): Promise<MatchResult> {
   };
 }
 
-function pickLegal(agent: Facilitatee, legal: readonly unknown[], index: number): unknown {
-  if (!Number.isInteger(index) || index < 0 || index >= legal.length) {
-    throw new MatchError(`agent ${agent.name} chose index ${index}, but there are ${legal.length} legal decisions`);
-  }
-  return legal[index];
-}
-
-const TIMEOUT = Symbol("timeout");
-
-async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | typeof TIMEOUT> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const t = new Promise<typeof TIMEOUT>((resolve) => {
-    timer = setTimeout(() => resolve(TIMEOUT), ms);
-  });
-  try {
-    return await Promise.race([p, t]);
-  } finally {
-    clearTimeout(timer);
-  }
+function decisionEvent(d: AppliedDecision): DecisionEvent {
+  return { step: d.step, seat: d.seat, decision: d.decision, label: d.label, timedOut: d.timedOut, before: d.before, after: d.after };
 }

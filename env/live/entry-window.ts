@@ -4,7 +4,7 @@
  * decides meanwhile. It closes when that time is up or once every open seat is held; the open
  * seats still empty then are played by their agents for the game.
  */
-import type { LiveClock } from "./clock.ts";
+import type { Clock } from "../../agents/clock.ts";
 
 export class EntryWindow {
   private until: number | null = null;
@@ -12,7 +12,7 @@ export class EntryWindow {
 
   /** `onClose` runs once, when an open window closes (by time or by close()). */
   constructor(
-    private readonly clock: LiveClock,
+    private readonly clock: Clock,
     private readonly onClose: () => void,
   ) {}
 

@@ -1,5 +1,5 @@
 import { decisionKey, parseRecord, stateHash, type AnyGame, type GameEvent, type GameRecord, type GameRegistry, type Seat } from "../../engine/core/index.ts";
-import type { LiveClock } from "./clock.ts";
+import type { Clock } from "../../agents/clock.ts";
 import type { SpectatorFrame, TableSummary } from "./protocol.ts";
 import { liveEvent, TableError, type Channel, type EventMeta } from "./table.ts";
 
@@ -104,9 +104,9 @@ export class ReplayTable {
   private cursor = 0;
   private readonly channels = new Set<Channel>();
   private readonly waiters = new Set<() => void>();
-  private readonly clock: LiveClock;
+  private readonly clock: Clock;
 
-  constructor(id: string, played: PlayedBack, clock: LiveClock) {
+  constructor(id: string, played: PlayedBack, clock: Clock) {
     this.id = id;
     this.game = played.game;
     this.clock = clock;

@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Seat } from "../../engine/core/index.ts";
-import type { LiveClock } from "./clock.ts";
+import type { Clock } from "../../agents/clock.ts";
 import type { SeatLine } from "./journal-lines.ts";
 import type { SeatInfo } from "./protocol.ts";
 import { resignedError, seatKindOf, TableError, type ResolvedDeadlines, type SeatKindName } from "./table-common.ts";
@@ -51,7 +51,7 @@ export class Seats {
   /** `onChange` runs when a grace period ends (the seat's status changes with no other event). */
   constructor(
     specs: readonly string[],
-    private readonly clock: LiveClock,
+    private readonly clock: Clock,
     private readonly deadlines: ResolvedDeadlines,
     createdAt: number,
     private readonly onChange: () => void,

@@ -6,7 +6,7 @@ import type { GameAdapter } from "../codec.ts";
 import { specOf } from "../spec.ts";
 import { checkAgentCost, seatsCost } from "../../agents/cost.ts";
 import { AgentRunner } from "./agent-runner.ts";
-import { systemClock, type LiveClock } from "./clock.ts";
+import { systemClock, type Clock } from "../../agents/clock.ts";
 import { MODES, planTable, presetOf } from "./facilitators.ts";
 import { readHead } from "./head.ts";
 import { checkJournalLines } from "./journal-lines.ts";
@@ -24,7 +24,7 @@ export interface TableStoreOptions {
   readonly registry: GameRegistry;
   readonly adapters: ReadonlyMap<string, GameAdapter>;
   readonly modelRoot: string;
-  readonly clock?: LiveClock;
+  readonly clock?: Clock;
   readonly maxTables?: number;
   /** Finished tables kept in memory; older ones are read back from their journal when asked for. */
   readonly maxFinished?: number;
@@ -40,7 +40,7 @@ export interface TableStoreOptions {
 
 /** Every live table of a server, their journals under <dataDir>/tables, and the signing key. */
 export class TableStore {
-  readonly clock: LiveClock;
+  readonly clock: Clock;
   private keyBuffer: Buffer | null = null;
   private readonly tables = new Map<string, Table>();
   private readonly o: TableStoreOptions;

@@ -7,7 +7,7 @@ import type { Facilitatee } from "../../agents/facilitatee.ts";
 import type { GameAdapter } from "../codec.ts";
 import type { DecideJob } from "../server/jobs.ts";
 import type { AgentRunner } from "./agent-runner.ts";
-import type { LiveClock } from "./clock.ts";
+import type { Clock } from "../../agents/clock.ts";
 import type { FacilitatorName, LiveEvent, SignedEntry } from "./protocol.ts";
 import type { JoinRules } from "./seats.ts";
 import type { Table } from "./table.ts";
@@ -47,7 +47,7 @@ export const resignedError = (seat: number) =>
 
 /** What a table needs from its host (the store). */
 export interface TableDeps {
-  readonly clock: LiveClock;
+  readonly clock: Clock;
   readonly key: Buffer;
   readonly journalDir: string;
   readonly runner: AgentRunner;

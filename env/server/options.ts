@@ -7,7 +7,7 @@ import { registry as shippedRegistry } from "../../engine/games.ts";
 import type { GameAdapter } from "../codec.ts";
 import { adapters as shippedAdapters } from "../games/index.ts";
 import type { AgentFactory } from "../learning-facilitator.ts";
-import type { LiveClock } from "../live/clock.ts";
+import type { Clock } from "../../agents/clock.ts";
 import { DEFAULT_CARD_SET_DIR } from "./card-sets.ts";
 import { DEFAULT_WEB_DIR } from "./plugins/web.ts";
 
@@ -51,7 +51,7 @@ export interface ServerOptions {
    */
   readonly dataDir?: string | null;
   /** Clock for table deadlines and grace periods (tests inject a ManualClock). */
-  readonly liveClock?: LiveClock;
+  readonly liveClock?: Clock;
   /** Live (unfinished) tables at once. */
   readonly maxTables?: number;
   /** Finished tables kept in memory (older ones are read back from their journal on demand). */
@@ -87,7 +87,7 @@ export type ResolvedOptions = Required<
   readonly webDir: string | null;
   readonly sessionModule: string | null;
   readonly dataDir: string | null;
-  readonly liveClock: LiveClock | undefined;
+  readonly liveClock: Clock | undefined;
   readonly modelDir: string;
   readonly cardSetDir: string;
   readonly token: string | null;

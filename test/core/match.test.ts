@@ -5,6 +5,7 @@ import { RandomAgent } from "../../agents/random.ts";
 import { createAgent, parseAgentSpec } from "../../agents/spec.ts";
 import type { Facilitatee } from "../../agents/facilitatee.ts";
 import { tiny } from "./tiny-game.ts";
+import { ManualClock } from "../../agents/clock.ts";
 
 describe("match runner", () => {
   it("plays a whole game, returns the record, and the record replays to the same hash", async () => {
@@ -15,8 +16,16 @@ describe("match runner", () => {
   });
 
   it("applies the expectation's default decision when an agent misses its deadline", async () => {
-    let t = 0;
-    const slow: Facilitatee = { name: "slow", decide: () => new Promise<number>((r) => setTimeout(() => r(0), 50)) };
+    const clock = new ManualClock();
+    // Seat 0 thinks 6 ms on a 5 ms deadline (its time passes on the clock while it decides).
+    const slow: Facilitatee = {
+      name: "slow",
+      decide: () =>
+        new Promise<number>((r) => {
+          clock.setTimer(6, () => r(0));
+          clock.advance(6);
+        }),
+    };
     const fast: Facilitatee = { name: "fast", decide: () => 1 };
     const events: boolean[] = [];
     const result = await runMatch({
@@ -24,10 +33,11 @@ describe("match runner", () => {
       config: { timeoutMs: 5, target: 6 },
       seed: 1,
       agents: [slow, fast],
-      now: () => t++,
+      clock,
       onDecision: (e) => events.push(e.timedOut),
     });
     expect(events.filter(Boolean).length).toBeGreaterThan(0);
+    expect(events.every((timedOut, step) => timedOut === (step % 2 === 0))).toBe(true);
     expect(result.record.decisions).toContainEqual({ kind: "stall" });
   });
 

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { registry } from "../../engine/games.ts";
 import { adapters } from "../../env/games/index.ts";
-import { ManualClock } from "../../env/live/clock.ts";
+import { ManualClock } from "../../agents/clock.ts";
 import { TableStore } from "../../env/live/store.ts";
 import { checkSignedRecord, verifySignedRecord } from "../../env/live/verify.ts";
 import { http, startLive, tempDir } from "./helpers.ts";

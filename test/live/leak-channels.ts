@@ -38,7 +38,7 @@ import { registry as shipped } from "../../engine/games.ts";
 import type { DcgConfig } from "../../engine/dcg/config.ts";
 import type { GameAdapter } from "../../env/codec.ts";
 import { adapters as shippedAdapters } from "../../env/games/index.ts";
-import { ManualClock } from "../../env/live/clock.ts";
+import { ManualClock } from "../../agents/clock.ts";
 import { SeatFrame, SpectatorFrame } from "../../env/live/protocol.ts";
 import type { ReplayTable } from "../../env/live/replay.ts";
 import type { TableStore } from "../../env/live/store.ts";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { registry } from "../../engine/games.ts";
 import { adapters } from "../../env/games/index.ts";
-import { ManualClock } from "../../env/live/clock.ts";
+import { ManualClock } from "../../agents/clock.ts";
 import { checkJournalLines, JournalLineError } from "../../env/live/journal-lines.ts";
 import { TableStore } from "../../env/live/store.ts";
 import type { Table } from "../../env/live/table.ts";

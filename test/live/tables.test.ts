@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { registry } from "../../engine/games.ts";
 import { projectEvents, type AnyGame } from "../../engine/core/index.ts";
-import { ManualClock } from "../../env/live/clock.ts";
+import { ManualClock } from "../../agents/clock.ts";
 import { readKey } from "../../env/live/signing.ts";
 import { verifySignedRecord } from "../../env/live/verify.ts";
 import { Client, http, startLive, type Live } from "./helpers.ts";

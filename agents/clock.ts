@@ -1,14 +1,15 @@
 /**
- * The table's clock: deadlines, grace periods and bot pacing all go through it, so tests drive time
- * by hand (ManualClock) instead of sleeping.
+ * The clock of everything that waits: decision deadlines (the decision loop), a live table's grace
+ * periods and bot pacing. Injected, so tests drive time by hand (ManualClock) instead of sleeping,
+ * and nothing that plays a game reads the wall clock on its own.
  */
-export interface LiveClock {
+export interface Clock {
   now(): number;
   /** Calls fn once after ms (by this clock); returns a function that cancels it. */
   setTimer(ms: number, fn: () => void): () => void;
 }
 
-export const systemClock: LiveClock = {
+export const systemClock: Clock = {
   now: () => Date.now(),
   setTimer(ms, fn) {
     const t = setTimeout(fn, Math.max(0, ms));
@@ -18,7 +19,7 @@ export const systemClock: LiveClock = {
 };
 
 /** A clock that only moves when told to: advance(ms) fires every timer that falls due, in order. */
-export class ManualClock implements LiveClock {
+export class ManualClock implements Clock {
   private t: number;
   private timers: { at: number; id: number; fn: () => void }[] = [];
   private next = 0;

@@ -1,0 +1,210 @@
+import { describe, expect, it } from "vitest";
+import { ManualClock } from "../../agents/clock.ts";
+import { DecisionLoop, DecisionLoopFault, defaultDecision, type AppliedDecision, type SeatDriver } from "../../agents/decision-loop.ts";
+import type { Facilitatee } from "../../agents/facilitatee.ts";
+import type { AnyGame } from "../../engine/core/index.ts";
+import { tiny } from "../core/tiny-game.ts";
+
+const setup = (config: object, seed = 1) => {
+  const parsed = tiny.parseConfig(config);
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  return tiny.setup(parsed.value, seed);
+};
+const first: Facilitatee = { name: "first", decide: () => 0 };
+const second: Facilitatee = { name: "second", decide: () => 1 };
+const agent = (a: Facilitatee): SeatDriver => ({ kind: "agent", agent: a });
+
+/** tiny without its own default: the loop's rule picks one. */
+const noDefault = (legal: (s: unknown) => readonly unknown[]): AnyGame => ({
+  ...tiny,
+  expectation: (s: unknown) => {
+    const e = tiny.expectation(s as never);
+    return e === null ? null : { seat: e.seat, ...(e.timeoutMs === undefined ? {} : { timeoutMs: e.timeoutMs }) };
+  },
+  legal,
+  apply: (s: unknown, d: unknown) => ({ ok: true as const, state: tiny.applyTrusted(s as never, d as never) }),
+});
+
+describe("the default decision", () => {
+  it("is the game's own default, else the first passive legal decision, else the first legal one", () => {
+    const state = setup({ timeoutMs: 5 });
+    expect(defaultDecision(tiny, state)).toEqual({ kind: "stall" });
+    const withPass = noDefault(() => [{ kind: "add", n: 1 }, { kind: "pass" }, { kind: "add", n: 2 }]);
+    expect(defaultDecision(withPass, state)).toEqual({ kind: "pass" });
+    const noPass = noDefault(() => [
+      { kind: "add", n: 2 },
+      { kind: "add", n: 1 },
+    ]);
+    expect(defaultDecision(noPass, state)).toEqual({ kind: "add", n: 2 });
+  });
+
+  it("uses the configured turn time when the game gives no deadline, and no deadline without a clock", async () => {
+    const clock = new ManualClock();
+    const timed = new DecisionLoop({ game: tiny, state: setup({}), driver: () => ({ kind: "remote" }), clock, turnMs: 100 });
+    await timed.drive();
+    expect(timed.pending).toMatchObject({ step: 0, seat: 0, since: clock.now(), deadline: clock.now() + 100 });
+    const untimed = new DecisionLoop({ game: tiny, state: setup({ timeoutMs: 5 }), driver: () => ({ kind: "remote" }) });
+    expect(untimed.pending).toMatchObject({ since: null, deadline: null });
+  });
+});
+
+describe("pull style: agents are asked and awaited", () => {
+  it("plays synchronous agents to the end without a promise and records every decision", () => {
+    const seen: AppliedDecision[] = [];
+    const loop = new DecisionLoop({ game: tiny, state: setup({}), driver: (seat) => agent(seat === 0 ? first : second), onDecision: (d) => seen.push(d) });
+    expect(loop.drive()).toBeUndefined();
+    expect(loop.status).toBe("over");
+    expect(seen.map((d) => d.step)).toEqual(loop.decisions.map((_, k) => k));
+    expect(seen.every((d, k) => d.seat === k % 2 && d.cause === "agent")).toBe(true);
+    expect(seen[0]!.events[0]!.kind).toBe("decision");
+  });
+
+  it("applies the default when an async agent misses its deadline, and ignores its late answer", async () => {
+    const clock = new ManualClock();
+    const releases: ((i: number) => void)[] = [];
+    const stuck: Facilitatee = { name: "stuck", decide: () => new Promise<number>((r) => releases.push(r)) };
+    const loop = new DecisionLoop({ game: tiny, state: setup({ timeoutMs: 50, target: 20 }), driver: (seat) => agent(seat === 0 ? stuck : second), clock });
+    const done = loop.drive();
+    expect(done).toBeInstanceOf(Promise);
+    clock.advance(49);
+    expect(loop.step).toBe(0);
+    clock.advance(1);
+    // The default (stall) counted at the deadline; seat 1 answered at once; seat 0 is asked again.
+    expect(loop.decisions).toEqual([{ kind: "stall" }, { kind: "add", n: 2 }]);
+    expect(releases.length).toBe(2);
+    releases[0]!(0);
+    await Promise.resolve();
+    expect(loop.decisions.length).toBe(2);
+    releases[1]!(0);
+    await new Promise((r) => setImmediate(r));
+    expect(loop.decisions.slice(2, 4)).toEqual([
+      { kind: "add", n: 1 },
+      { kind: "add", n: 2 },
+    ]);
+    loop.close();
+  });
+
+  it("replaces a synchronous answer given after the deadline by the default", () => {
+    const clock = new ManualClock();
+    const slow: Facilitatee = {
+      name: "slow",
+      decide: () => {
+        clock.advance(11);
+        return 1;
+      },
+    };
+    const seen: AppliedDecision[] = [];
+    const loop = new DecisionLoop({ game: tiny, state: setup({ target: 20 }), driver: () => agent(slow), clock, turnMs: 10, onDecision: (d) => seen.push(d) });
+    loop.drive();
+    // tiny has no default of its own and no passive decision: the first legal one (add 1) applies.
+    expect(seen.length).toBeGreaterThan(2);
+    expect(seen.every((d) => d.cause === "timeout" && (d.decision as { n: number }).n === 1)).toBe(true);
+  });
+
+  it("stops on an agent fault unless told to apply the default for it", () => {
+    const bad: Facilitatee = { name: "bad", decide: () => 7 };
+    const loop = new DecisionLoop({ game: tiny, state: setup({}), driver: () => agent(bad) });
+    expect(() => loop.drive()).toThrow(DecisionLoopFault);
+    expect(() => loop.drive()).toThrow(/agent bad at seat 0 chose index 7 of 2 legal decisions/);
+    const faults: string[] = [];
+    const tolerant = new DecisionLoop({ game: tiny, state: setup({ target: 2 }), driver: () => agent(bad), onAgentFault: (f) => faults.push(f.kind) });
+    tolerant.drive();
+    expect(tolerant.status).toBe("over");
+    expect(faults.length).toBe(tolerant.step);
+  });
+});
+
+describe("remote and step style", () => {
+  it("waits for a remote seat, refuses a stale or foreign answer, and fires the default at the deadline", () => {
+    const clock = new ManualClock();
+    const loop = new DecisionLoop({ game: tiny, state: setup({ timeoutMs: 30, target: 4 }), driver: () => ({ kind: "remote" }), clock });
+    expect(loop.drive()).toBeUndefined();
+    expect(loop.status).toBe("waiting");
+    expect(loop.answer(0, 1, { kind: "add", n: 1 })).toBe(false);
+    expect(loop.answer(0, 0, { kind: "add", n: 1 })).toBe(true);
+    expect(loop.answer(0, 0, { kind: "add", n: 1 })).toBe(false);
+    clock.advance(30);
+    expect(loop.decisions).toEqual([{ kind: "add", n: 1 }, { kind: "stall" }]);
+    expect(clock.pending()).toBe(1);
+  });
+
+  it("stops at a trainer seat with no timer running, and turns its late answer into the default", () => {
+    const clock = new ManualClock();
+    const causes: string[] = [];
+    const loop = new DecisionLoop({
+      game: tiny,
+      state: setup({ timeoutMs: 30, target: 4 }),
+      driver: (seat) => (seat === 0 ? { kind: "trainer" } : agent(first)),
+      clock,
+      onDecision: (d) => causes.push(d.cause),
+    });
+    loop.drive();
+    expect(loop.status).toBe("waiting");
+    expect(clock.pending()).toBe(0);
+    clock.advance(31);
+    expect(loop.step).toBe(0);
+    loop.answer(0, 0, { kind: "add", n: 2 });
+    expect(loop.decisions.slice(0, 2)).toEqual([{ kind: "stall" }, { kind: "add", n: 1 }]);
+    expect(causes.slice(0, 2)).toEqual(["timeout", "agent"]);
+    expect(loop.status).toBe("waiting");
+    loop.answer(2, 0, { kind: "add", n: 2 });
+    expect(loop.decisions[2]).toEqual({ kind: "add", n: 2 });
+  });
+
+  it("asks an agent when a waiting seat's driver becomes one (a person away), keeping the deadline", () => {
+    const clock = new ManualClock();
+    let away = false;
+    const loop = new DecisionLoop({
+      game: tiny,
+      state: setup({ timeoutMs: 30, target: 1 }),
+      driver: () => (away ? agent(second) : { kind: "remote" }),
+      clock,
+    });
+    loop.drive();
+    expect(loop.status).toBe("waiting");
+    away = true;
+    loop.drive();
+    expect(loop.status).toBe("over");
+    expect(loop.decisions).toEqual([{ kind: "add", n: 2 }]);
+    expect(clock.pending()).toBe(0);
+  });
+
+  it("seats that are not timed get no deadline", () => {
+    const clock = new ManualClock();
+    const loop = new DecisionLoop({ game: tiny, state: setup({ timeoutMs: 30 }), driver: () => ({ kind: "remote" }), clock, timed: (seat) => seat !== 0 });
+    loop.drive();
+    expect(loop.pending?.deadline).toBeNull();
+    clock.advance(1000);
+    expect(loop.step).toBe(0);
+  });
+});
+
+describe("commit and bounds", () => {
+  it("applies nothing while a decision is being committed, and counts it only once committed", () => {
+    const clock = new ManualClock();
+    let finish: ((err: Error | null) => void) | null = null;
+    const loop = new DecisionLoop({
+      game: tiny,
+      state: setup({ timeoutMs: 30 }),
+      driver: () => ({ kind: "remote" }),
+      clock,
+      commit: (_d, done) => (finish = done),
+    });
+    loop.drive();
+    expect(loop.answer(0, 0, { kind: "add", n: 1 })).toBe(true);
+    expect(loop.step).toBe(0);
+    clock.advance(100);
+    expect(loop.answer(0, 0, { kind: "add", n: 2 })).toBe(false);
+    finish!(null);
+    expect(loop.decisions).toEqual([{ kind: "add", n: 1 }]);
+  });
+
+  it("truncates at stopAfter and faults past the game's bound", () => {
+    const cut = new DecisionLoop({ game: tiny, state: setup({}), driver: () => agent(first), stopAfter: 3 });
+    cut.drive();
+    expect(cut.status).toBe("truncated");
+    expect(cut.step).toBe(3);
+    const bounded = new DecisionLoop({ game: tiny, state: setup({}), driver: () => agent(first), bound: 2 });
+    expect(() => bounded.drive()).toThrow(/did not end within its declared bound of 2/);
+  });
+});
