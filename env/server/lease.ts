@@ -1,6 +1,6 @@
 /**
  * Leases on a server shared by several client processes of one user (the Python package's
- * machine-shared embedded server; docs/protocol.md, Transport, Leases).
+ * machine-shared embedded server; docs/protocol.md, Transport, Leases; docs/python.md).
  *
  * A lease is a connection to a Unix socket beside the server's own: the server greets each one
  * with a line of JSON (`hello`: which build it runs, its pid and URL) and then only counts it.
