@@ -5,7 +5,7 @@
  */
 import { canonicalJson, stateHash, type AnyGame, type Seat, type Viewer } from "../../engine/core/index.ts";
 import { checkHead, readHead, type ChainHead, type HeadRead } from "./head.ts";
-import type { HeaderLine, JoinLine, JournalLine, JournalLines, LeaveLine, ResignLine } from "./journal-lines.ts";
+import type { EndLine, HeaderLine, JoinLine, JournalLine, JournalLines, LeaveLine, ResignLine } from "./journal-lines.ts";
 import { Journal } from "./journal.ts";
 import type { JournalIntegrity, LiveEvent, LogHeader, SignedEnd, SignedEntry, SignedRecord } from "./protocol.ts";
 import { headerHash, macOf, signEnd, signEntry, verifyEnd } from "./signing.ts";
@@ -36,7 +36,6 @@ export class SignedLog {
   /** Writes waiting for the one under way (writeNext). */
   private readonly queue: { lines: readonly JournalLine[]; chain: ChainHead | null; done: (err: Error | null) => void }[] = [];
   private writing = false;
-  private closeWhenIdle = false;
   private closed = false;
 
   constructor(
@@ -124,7 +123,6 @@ export class SignedLog {
     const next = this.queue.shift();
     if (!next) {
       this.writing = false;
-      if (this.closeWhenIdle) this.close();
       return;
     }
     this.writing = true;
@@ -133,14 +131,13 @@ export class SignedLog {
       this.writeNext();
     };
     if (this.journal) this.journal.appendAsync(next.lines, next.chain, after);
-    else after(this.closeWhenIdle || this.closed ? new Error("journal is closed") : null);
+    else after(this.closed ? new Error("journal is closed") : null);
   }
 
-  /** The game is over: keeps the end marker and closes the journal once nothing is left to write. */
+  /** The game is over: keeps the end marker and closes the journal (nothing follows the end line; a seat's line waiting is refused). */
   finish(end: SignedEnd): void {
     this.end = end;
-    this.closeWhenIdle = true;
-    if (!this.writing) this.close();
+    this.close();
   }
 
   /**
@@ -149,7 +146,7 @@ export class SignedLog {
    * missing one (the crash cut the end line, or it was deleted) is signed at a server start
    * (reopen), as the game replays to its end.
    */
-  checkEnd(line: { end?: SignedEnd } | null, game: AnyGame, state: unknown): void {
+  checkEnd(line: EndLine | null, game: AnyGame, state: unknown): void {
     if (!line?.end) return;
     const want = endContent(game, state, this.items.length);
     const bad = verifyEnd(this.deps.key, this.chainHash(), line.end);

@@ -172,7 +172,8 @@ export class Table extends TableView {
     return new Promise((resolve, reject) =>
       this.log.writeSeatLine(line, (err) => {
         s.pending--;
-        if (err) reject(new TableError(500, "journal_failed", `the seat's ${line.t} could not be written to disk; nothing changed`));
+        if (err && this.finished) reject(new TableError(409, "game_over", `the game ended before the seat's ${line.t} was written; nothing changed`));
+        else if (err) reject(new TableError(500, "journal_failed", `the seat's ${line.t} could not be written to disk; nothing changed`));
         else resolve();
       }),
     );

@@ -122,6 +122,35 @@ describe("leaving and joining a seat, journaled", () => {
   });
 });
 
+describe("a seat's line racing the game's last decision", () => {
+  /** Answers each frame's first decision until `stop` decisions were applied (or the game ends); returns how many were. */
+  async function play(t: Table, stop = Infinity): Promise<number> {
+    while (!t.isFinished && t.seq < stop) {
+      const seat = [0, 1, 2].find((x) => t.mustDecide(x))!;
+      await t.answer(seat, t.seq, t.seatFrame(seat, t.seq).decisions[0]!.id);
+    }
+    return t.seq;
+  }
+
+  it("a resignation queued behind the last decision is refused (game_over) and the journal still ends with its end marker", async () => {
+    const dir = dataDir();
+    const a = store(dir);
+    const body = { game: "sevens", seats: ["human", "human", "human"], seed: 9 };
+    const length = await play(a.get((await a.create(body)).table));
+    const made = await a.create(body);
+    const t = a.get(made.table);
+    await play(t, length - 1);
+    const last = [0, 1, 2].find((x) => t.mustDecide(x))!;
+    const other = (last + 1) % 3;
+    const applied = t.answer(last, t.seq, t.seatFrame(last, t.seq).decisions[0]!.id);
+    const resigned = codeOf(() => t.resign(other));
+    await applied;
+    expect(t.isFinished).toBe(true);
+    expect(await resigned).toBe("game_over");
+    expect(journalLines(dir, made.table).at(-1).t).toBe("end");
+  });
+});
+
 describe("the entry window", () => {
   /** A sevens table with an entry window whose first decision is seat 0's (a person's). */
   async function windowTable(s: TableStore, entryMs: number): Promise<{ t: Table; tokens: Record<string, string> }> {
