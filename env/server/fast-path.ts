@@ -172,6 +172,8 @@ class FastConnection {
   private buffered = 0;
   private busy = false;
   private ended = false;
+  /** Replies wait in the socket's buffer for a client that does not read them: nothing more is answered until they drain. */
+  private draining = false;
 
   constructor(
     private readonly socket: Socket,
@@ -196,7 +198,7 @@ class FastConnection {
     this.busy = true;
     try {
       for (;;) {
-        if (this.ended || this.buffered < 4) break;
+        if (this.ended || this.draining || this.buffered < 4) break;
         const head = this.peek(4);
         const n = head.readUInt32LE(0);
         if (n < 4 || n > this.server.maxFrame) {
@@ -218,11 +220,23 @@ class FastConnection {
           for (const part of reply) this.socket.write(part);
           this.socket.uncork();
         }
+        if (this.socket.writableNeedDrain) this.waitForDrain();
       }
     } finally {
       this.busy = false;
     }
-    if (!this.ended && this.socket.isPaused() && this.buffered <= this.server.maxFrame + FRAME_HEADER) this.socket.resume();
+    if (!this.ended && !this.draining && this.socket.isPaused() && this.buffered <= this.server.maxFrame + FRAME_HEADER) this.socket.resume();
+  }
+
+  /** Stops reading and answering until the client has read the replies already written (bounds what it can make us hold). */
+  private waitForDrain(): void {
+    this.draining = true;
+    this.socket.pause();
+    this.socket.once("drain", () => {
+      this.draining = false;
+      if (this.buffered <= this.server.maxFrame + FRAME_HEADER) this.socket.resume();
+      void this.pump();
+    });
   }
 
   private peek(n: number): Buffer {

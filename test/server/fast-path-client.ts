@@ -13,13 +13,15 @@ export interface FastReply {
 }
 
 export class FastClient {
-  private buf = Buffer.alloc(0);
+  private chunks: Buffer[] = [];
+  private buffered = 0;
   private waiting: ((r: FastReply | null) => void) | null = null;
   private ended = false;
 
   private constructor(private readonly socket: Socket) {
     socket.on("data", (chunk: Buffer) => {
-      this.buf = Buffer.concat([this.buf, chunk]);
+      this.chunks.push(chunk);
+      this.buffered += chunk.length;
       this.deliver();
     });
     socket.on("close", () => {
@@ -42,6 +44,20 @@ export class FastClient {
       this.waiting = resolve;
       this.deliver();
     });
+  }
+
+  /** Stops reading from the socket (replies stay in the kernel's buffers) until resume(). */
+  pause(): void {
+    this.socket.pause();
+  }
+
+  resume(): void {
+    this.socket.resume();
+  }
+
+  /** Sends raw bytes without waiting for anything. */
+  send(bytes: Buffer): void {
+    this.socket.write(bytes);
   }
 
   /** Sends raw bytes (whatever they are) and waits for the next reply. */
@@ -77,14 +93,26 @@ export class FastClient {
     this.socket.destroy();
   }
 
+  /** The first chunk, made at least `n` bytes long by joining only as many chunks as that takes. */
+  private front(n: number): Buffer {
+    let have = this.chunks[0]!.length;
+    let k = 1;
+    while (have < n) have += this.chunks[k++]!.length;
+    if (k > 1) this.chunks.splice(0, k, Buffer.concat(this.chunks.slice(0, k)));
+    return this.chunks[0]!;
+  }
+
   private deliver(): void {
     if (!this.waiting) return;
-    if (this.buf.length >= 8) {
-      const n = this.buf.readUInt32LE(0);
-      if (this.buf.length >= 4 + n) {
-        const raw = this.buf.subarray(8, 4 + n);
-        const reply = { kind: this.buf[4]!, status: this.buf.readUInt16LE(6), raw: Buffer.from(raw), body: unpackr.unpack(raw) };
-        this.buf = this.buf.subarray(4 + n);
+    if (this.buffered >= 8) {
+      const head = this.front(8);
+      const n = head.readUInt32LE(0);
+      if (this.buffered >= 4 + n) {
+        const whole = this.front(4 + n);
+        const raw = whole.subarray(8, 4 + n);
+        const reply = { kind: whole[4]!, status: whole.readUInt16LE(6), raw: Buffer.from(raw), body: unpackr.unpack(raw) };
+        this.chunks[0] = whole.subarray(4 + n);
+        this.buffered -= 4 + n;
         const w = this.waiting;
         this.waiting = null;
         w(reply);

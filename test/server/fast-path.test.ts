@@ -182,6 +182,35 @@ describe("untrusted frames", () => {
     f.conn.close();
   });
 
+  it("stops answering a client that does not read its replies, and answers everything once it reads", async () => {
+    const f = await attached({ game: "sevens", numEnvs: 64, seed: 3, illegalAction: "terminate" });
+    expect((await f.conn.reset())?.kind).toBe(0);
+    const frames = 300;
+    const steps = async () => (await fast.ok("GET", "/metrics")).steps as number;
+    const start = await steps();
+    // 300 steps sent at once and none of their ~110 KB replies read (an out-of-range action: every
+    // reply is a whole batch that ends the episodes by terminate).
+    const head = Buffer.alloc(8);
+    head.writeUInt32LE(4 + 4 * 64, 0);
+    head[4] = 3;
+    const one = Buffer.concat([head, Buffer.from(new Int32Array(64).fill(9999).buffer)]);
+    f.conn.pause();
+    f.conn.send(Buffer.concat(Array.from({ length: frames }, () => one)));
+    // Wait until the server has stopped stepping (five equal counts in a row), then check it held back.
+    let last = -1;
+    for (let same = 0; same < 5;) {
+      await new Promise((r) => setTimeout(r, 50));
+      const now = await steps();
+      same = now === last && now > start ? same + 1 : 0;
+      last = now;
+    }
+    expect(last - start).toBeLessThan(frames);
+    f.conn.resume();
+    for (let i = 0; i < frames; i++) expect((await f.conn.next())?.kind).toBe(0);
+    expect((await steps()) - start).toBe(frames);
+    f.conn.close();
+  });
+
   it("refuses unknown sessions and servers without a socket", async () => {
     expect((await fast.call("POST", "/v1/sessions/nope/fast-path")).body.error.code).toBe("unknown_session");
     const id = await http.create({ game: "sevens" });
