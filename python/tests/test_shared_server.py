@@ -281,6 +281,16 @@ def test_sessions_of_other_processes_cannot_be_found(spawn) -> None:
         with pytest.raises(cardgym.ServerError) as err:
             other.request("GET", "/v1/sessions/" + "A" * 16)
         assert err.value.status == 404
+    # The fast path's worker sockets sit beside the server's: attaching needs the key the server
+    # hands out for a session id, so a made-up key (or the id itself) is refused.
+    from cardgym.fastpath import FastConnection, FastPathBroken
+
+    workers = sorted(Path(made["url"][len("unix:") :]).parent.glob("server.sock.w*"))
+    assert workers, "the shared server serves no fast path"
+    for path in workers:
+        for key in ("A" * 22, made["session"]):
+            with pytest.raises(FastPathBroken, match="attach refused"):
+                FastConnection(str(path), key, hang_guard())
     assert a.ask("step") == "ok"
 
 
