@@ -101,7 +101,7 @@ const isLineType = (t: unknown): t is LineType => typeof t === "string" && Objec
 
 /** The line's type (its `t`), or a JournalLineError for a line of no known type. */
 function lineType(line: unknown, index: number): LineType {
-  const t = typeof line === "object" && line !== null && !Array.isArray(line) ? (line as { t?: unknown }).t : undefined;
+  const t = typeof line === "object" && line !== null && "t" in line ? line.t : undefined;
   if (isLineType(t)) return t;
   const shown = typeof t === "string" ? JSON.stringify(t.slice(0, 40)) : "none";
   throw new JournalLineError("unknown_line", index, `unknown line type ${shown} (known: ${Object.keys(checkers).join(", ")})`);
