@@ -108,18 +108,18 @@ describe("boards and watching in the browser", () => {
     expect(errors).toEqual([]);
   });
 
-  it("Play from the lobby against the shipped ONNX policy (dcg), by the seat's defaults", async () => {
+  it("Play from the lobby against the dcg champion policy (ONNX), by the seat's defaults", async () => {
     const ctx = await env.browser.newContext({ viewport: { width: 1000, height: 800 } });
     const page = await openPage(ctx, `${env.server.base}/`, errors);
     await page.waitForSelector('.lobby[data-ready="true"]');
     await page.selectOption("#game", "dcg");
-    await expect(page.inputValue('input[name="agent-1"]')).resolves.toBe("onnx:builtin/dcg-ppo-v1");
+    await expect(page.inputValue('input[name="agent-1"]')).resolves.toBe("onnx:builtin/dcg-exit-v1");
     await page.fill("#delay", "0");
     await page.click("button.primary");
     await page.waitForURL(/#\/play\/[^/]+\/0$/);
     const table = decodeURIComponent(page.url().split("/play/")[1]!.split("/")[0]!);
     const summary = await api(env.server.base, "GET", `/v1/tables/${table}`);
-    expect(summary.seats[1]).toMatchObject({ kind: "agent", agent: "onnx:builtin/dcg-ppo-v1" });
+    expect(summary.seats[1]).toMatchObject({ kind: "agent", agent: "onnx:builtin/dcg-exit-v1" });
     // Strategy placement by clicks: a rubric, then a marked cell, five times over; then confirm.
     for (let i = 0; i < 5; i++) {
       await waitTurn(page);

@@ -3,7 +3,16 @@ import { api, ApiFailure, seatLink, tokens, type GameInfo } from "./api.ts";
 import { button, h, mount } from "./dom.ts";
 
 type SeatChoice = "you" | "person" | "open" | "agent";
-const AGENTS = ["random", "computer", "sandbag", "tutorial", "mcts:iters=200", "onnx:builtin/dcg-ppo-v1", "onnx:path=my-model.onnx"];
+const AGENTS = [
+  "random",
+  "computer",
+  "sandbag",
+  "tutorial",
+  "mcts:iters=200",
+  "onnx:builtin/dcg-exit-v1",
+  "onnx:builtin/dcg-ppo-v1",
+  "onnx:path=my-model.onnx",
+];
 
 /**
  * What a new table's seat links look like: one link per person to invite (it holds their seat's
@@ -164,7 +173,7 @@ class CreateForm {
   resetSeats(): void {
     const g = this.games.find((x) => x.id === this.game);
     const n = g ? g.defaultSeats : 2;
-    const agent = this.game === "dcg" ? "onnx:builtin/dcg-ppo-v1" : "computer";
+    const agent = this.game === "dcg" ? "onnx:builtin/dcg-exit-v1" : "computer";
     this.seats = Array.from({ length: n }, (_, i) => ({ kind: i === 0 ? "you" : "agent", agent }));
   }
 
