@@ -219,27 +219,59 @@ describe("untrusted frames", () => {
 });
 
 describe("the budget and the session's life", () => {
-  it("a fast-path step past the budget quarantines its session with step_timeout and closes its connection", async () => {
-    const f = await attached({ game: "dcg", numEnvs: 64, seed: 5, seats: ["learner", "mcts:iters=15625"] });
-    const bystander = await attached({ game: "sevens", numEnvs: 2, seed: 6 });
-    const pick = maskedPicker(3);
-    let r = await f.conn.reset();
-    for (let s = 0; r && r.kind === 0 && s < 500; s++) {
-      const mask = tensor(r.body.mask) as Uint8Array;
-      r = await f.conn.step(pick(mask, 64, mask.length / 64));
+  it("a fast-path step past the budget quarantines its session with step_timeout; on the replaced worker HTTP sessions are rebuilt, fast-path ones reported lost", async () => {
+    // One worker, so that the runaway session, a fast-path bystander and an HTTP bystander share it.
+    const oneApp = buildApp({ workers: 1, stepTimeoutMs: BUDGET, exposeStateHashes: true, maxEnvsPerSession: 64, fastPath: join(dir, "one.sock") });
+    try {
+      const one = new Client(fetchTransport(await oneApp.listen({ host: "127.0.0.1", port: 0 })));
+      const open = async (body: Record<string, unknown>) => {
+        const id = await one.create(body);
+        const grant = await one.ok("POST", `/v1/sessions/${id}/fast-path`);
+        const conn = await FastClient.open(grant.socket);
+        expect((await conn.attach(grant.key))?.kind).toBe(0);
+        return { id, conn };
+      };
+      // The HTTP bystander, driven the same way on the reference server (which never times out).
+      const body = { game: "sevens", numEnvs: 2, seed: 6 };
+      const [hid, rid] = [await one.create(body), await http.create(body)];
+      const pickH = maskedPicker(9);
+      const stepBoth = async (mask: Uint8Array) => {
+        const actions = pickH(mask, 2, mask.length / 2);
+        const [a, b] = [await one.call("POST", `/v1/sessions/${hid}/step`, { actions }), await http.call("POST", `/v1/sessions/${rid}/step`, { actions })];
+        expect(a.status).toBe(200);
+        expect(Buffer.compare(a.raw, b.raw)).toBe(0);
+        return tensor(a.body.mask) as Uint8Array;
+      };
+      let hmask = tensor((await one.call("POST", `/v1/sessions/${hid}/reset`)).body.mask) as Uint8Array;
+      await http.call("POST", `/v1/sessions/${rid}/reset`);
+      for (let i = 0; i < 5; i++) hmask = await stepBoth(hmask);
+      const bystander = await open({ game: "sevens", numEnvs: 2, seed: 6 });
+      expect((await bystander.conn.reset())?.kind).toBe(0);
+      const f = await open({ game: "dcg", numEnvs: 64, seed: 5, seats: ["learner", "mcts:iters=15625"] });
+      const pick = maskedPicker(3);
+      let r = await f.conn.reset();
+      for (let s = 0; r && r.kind === 0 && s < 500; s++) {
+        const mask = tensor(r.body.mask) as Uint8Array;
+        r = await f.conn.step(pick(mask, 64, mask.length / 64));
+      }
+      expect(r).toBeNull();
+      const info = await one.ok("GET", `/v1/sessions/${f.id}`);
+      expect(info.status).toBe("quarantined");
+      expect(info.quarantine.code).toBe("step_timeout");
+      // The fast-path bystander's steps were never logged on the main thread: reported lost, not rebuilt.
+      const b = await one.ok("GET", `/v1/sessions/${bystander.id}`);
+      expect([b.status, b.quarantine?.code]).toEqual(["quarantined", "session_lost"]);
+      expect(await bystander.conn.next()).toBeNull();
+      // The HTTP bystander was rebuilt exactly: it goes on with the reference's replies and hashes.
+      for (let i = 0; i < 5; i++) hmask = await stepBoth(hmask);
+      expect(await hashes(one, hid)).toEqual(await hashes(http, rid));
+      // And new sessions attach and step on the fresh worker.
+      const fresh = await open({ game: "sevens", numEnvs: 1, seed: 7 });
+      expect((await fresh.conn.reset())?.kind).toBe(0);
+      fresh.conn.close();
+    } finally {
+      await oneApp.close();
     }
-    expect(r).toBeNull();
-    const info = await fast.ok("GET", `/v1/sessions/${f.id}`);
-    expect(info.status).toBe("quarantined");
-    expect(info.quarantine.code).toBe("step_timeout");
-    // A session stepped over the fast path on the replaced worker cannot be rebuilt: it is reported lost.
-    const b = await fast.ok("GET", `/v1/sessions/${bystander.id}`);
-    if (b.status === "quarantined") expect(b.quarantine.code).toBe("session_lost");
-    // The server goes on: new sessions attach and step.
-    const fresh = await attached({ game: "sevens", numEnvs: 1, seed: 7 });
-    expect((await fresh.conn.reset())?.kind).toBe(0);
-    fresh.conn.close();
-    bystander.conn.close();
   });
 
   it("a session held by a connection is not expired as idle, its steps count in /metrics; deleting it ends its frames", async () => {
