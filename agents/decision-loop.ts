@@ -1,4 +1,4 @@
-import type { AnyGame, GameEvent, Seat } from "../engine/core/index.ts";
+import type { AnyGame, GameEvent, Outcome, Seat } from "../engine/core/index.ts";
 import type { Clock } from "./clock.ts";
 import type { DecisionRequest, Facilitatee } from "./facilitatee.ts";
 import { isPassive } from "./passive.ts";
@@ -161,6 +161,25 @@ export class DecisionLoop {
     this.openPending();
   }
 
+  /**
+   * Starts a new game of the same game and config from `state` with the same drivers and settings
+   * (a learning session's next episode), without a new loop.
+   */
+  restart(state: unknown): void {
+    this.cancel();
+    const w = this.waiter;
+    this.waiter = null;
+    w?.reject(new Error("the game was restarted"));
+    this.current = state;
+    this.made.length = 0;
+    this.askedStep = -1;
+    this.askedKind = null;
+    this.committing = false;
+    this.stopped = null;
+    this.failure = null;
+    this.openPending();
+  }
+
   get state(): unknown {
     return this.current;
   }
@@ -276,7 +295,12 @@ export class DecisionLoop {
   /** Asks an agent; true when it answered at once and the decision counted. */
   private ask(open: PendingDecision, agent: Facilitatee): boolean {
     const { step, seat } = open;
-    const legal = this.guard("legal", () => this.game.legal(this.current));
+    let legal: readonly unknown[];
+    try {
+      legal = this.game.legal(this.current);
+    } catch (e) {
+      throw this.gameFault("legal", e);
+    }
     let answer: number | Promise<number>;
     try {
       answer = agent.decide(new LazyRequest(this.game, this.current, seat, legal, step));
@@ -329,30 +353,43 @@ export class DecisionLoop {
     }
     const before = this.current;
     const after = this.apply(before, decision);
-    const applied = new AppliedDecision(this.game, step, seat, decision, cause, before, after);
+    const { commit, onDecision } = this.options;
+    const applied = commit || onDecision ? new AppliedDecision(this.game, step, seat, decision, cause, before, after) : null;
+    if (!commit) {
+      this.count(decision, after, applied);
+      return true;
+    }
     this.committing = true;
-    const done = (err: Error | null): void => {
+    commit(applied!, (err) => {
       this.committing = false;
-      if (err) return this.fail(err);
-      this.cancel();
-      this.current = after;
-      this.made.push(decision);
-      try {
-        this.openPending();
-        this.options.onDecision?.(applied);
-      } catch (e) {
-        return this.fail(e);
-      }
-      this.pump();
-    };
-    if (this.options.commit) this.options.commit(applied, done);
-    else done(null);
+      if (err) this.fail(err);
+      else this.count(decision, after, applied);
+    });
     return true;
   }
 
+  /** The decision counts: recorded, the next one opened, the listener told, play goes on. */
+  private count(decision: unknown, after: unknown, applied: AppliedDecision | null): void {
+    this.cancel();
+    this.current = after;
+    this.made.push(decision);
+    try {
+      this.openPending();
+      if (applied) this.options.onDecision?.(applied);
+    } catch (e) {
+      return this.fail(e);
+    }
+    this.pump();
+  }
+
   private apply(state: unknown, decision: unknown): unknown {
-    if (this.options.checked === false) return this.guard(`applying decision ${this.step}`, () => this.game.applyTrusted(state, decision));
-    const out = this.guard(`applying decision ${this.step}`, () => this.game.apply(state, decision));
+    let out: Outcome<unknown>;
+    try {
+      if (this.options.checked === false) return this.game.applyTrusted(state, decision);
+      out = this.game.apply(state, decision);
+    } catch (e) {
+      throw this.gameFault(`applying decision ${this.step}`, e);
+    }
     if (!out.ok) throw new DecisionLoopFault("game", `${this.game.info.id} refused decision ${this.step}: ${out.error.message}`, this.open?.seat ?? null);
     return out.state;
   }
@@ -361,7 +398,12 @@ export class DecisionLoop {
 
   /** Notes who must act now, since when and until when. */
   private openPending(): void {
-    const seat = this.guard("actor", () => this.game.actor(this.current));
+    let seat: Seat | "terminal";
+    try {
+      seat = this.game.actor(this.current);
+    } catch (e) {
+      throw this.gameFault("actor", e);
+    }
     if (seat === "terminal") {
       this.open = null;
       return;
@@ -427,9 +469,13 @@ export class DecisionLoop {
     try {
       return fn();
     } catch (e) {
-      if (e instanceof DecisionLoopFault) throw e;
-      throw new DecisionLoopFault("game", `${this.game.info.id} rules threw (${what}): ${messageOf(e)}`, this.open?.seat ?? null, { cause: e });
+      throw this.gameFault(what, e);
     }
+  }
+
+  private gameFault(what: string, e: unknown): DecisionLoopFault {
+    if (e instanceof DecisionLoopFault) return e;
+    return new DecisionLoopFault("game", `${this.game.info.id} rules threw (${what}): ${messageOf(e)}`, this.open?.seat ?? null, { cause: e });
   }
 }
 

@@ -263,6 +263,13 @@ export class LearningFacilitator {
     return lines.join("\n") + "\n";
   }
 
+  /** The decisions of env `index`'s current (or just ended) episode, every seat's, in order: with its seed, the episode's record. */
+  episodeDecisions(index: number): readonly unknown[] {
+    const env = this.envs[index];
+    if (!env) throw new EnvRequestError("invalid_config", `env ${index} is not an env index in [0, ${this.numEnvs})`);
+    return env.loop?.decisions ?? [];
+  }
+
   /** The canonical state hash of every env (tests and desync hunting; never sent by default: it fingerprints hidden state). */
   hashes(): (string | null)[] {
     return this.envs.map((env) => (this.started ? stateHash(env.state) : null));

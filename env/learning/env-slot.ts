@@ -1,3 +1,4 @@
+import type { DecisionLoop, SeatDriver } from "../../agents/decision-loop.ts";
 import type { Facilitatee } from "../../agents/facilitatee.ts";
 import type { Seat } from "../../engine/core/index.ts";
 import type { DecisionPoint } from "../decision-point.ts";
@@ -27,6 +28,9 @@ export interface EnvSlot {
   episode: number;
   /** Decisions made in the current episode, all seats. */
   decisions: number;
+  /** The decision loop playing the episodes (null before the first reset), and who decides at each seat in the current one. */
+  loop: DecisionLoop | null;
+  drivers: SeatDriver[];
   /** The pending client decision, or null when the episode is over. */
   point: DecisionPoint | null;
   done: Done;
@@ -45,6 +49,8 @@ export function newEnvSlot(settings: SessionSettings, index: number): EnvSlot {
     learner: settings.learnerSeat,
     episode: 0,
     decisions: 0,
+    loop: null,
+    drivers: [],
     point: null,
     done: Done.Running,
     lastReturns: new Array<number>(settings.numSeats).fill(0),

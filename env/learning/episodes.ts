@@ -1,5 +1,6 @@
-import type { DecisionRequest, Facilitatee } from "../../agents/facilitatee.ts";
-import { deriveSeed, type AnyGame, type Result, type Seat } from "../../engine/core/index.ts";
+import { DecisionLoop, DecisionLoopFault, type SeatDriver } from "../../agents/decision-loop.ts";
+import type { Facilitatee } from "../../agents/facilitatee.ts";
+import { deriveSeed, type Result, type Seat } from "../../engine/core/index.ts";
 import { decisionPoint, type DecisionPoint } from "../decision-point.ts";
 import { EnvFault, EnvRequestError, describeThrown } from "../errors.ts";
 import type { SeatRole } from "../seats.ts";
@@ -65,6 +66,13 @@ export class EpisodeRunner {
     } catch (e) {
       throw new EnvFault("game_fault", `${s.game.info.id}.setup threw: ${describeThrown(e)}`, env.index, e);
     }
+    env.drivers = env.agents.map((agent) => (agent ? { kind: "agent", agent } : TRAINER));
+    try {
+      if (env.loop) env.loop.restart(env.state);
+      else env.loop = this.newLoop(env, env.state);
+    } catch (e) {
+      throw envFault(e, env.index);
+    }
     const finish = (): void | Promise<void> => {
       // An episode that ended before any client decision teaches nothing: start the next one.
       if (env.done !== Done.Running) return this.beginEpisode(env, attempt + 1);
@@ -76,7 +84,12 @@ export class EpisodeRunner {
 
   /** Applies a client seat's decision, then plays agent seats until a client seat decides again. */
   applyClient(env: EnvSlot, decision: unknown): void | Promise<void> {
-    this.applyDecision(env, decision);
+    const point = env.point!;
+    try {
+      env.loop!.answer(env.decisions, point.seat, decision);
+    } catch (e) {
+      throw envFault(e, env.index);
+    }
     return this.advance(env);
   }
 
@@ -105,89 +118,54 @@ export class EpisodeRunner {
     }
   }
 
-  private applyDecision(env: EnvSlot, decision: unknown): void {
-    const game = this.settings.game;
-    try {
-      env.state = game.applyTrusted(env.state, decision);
-    } catch (e) {
-      throw new EnvFault(
-        "game_fault",
-        `${game.info.id} rules threw applying decision ${env.decisions} of episode ${env.episode}: ${describeThrown(e)}`,
-        env.index,
-        e,
-      );
-    }
-    env.decisions++;
-  }
-
   /**
-   * Plays agent seats until a client seat must decide, the game ends or the cap truncates it.
-   * Synchronous while agents answer synchronously; continues asynchronously from the first agent
-   * that returns a promise.
+   * Plays agent seats until a client seat must decide, the game ends or the cap truncates it: the
+   * decision loop with agents pulled and client seats as trainer seats (step style). Synchronous
+   * while agents answer synchronously; a promise from the first agent that returns one.
    */
   private advance(env: EnvSlot): void | Promise<void> {
-    const { game, maxDecisions, bound, numSeats } = this.settings;
-    for (;;) {
-      let actor: Seat | "terminal";
-      try {
-        actor = game.actor(env.state);
-      } catch (e) {
-        throw new EnvFault("game_fault", `${game.info.id}.actor threw: ${describeThrown(e)}`, env.index, e);
-      }
-      if (actor === "terminal") {
-        env.done = Done.Terminated;
-        env.point = null;
-        return;
-      }
-      if (maxDecisions !== null && env.decisions >= maxDecisions) {
-        env.done = Done.Truncated;
-        env.point = null;
-        return;
-      }
-      if (env.decisions >= bound) {
-        throw new EnvFault("game_fault", `${game.info.id} did not end within its declared bound of ${bound} decisions`, env.index);
-      }
-      if (!Number.isInteger(actor) || actor < 0 || actor >= numSeats) {
-        throw new EnvFault("game_fault", `${game.info.id}.actor returned ${String(actor)}, not a seat of ${numSeats}`, env.index);
-      }
-      const agent = env.agents[actor];
-      if (!agent) {
-        env.point = this.point(env, actor);
-        return;
-      }
-      let legal: readonly unknown[];
-      try {
-        legal = game.legal(env.state);
-      } catch (e) {
-        throw new EnvFault("game_fault", `${game.info.id} rules threw listing decisions: ${describeThrown(e)}`, env.index, e);
-      }
-      let answer: number | Promise<number>;
-      try {
-        answer = agent.decide(new LazyRequest(game, env.state, actor, legal, env.decisions));
-      } catch (e) {
-        throw agentFault(agent, actor, env.index, e);
-      }
-      if (typeof answer === "number") {
-        this.applyAgent(env, agent, actor, legal, answer);
-        continue;
-      }
-      return Promise.resolve(answer).then(
-        (index) => {
-          this.applyAgent(env, agent, actor as Seat, legal, index);
-          return this.advance(env);
-        },
-        (e: unknown) => {
-          throw agentFault(agent, actor as Seat, env.index, e);
-        },
-      );
+    const loop = env.loop!;
+    let p: void | Promise<void>;
+    try {
+      p = loop.drive();
+    } catch (e) {
+      throw envFault(e, env.index);
     }
+    if (p)
+      return p.then(
+        () => this.stopped(env),
+        (e: unknown) => Promise.reject(envFault(e, env.index)),
+      );
+    this.stopped(env);
   }
 
-  private applyAgent(env: EnvSlot, agent: Facilitatee, seat: Seat, legal: readonly unknown[], index: unknown): void {
-    if (typeof index !== "number" || !Number.isInteger(index) || index < 0 || index >= legal.length) {
-      throw new EnvFault("agent_fault", `agent ${agent.name} at seat ${seat} chose index ${String(index)} of ${legal.length} legal decisions`, env.index);
+  /** The loop stopped: the episode ended, was truncated, or a client seat must decide. */
+  private stopped(env: EnvSlot): void {
+    const loop = env.loop!;
+    env.state = loop.state;
+    env.decisions = loop.step;
+    const status = loop.status;
+    if (status === "over" || status === "truncated") {
+      env.done = status === "over" ? Done.Terminated : Done.Truncated;
+      env.point = null;
+      return;
     }
-    this.applyDecision(env, legal[index]);
+    env.point = this.point(env, loop.pending!.seat);
+  }
+
+  /** The decision loop of env's new episode, from `state`. */
+  private newLoop(env: EnvSlot, state: unknown): DecisionLoop {
+    const { game, maxDecisions, bound, deadlines } = this.settings;
+    return new DecisionLoop({
+      game,
+      state,
+      driver: (seat) => env.drivers[seat]!,
+      clock: deadlines?.clock ?? null,
+      turnMs: deadlines?.turnMs ?? null,
+      bound,
+      stopAfter: maxDecisions,
+      checked: false,
+    });
   }
 
   private point(env: EnvSlot, seat: Seat): DecisionPoint {
@@ -201,30 +179,11 @@ export class EpisodeRunner {
   }
 }
 
-/**
- * An agent's decision request whose view is built on first read: many agents (random, sandbag)
- * never look at it, and a view costs about as much as a rules step.
- */
-const UNSET: unique symbol = Symbol("unset");
+const TRAINER: SeatDriver = { kind: "trainer" };
 
-class LazyRequest implements DecisionRequest {
-  private cached: unknown = UNSET;
-
-  constructor(
-    readonly game: AnyGame,
-    private readonly state: unknown,
-    readonly seat: Seat,
-    readonly legal: readonly unknown[],
-    readonly step: number,
-  ) {}
-
-  get view(): unknown {
-    if (this.cached === UNSET) this.cached = this.game.view(this.state, this.seat);
-    return this.cached;
-  }
-}
-
-function agentFault(agent: Facilitatee, seat: Seat, env: number, e: unknown): EnvFault {
-  if (e instanceof EnvFault) return e;
-  return new EnvFault("agent_fault", `agent ${agent.name} at seat ${seat} threw: ${describeThrown(e)}`, env, e);
+/** A loop's fault as the session reports it: the agent's or the game's, naming the env. */
+function envFault(e: unknown, env: number): unknown {
+  if (!(e instanceof DecisionLoopFault)) return e;
+  if (e.cause instanceof EnvFault) return e.cause;
+  return new EnvFault(e.kind === "agent" ? "agent_fault" : "game_fault", e.message, env, e.cause ?? e);
 }

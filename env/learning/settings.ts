@@ -1,3 +1,4 @@
+import type { Clock } from "../../agents/clock.ts";
 import { createAgent as defaultCreateAgent } from "../../agents/spec.ts";
 import type { AnyGame, BaseConfig, Result, Seat } from "../../engine/core/index.ts";
 import type { GameAdapter } from "../codec.ts";
@@ -39,6 +40,8 @@ export interface SessionSettings {
   readonly modelRoot: string | undefined;
   /** The creation seed. */
   readonly seed: number;
+  /** Deadlines of client decisions: the clock and the turn time, or null (none). */
+  readonly deadlines: { readonly clock: Clock; readonly turnMs: number | null } | null;
 }
 
 /**
@@ -78,6 +81,7 @@ export function resolveSettings(options: FacilitatorOptions): SessionSettings {
     createAgent: options.createAgent ?? defaultCreateAgent,
     modelRoot: options.modelRoot,
     seed: options.seed,
+    deadlines: options.clock ? { clock: options.clock, turnMs: options.turnMs ?? null } : null,
   };
   if (mode === "multi" && settings.learnerSeatMode !== "fixed") {
     throw new EnvRequestError(
@@ -100,6 +104,10 @@ function checkScalars(options: FacilitatorOptions): void {
     throw new EnvRequestError("invalid_config", `numEnvs must be a positive integer, got ${options.numEnvs}`);
   }
   checkSessionSeed(options.seed, options.numEnvs);
+  const turnMs = options.turnMs;
+  if (turnMs !== undefined && turnMs !== null && (!Number.isInteger(turnMs) || turnMs < 1)) {
+    throw new EnvRequestError("invalid_config", `turnMs must be a positive integer or null, got ${turnMs}`);
+  }
   const cap = options.maxDecisions;
   if (cap !== undefined && cap !== null && (!Number.isInteger(cap) || cap < 1)) {
     throw new EnvRequestError("invalid_config", `maxDecisions must be a positive integer or null, got ${cap}`);

@@ -1,3 +1,4 @@
+import type { Clock } from "../../agents/clock.ts";
 import type { Facilitatee } from "../../agents/facilitatee.ts";
 import type { AgentContext } from "../../agents/spec.ts";
 import type { Result } from "../../engine/core/index.ts";
@@ -41,6 +42,14 @@ export interface FacilitatorOptions {
   readonly obsDtype?: ObsDtype;
   /** Multi mode: which seats' observations a reply carries (default "all"). */
   readonly observe?: ObserveMode;
+  /**
+   * The clock client decisions are timed on (docs/architecture.md, The decision loop). Absent (the
+   * default): no deadlines. Given: a client decision whose deadline passed before its action came
+   * is replaced by the default decision, as at a live table.
+   */
+  readonly clock?: Clock;
+  /** With a clock: the deadline (ms) of a decision whose game gives none; null or absent: only the game's own. */
+  readonly turnMs?: number | null;
 }
 
 export type AutoresetMode = "next-step" | "same-step";

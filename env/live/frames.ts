@@ -8,7 +8,7 @@ import type { GameAdapter } from "../codec.ts";
 import { decisionPoint } from "../decision-point.ts";
 import type { DecisionOption, LiveEvent, LiveExpectation, SeatFrame, SeatInfo, SpectatorFrame } from "./protocol.ts";
 import type { Channel } from "./table-common.ts";
-import { defaultDecision } from "./turns.ts";
+import { defaultDecision } from "../../agents/decision-loop.ts";
 
 /** The seat's legal decisions with their stable ids and labels, computed once per seq. */
 export class DecisionOptions {

@@ -6,18 +6,9 @@
  */
 import { deriveSeed, type AnyGame, type Seat } from "../../engine/core/index.ts";
 import type { Facilitatee } from "../../agents/facilitatee.ts";
-import { isPassive } from "../../agents/passive.ts";
+import { defaultDecision } from "../../agents/decision-loop.ts";
 import type { SeatState } from "./seats.ts";
 import type { ResolvedDeadlines, TableDeps } from "./table-common.ts";
-
-/** The decision applied at the deadline: the game's own default, else the first passive legal one, else the first. */
-export function defaultDecision(game: AnyGame, state: unknown): unknown {
-  const e = game.expectation(state);
-  if (e?.defaultDecision !== undefined) return e.defaultDecision;
-  const legal = game.legal(state);
-  const passive = legal.findIndex(isPassive);
-  return legal[passive >= 0 ? passive : 0];
-}
 
 /** What the turns need from their table. */
 export interface TurnHost {

@@ -1,0 +1,175 @@
+/**
+ * One decision loop: the same deal (game, config, seed) with the same deadlines, some decisions
+ * answered late so the default applies, gives the same record through the arena's match runner,
+ * a live table and a learning session. Time is a ManualClock in all three.
+ */
+import { rmSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { ManualClock } from "../../agents/clock.ts";
+import type { Facilitatee } from "../../agents/facilitatee.ts";
+import { runMatch } from "../../agents/match.ts";
+import { deriveSeed, type AnyGame } from "../../engine/core/index.ts";
+import { registry } from "../../engine/games.ts";
+import { adapters } from "../../env/games/index.ts";
+import { LearningFacilitator } from "../../env/learning-facilitator.ts";
+import { TableStore } from "../../env/live/store.ts";
+import { tempDir } from "../live/helpers.ts";
+
+interface Deal {
+  readonly game: string;
+  readonly seats: number;
+  readonly config: Record<string, unknown>;
+  /** The turn time when the game gives none. */
+  readonly turnMs: number | null;
+}
+
+/** The session seed; the deal's game seed is the one its env 0 plays its first episode with. */
+const SESSION_SEED = 11;
+const gameSeed = deriveSeed(deriveSeed(SESSION_SEED, "env"), "episode:0");
+
+/** Every fourth decision is answered too late; the others pick among the legal action ids by step and seat. */
+const late = (step: number) => step % 4 === 1;
+const pick = (ids: readonly number[], step: number, seat: number) => [...ids].sort((a, b) => a - b)[(step * 7 + seat * 3) % ids.length]!;
+
+const gameOf = (id: string): AnyGame => {
+  const g = registry.get(id);
+  if (!g.ok) throw new Error(g.error.message);
+  return g.value;
+};
+const adapterOf = (id: string) => adapters.get(id)!;
+const clockAt = () => new ManualClock(1_800_000_000_000);
+
+interface Played {
+  readonly decisions: readonly unknown[];
+  readonly finalHash: string;
+  readonly timeouts: number;
+}
+
+async function arena(deal: Deal): Promise<Played> {
+  const game = gameOf(deal.game);
+  const adapter = adapterOf(deal.game);
+  const clock = clockAt();
+  const agent = (seat: number): Facilitatee => ({
+    name: `scripted-${seat}`,
+    decide: (req) => {
+      const ids = req.legal.map((d) => adapter.actions.encode(req.view, d));
+      const index = ids.indexOf(pick(ids, req.step, seat));
+      if (!late(req.step)) return index;
+      // Thinks past the deadline: an hour passes on the clock before it answers.
+      return new Promise<number>((resolve) =>
+        setImmediate(() => {
+          clock.advance(3_600_000);
+          resolve(index);
+        }),
+      );
+    },
+  });
+  let timeouts = 0;
+  const result = await runMatch({
+    game,
+    config: { ...deal.config, seats: deal.seats },
+    seed: gameSeed,
+    agents: Array.from({ length: deal.seats }, (_, s) => agent(s)),
+    clock,
+    turnMs: deal.turnMs,
+    onDecision: (e) => void (timeouts += e.timedOut ? 1 : 0),
+  });
+  return { decisions: result.record.decisions, finalHash: result.finalHash, timeouts };
+}
+
+const dirs: string[] = [];
+const stores: TableStore[] = [];
+afterEach(() => {
+  for (const s of stores.splice(0)) s.close();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+async function table(deal: Deal): Promise<Played> {
+  const dir = tempDir();
+  dirs.push(dir);
+  const clock = clockAt();
+  const store = new TableStore({ dataDir: dir, registry, adapters, modelRoot: dir, clock });
+  stores.push(store);
+  const made = await store.create({
+    game: deal.game,
+    seats: Array.from({ length: deal.seats }, () => "human"),
+    seed: gameSeed,
+    config: deal.config,
+    deadlines: { turnMs: deal.turnMs },
+  });
+  const t = store.get(made.table);
+  let timeouts = 0;
+  while (!t.isFinished) {
+    const seq = t.seq;
+    const actor = t.spectatorFrame(seq).actor as number;
+    const frame = t.seatFrame(actor, seq);
+    if (late(seq)) {
+      clock.advance(frame.expectation!.deadline! - clock.now());
+      timeouts++;
+      while (t.seq === seq) await t.waitForChange(1000);
+    } else {
+      await t.answer(
+        actor,
+        seq,
+        pick(
+          frame.decisions.map((o) => o.id),
+          seq,
+          actor,
+        ),
+      );
+    }
+  }
+  const record = t.record();
+  return { decisions: record.decisions, finalHash: record.finalHash, timeouts };
+}
+
+async function learning(deal: Deal): Promise<Played> {
+  const clock = clockAt();
+  const session = LearningFacilitator.create({
+    adapter: adapterOf(deal.game),
+    config: deal.config,
+    seats: Array.from({ length: deal.seats }, (_, s) => (s === 0 ? "learner" : "external")),
+    numEnvs: 1,
+    seed: SESSION_SEED,
+    clock,
+    ...(deal.turnMs === null ? {} : { turnMs: deal.turnMs }),
+  });
+  let batch = await session.reset();
+  const size = session.adapter.actions.size;
+  let timeouts = 0;
+  while (!batch.terminated[0]) {
+    const step = batch.episodeStep[0]!;
+    const seat = batch.seat[0]!;
+    const ids: number[] = [];
+    for (let a = 0; a < size; a++) if (batch.mask[a]) ids.push(a);
+    if (late(step)) {
+      // The trainer answers after the deadline: its action is replaced by the default.
+      clock.advance(3_600_000);
+      timeouts++;
+    }
+    batch = await session.step([pick(ids, step, seat)]);
+  }
+  return { decisions: session.episodeDecisions(0), finalHash: session.hashes()[0]!, timeouts };
+}
+
+const deals: readonly Deal[] = [
+  // The game's own deadline and default (Killing Sevens' turn timer, the forced pass).
+  { game: "sevens", seats: 3, config: { turnTimeoutSec: 5 }, turnMs: null },
+  // No deadline or default from the game: the configured turn time and the loop's default rule.
+  { game: "blackpoker", seats: 2, config: {}, turnMs: 2_000 },
+];
+
+describe("one decision loop: arena, live table and learning session play the same deal alike", () => {
+  for (const deal of deals) {
+    it(`${deal.game}: same decisions and final hash, with late answers given the default`, async () => {
+      const a = await arena(deal);
+      const t = await table(deal);
+      const l = await learning(deal);
+      expect(a.timeouts).toBeGreaterThan(0);
+      expect(t.decisions).toEqual(a.decisions);
+      expect(t.finalHash).toBe(a.finalHash);
+      expect(l.decisions).toEqual(a.decisions);
+      expect(l.finalHash).toBe(a.finalHash);
+    });
+  }
+});
