@@ -199,6 +199,23 @@ describe("commit and bounds", () => {
     expect(loop.decisions).toEqual([{ kind: "add", n: 1 }]);
   });
 
+  it("restarts from a new state with the same drivers, forgetting the old game's record, stop and fault", () => {
+    const bad: Facilitatee = { name: "bad", decide: () => 7 };
+    let driver: Facilitatee = bad;
+    const loop = new DecisionLoop({ game: tiny, state: setup({}), driver: () => agent(driver), stopAfter: 3 });
+    expect(() => loop.drive()).toThrow(DecisionLoopFault);
+    driver = first;
+    loop.restart(setup({}, 2));
+    expect(loop.step).toBe(0);
+    loop.drive();
+    expect(loop.status).toBe("truncated");
+    expect(loop.decisions).toEqual([
+      { kind: "add", n: 1 },
+      { kind: "add", n: 1 },
+      { kind: "add", n: 1 },
+    ]);
+  });
+
   it("truncates at stopAfter and faults past the game's bound", () => {
     const cut = new DecisionLoop({ game: tiny, state: setup({}), driver: () => agent(first), stopAfter: 3 });
     cut.drive();
