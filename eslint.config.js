@@ -32,6 +32,8 @@ export default tseslint.config(
   { files: ["engine/**"], rules: purityRules(root) },
   // Generic agents import no game (scripts/lint/generic-agents.js).
   { files: ["agents/**"], rules: { "cardgym/generic-agents": ["error", { root }] } },
+  // env/live reaches env/server only through env/live/ports.ts (scripts/lint/ports.js).
+  { files: ["env/live/**"], rules: { "cardgym/ports": ["error", { root }] } },
   // Tests re-throw with the step or seed in the message; the original error adds nothing there.
   { files: ["test/**"], rules: { "preserve-caught-error": "off" } },
 );

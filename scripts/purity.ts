@@ -3,7 +3,8 @@
  * the test that proves they bite): imports point engine <- agents <- env <- scripts, nothing but
  * test/ imports test/, and engine/ imports no package or Node module and uses no clock, global
  * randomness or process and keeps no module-level mutable state, and generic agents/ files import
- * no game (scripts/lint/generic-agents.js). `npm run lint` applies the same
+ * no game (scripts/lint/generic-agents.js), and env/live reaches env/server only through its port
+ * (scripts/lint/ports.js). `npm run lint` applies the same
  * rules with everything else.
  */
 import { ESLint } from "eslint";
@@ -27,6 +28,7 @@ function linter(root: string): ESLint {
       },
       { files: ["engine/**"], rules: purityRules(root) },
       { files: ["agents/**"], rules: { "cardgym/generic-agents": ["error", { root }] } },
+      { files: ["env/live/**"], rules: { "cardgym/ports": ["error", { root }] } },
     ],
   });
 }

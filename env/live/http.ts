@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { ApiError } from "../server/api-error.ts";
+import { RouteError } from "./ports.ts";
 import { LIVE_LIMITS } from "./protocol.ts";
 import type { ReplayTable } from "./replay.ts";
 import type { TableStore } from "./store.ts";
@@ -11,7 +11,7 @@ import { TableError, type Table } from "./table.ts";
  */
 
 /** A table's own error as the HTTP error the server answers with; anything else unchanged. */
-export const toApi = (e: unknown): unknown => (e instanceof TableError ? new ApiError(e.status, e.code, e.message, e.details) : e);
+export const toApi = (e: unknown): unknown => (e instanceof TableError ? new RouteError(e.status, e.code, e.message, e.details) : e);
 
 export const json = (reply: FastifyReply, status: number, body: unknown) =>
   reply.code(status).type("application/json; charset=utf-8").send(JSON.stringify(body));

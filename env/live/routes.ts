@@ -1,6 +1,6 @@
 import websocket from "@fastify/websocket";
 import type { FastifyInstance, FastifyPluginCallback, FastifyRequest } from "fastify";
-import { ApiError } from "../server/api-error.ts";
+import { RouteError } from "./ports.ts";
 import { intOf, json, longPoll, tableOf, toApi, tokenOf, watchableOf } from "./http.ts";
 import {
   AnswerBody,
@@ -45,7 +45,7 @@ export const tableRoutes: FastifyPluginCallback<{ store: TableStore }> = (app, {
 
 function seatOf(table: Table, text: string): number {
   const seat = Number(text);
-  if (!table.hasSeat(seat)) throw new ApiError(404, "unknown_seat", `table ${table.id} has no seat ${text}`);
+  if (!table.hasSeat(seat)) throw new RouteError(404, "unknown_seat", `table ${table.id} has no seat ${text}`);
   return seat;
 }
 
@@ -53,8 +53,8 @@ function seatOf(table: Table, text: string): number {
 function holder(store: TableStore, request: FastifyRequest<{ Params: { id: string; seat: string }; Querystring: { token?: string } }>) {
   const table = tableOf(store, request.params.id);
   const seat = seatOf(table, request.params.seat);
-  if (!table.authorize(seat, tokenOf(request))) throw new ApiError(401, "unauthorized", `missing or wrong seat token for seat ${seat} (send x-seat-token)`);
-  if (table.isResigned(seat)) throw new ApiError(403, "seat_resigned", `seat ${seat} was resigned; its token no longer plays it (watch the table instead)`);
+  if (!table.authorize(seat, tokenOf(request))) throw new RouteError(401, "unauthorized", `missing or wrong seat token for seat ${seat} (send x-seat-token)`);
+  if (table.isResigned(seat)) throw new RouteError(403, "seat_resigned", `seat ${seat} was resigned; its token no longer plays it (watch the table instead)`);
   return { table, seat };
 }
 
@@ -88,7 +88,7 @@ function tableRestRoutes(api: FastifyInstance, store: TableStore): void {
 
   api.get<{ Params: { id: string }; Querystring: { since?: string } }>("/v1/tables/:id/log", { schema: { params: TableParams } }, (request, reply) => {
     const table = tableOf(store, request.params.id);
-    if (!table.spectatorsAllowed) throw new ApiError(403, "spectators_forbidden", `table ${table.id} does not allow spectators`);
+    if (!table.spectatorsAllowed) throw new RouteError(403, "spectators_forbidden", `table ${table.id} does not allow spectators`);
     const since = intOf(request.query.since) ?? 0;
     // No token is asked for: the log is what a spectator may read.
     return json(reply, 200, { table: table.id, seq: table.seq, events: table.eventsFor("spectator", since, LIVE_LIMITS.maxLogPage) });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { Compile } from "typebox/compile";
 import type { WebSocket } from "ws";
-import { ApiError } from "../server/api-error.ts";
+import { RouteError } from "./ports.ts";
 import { intOf, json, longPoll, tokenOf, watchableOf } from "./http.ts";
 import { ClientMessage, LIVE_LIMITS, PROTOCOL_VERSION, TableParams, type Hello } from "./protocol.ts";
 import { ReplayTable } from "./replay.ts";
@@ -127,8 +127,8 @@ function socketChannel(socket: WebSocket, who: { seat: number } | { seat: null; 
 function viewerOf(table: Table | ReplayTable, text: string | undefined): "spectator" | number {
   if (text === undefined || text === "spectator") return "spectator";
   const seat = Number(text);
-  if (!(table instanceof ReplayTable)) throw new ApiError(403, "viewer_forbidden", "only replay tables show a seat's view to spectators");
-  if (!Number.isInteger(seat) || seat < 0 || seat >= table.numSeats) throw new ApiError(400, "unknown_seat", `no seat ${text}`);
+  if (!(table instanceof ReplayTable)) throw new RouteError(403, "viewer_forbidden", "only replay tables show a seat's view to spectators");
+  if (!Number.isInteger(seat) || seat < 0 || seat >= table.numSeats) throw new RouteError(400, "unknown_seat", `no seat ${text}`);
   return seat;
 }
 
@@ -140,7 +140,7 @@ export function spectateRoute(api: FastifyInstance, store: TableStore): void {
     schema: { params: TableParams },
     handler: async (request, reply) => {
       const table = watchableOf(store, request.params.id);
-      if (!table.spectatorsAllowed) throw new ApiError(403, "spectators_forbidden", `table ${table.id} does not allow spectators`);
+      if (!table.spectatorsAllowed) throw new RouteError(403, "spectators_forbidden", `table ${table.id} does not allow spectators`);
       const viewer = viewerOf(table, request.query.viewer);
       const since = intOf(request.query.since);
       await longPoll(table, since, intOf(request.query.wait), () => false);
@@ -153,7 +153,7 @@ export function spectateRoute(api: FastifyInstance, store: TableStore): void {
         table = store.watchable(request.params.id);
         viewer = viewerOf(table, request.query.viewer);
       } catch (e) {
-        if (e instanceof ApiError && e.code !== "unknown_table") {
+        if (e instanceof RouteError && e.code !== "unknown_table") {
           socket.send(errorText(e.code, e.message, null));
           return socket.close(4003, e.code);
         }

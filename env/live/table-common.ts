@@ -5,9 +5,9 @@
 import { projectEvents, type AnyGame, type GameEvent, type Seat, type Viewer } from "../../engine/core/index.ts";
 import type { Facilitatee } from "../../agents/facilitatee.ts";
 import type { GameAdapter } from "../codec.ts";
-import type { DecideJob } from "../server/jobs.ts";
 import type { AgentRunner } from "./agent-runner.ts";
 import type { Clock } from "../../agents/clock.ts";
+import type { RunDecision } from "./ports.ts";
 import type { FacilitatorName, LiveEvent, SignedEntry } from "./protocol.ts";
 import type { JoinRules } from "./seats.ts";
 import type { Table } from "./table.ts";
@@ -58,7 +58,7 @@ export interface TableDeps {
    * the server's budget off the event loop (a runaway agent costs its table one default decision,
    * never the server). Absent: agents compute here, through the runner (tests, embedders).
    */
-  readonly decide?: (job: DecideJob, affinity: string) => Promise<number>;
+  readonly decide?: RunDecision;
   readonly log: (line: string) => void;
   /** Told once when the game ends (the store keeps a bounded number of finished tables in memory). */
   readonly onFinish?: (table: Table) => void;

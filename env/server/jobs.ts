@@ -1,9 +1,11 @@
 import type { AgentContext } from "../../agents/spec.ts";
-import type { Seat } from "../../engine/core/index.ts";
 import { EnvRequestError } from "../errors.ts";
 import type { AgentFactory } from "../learning-facilitator.ts";
 import { specOf } from "../spec.ts";
 import type { HostSetup } from "./session-host.ts";
+import type { DecideJob } from "../live/ports.ts";
+
+export type { DecideJob };
 
 /**
  * Jobs: work other than a session operation that must run on the worker pool under a budget
@@ -12,28 +14,13 @@ import type { HostSetup } from "./session-host.ts";
  * `SessionRuntime.runJob(job, {budgetMs, affinity})` (env/server/runtime.ts): past its budget
  * the job rejects with a JobTimeout and the worker that ran it is replaced, sessions included.
  *
- * Built in: `decide`, one agent decision. The agent is built for that one decision from its spec
+ * Built in: `decide`, one agent decision (its shape is declared by the live tables that send it,
+ * env/live/ports.ts). The agent is built for that one decision from its spec
  * and seed (agents are cheap to build; ONNX models are cached per worker), so a decision's result
  * depends only on the job and never on which worker ran it or what ran there before: a worker
  * that is replaced loses nothing a job needs. To add a kind, export it in a session module's
  * `jobs` (ServerOptions.sessionModule) so every worker registers it.
  */
-export interface DecideJob {
-  readonly kind: "decide";
-  /** Registered game id. */
-  readonly game: string;
-  /** Agent spec string (`computer`, `mcts:iters=200`, `onnx:builtin/dcg-ppo-v1`...). */
-  readonly agent: string;
-  /** Seed of the agent's stream for this decision (derive one per decision for reproducible play). */
-  readonly seed: number;
-  readonly seat: Seat;
-  /** The seat's view and legal decisions, as the game gives them (plain data). */
-  readonly view: unknown;
-  readonly legal: readonly unknown[];
-  /** Decisions made so far in the game. */
-  readonly step: number;
-}
-
 export interface CustomJob {
   readonly kind: string;
   readonly [key: string]: unknown;
@@ -51,11 +38,16 @@ export function registerJob(kind: string, run: JobRunner): void {
   runners.set(kind, run);
 }
 
+/** Whether a job is the built-in decision (a custom job's kind is never "decide": registerJob refuses it). */
+function isDecide(job: Job): job is DecideJob {
+  return job.kind === "decide";
+}
+
 export async function runJob(job: Job, setup: HostSetup): Promise<unknown> {
-  if (job.kind === "decide") return decide(job as DecideJob, setup);
+  if (isDecide(job)) return decide(job, setup);
   const run = runners.get(job.kind);
   if (!run) throw new EnvRequestError("invalid_config", `no job kind ${JSON.stringify(job.kind)} in this worker`);
-  return await run(job as CustomJob, setup);
+  return await run(job, setup);
 }
 
 async function decide(job: DecideJob, setup: HostSetup): Promise<number> {

@@ -9,6 +9,7 @@
 import { builtinModules } from "node:module";
 import { dirname, relative, resolve, sep } from "node:path";
 import { genericAgents } from "./generic-agents.js";
+import { ports } from "./ports.js";
 
 /** Rank of each layer: a file may import from its own rank or lower. */
 export const LAYERS = { engine: 0, agents: 1, env: 2, scripts: 3 };
@@ -199,7 +200,7 @@ const noModuleState = {
   },
 };
 
-const plugin = { meta: { name: "cardgym" }, rules: { layers, "no-module-state": noModuleState, "generic-agents": genericAgents } };
+const plugin = { meta: { name: "cardgym" }, rules: { layers, "no-module-state": noModuleState, "generic-agents": genericAgents, ports } };
 export default plugin;
 
 /**

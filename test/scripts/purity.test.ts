@@ -133,4 +133,27 @@ describe("layering and engine purity (the lint rules of scripts/lint/layers.js)"
     const tutorial = readFileSync(`${root}/agents/tutorial.ts`, "utf8");
     expect(await layerProblemsOf(root, "agents/tutorial.ts", tutorial)).toEqual([]);
   });
+  it("keep env/live off env/server but for its declared port (env/live/ports.ts): a planted import of a server file is flagged", async () => {
+    const at = async (path: string, text: string) => (await layerProblemsOf(root, path, text)).join("\n");
+    const importOf = (spec: string) => `import { x } from "${spec}";\nexport { x };`;
+    const refusal = (file: string, target: string) =>
+      new RegExp(`env/live/ reaches env/server/ only through its port env/live/ports\\.ts, which env/server/ implements: ${file} may not import ${target}`);
+    expect(await at("env/live/a.ts", importOf("../server/api-error.ts"))).toMatch(refusal("env/live/a\\.ts", "env/server/api-error\\.ts"));
+    expect(await at("env/live/deep/a.ts", importOf("../../server/plugins/errors.ts"))).toMatch(
+      refusal("env/live/deep/a\\.ts", "env/server/plugins/errors\\.ts"),
+    );
+    expect(await at("env/live/a.ts", 'export { x } from "../server/jobs.ts";')).toMatch(/may not import env\/server\/jobs\.ts/);
+    expect(await at("env/live/a.ts", 'export const later = import("../server/app.ts");')).toMatch(/may not import env\/server\/app\.ts/);
+    // The port, live's own files, the rest of env/, and the server importing live pass.
+    expect(await at("env/live/a.ts", importOf("./ports.ts"))).toBe("");
+    expect(await at("env/live/a.ts", importOf("../errors.ts"))).toBe("");
+    expect(await at("env/server/a.ts", importOf("../live/ports.ts"))).toBe("");
+    expect(await at("env/server/a.ts", importOf("../live/store.ts"))).toBe("");
+    // The real table routes pass as they are, and fail with a server import planted back in.
+    const path = "env/live/routes.ts";
+    const real = readFileSync(`${root}/${path}`, "utf8");
+    expect(await layerProblemsOf(root, path, real)).toEqual([]);
+    const planted = `${real}\nimport { ApiError } from "../server/api-error.ts";\nexport { ApiError };\n`;
+    expect((await layerProblemsOf(root, path, planted)).join("\n")).toMatch(/routes\.ts:\d+: env\/live\/ reaches env\/server\/ only through its port/);
+  });
 });

@@ -3,6 +3,7 @@ import fp from "fastify-plugin";
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import { EnvRequestError, describeThrown } from "../../errors.ts";
+import { RouteError } from "../../live/ports.ts";
 import { ApiError } from "../api-error.ts";
 import type { ServerCore } from "../core.ts";
 import type { Metrics } from "../metrics.ts";
@@ -80,6 +81,7 @@ const FASTIFY_CODES: Record<string, [number, string]> = {
 /** Any thrown value as the error the client is answered with; what is not a known request error is a 500. */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
+  if (err instanceof RouteError) return new ApiError(err.status, err.code, err.message, err.details);
   if (err instanceof EnvRequestError) return new ApiError(err.status, err.code, err.message, err.details as Record<string, unknown> | undefined);
   const e = err as { code?: string; statusCode?: number; validation?: unknown; validationContext?: string; message?: string };
   if (e && e.validation) {
