@@ -4,7 +4,7 @@ import type { Job } from "./jobs.ts";
 import { Metrics } from "./metrics.ts";
 import type { ResolvedOptions } from "./options.ts";
 import { SessionRuntime, type RuntimeOptions } from "./runtime.ts";
-import type { AttachBody } from "./session-host.ts";
+import type { AttachBody } from "./host-protocol.ts";
 import { SessionStore, type FastBinding, type SessionEntry } from "./session-store.ts";
 
 /** What the app exposes to its owner (scripts, tests) besides the routes: `app.cardgym`. */
@@ -163,7 +163,7 @@ export class ServerCore {
       log: o.log,
       maxAgentCost: o.maxAgentCost,
       // Table agents decide on the worker pool under the step budget, like session agents.
-      decide: (job, affinity) => this.runtime.runJob(job, { budgetMs: o.stepTimeoutMs, affinity }) as Promise<number>,
+      decide: (job, affinity) => this.runtime.runDecision(job, { budgetMs: o.stepTimeoutMs, affinity }),
       ...(o.liveClock ? { clock: o.liveClock } : {}),
     });
     const { recovered, failed } = tables.recover();

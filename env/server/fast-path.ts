@@ -3,8 +3,8 @@ import { createServer, type Server, type Socket } from "node:net";
 import { Compile } from "typebox/compile";
 import { decodeMsgpack, encodeReply } from "./wire.ts";
 import { ApiError } from "./api-error.ts";
-import { resetBody } from "./schemas.ts";
-import type { HostReply, HostRequest } from "./session-host.ts";
+import { resetBody, type ResetBody } from "./schemas.ts";
+import type { HostReply, HostRequest } from "./host-protocol.ts";
 
 /**
  * The fast path: a framed binary protocol that a session worker serves on its own Unix socket,
@@ -125,7 +125,7 @@ export class FastPathServer {
       }
       const p = r.payload;
       if (!(p instanceof Uint8Array)) throw new ApiError(500, "internal_error", "the session host gave no binary reply");
-      if (req.op === "step") this.host.stepped((req.body as { actions: Int32Array }).actions.length);
+      if (req.op === "step") this.host.stepped(req.body.actions.length);
       return frame(0, r.status, p);
     } catch (e) {
       const api = e instanceof ApiError ? e : new ApiError(500, "internal_error", e instanceof Error ? e.message : String(e));
@@ -150,7 +150,7 @@ export class FastPathServer {
     this.host.event({ kind: "closed", session });
   }
 
-  private resetBodyOf(payload: Buffer): unknown {
+  private resetBodyOf(payload: Buffer): ResetBody {
     const body = payload.length === 0 ? {} : decodeMsgpack(payload);
     if (!this.checkReset.Check(body)) {
       const first = this.checkReset.Errors(body)[0];

@@ -2,8 +2,10 @@ import { Worker } from "node:worker_threads";
 import { restoreWorkerYoungGeneration } from "./heap.ts";
 import { unlinkSync } from "node:fs";
 import { FastPathServer, type FastEvent } from "./fast-path.ts";
-import type { Job } from "./jobs.ts";
-import { SessionHost, type HostReply, type HostRequest, type HostSetup, type LoggedOp } from "./session-host.ts";
+import type { DecideJob, Job } from "./jobs.ts";
+import type { FromWorker, HostReply, HostRequest, LoggedOp, ToWorker } from "./host-protocol.ts";
+import type { CreateBody } from "./schemas.ts";
+import { SessionHost, type HostSetup } from "./session-host.ts";
 import type { WorkerInit } from "./session-module.ts";
 
 /**
@@ -50,7 +52,7 @@ export class WorkerLost extends Error {
 /** What the runtime needs to rebuild a session on a fresh worker (SessionStore entries provide it). */
 export interface Rebuildable {
   readonly id: string;
-  readonly create: Record<string, unknown>;
+  readonly create: CreateBody;
   readonly log: readonly LoggedOp[];
   /** Digest of the last reset/step reply sent, or null before the first reset. */
   readonly digest: number | null;
@@ -283,6 +285,16 @@ export class SessionRuntime {
     return reply.value;
   }
 
+  /**
+   * Runs one agent decision (a live table's DecideJob) as a job, and resolves with the index of
+   * the chosen legal decision; a worker that answers anything but an integer is an error.
+   */
+  async runDecision(job: DecideJob, options: { budgetMs: number; affinity?: string }): Promise<number> {
+    const index = await this.runJob(job, options);
+    if (typeof index !== "number" || !Number.isInteger(index)) throw new Error(`the decide job answered ${String(index)}, not a decision index`);
+    return index;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     if (this.watchdog) clearInterval(this.watchdog);
@@ -342,7 +354,8 @@ export class SessionRuntime {
     const seq = ++this.seq;
     const timer = setTimeout(() => this.expire(s, seq), task.budgetMs);
     s.current = { task, seq, timer };
-    s.worker.postMessage({ seq, req: task.req });
+    const message: ToWorker = { seq, req: task.req };
+    s.worker.postMessage(message);
   }
 
   private start(s: Slot): void {
@@ -367,29 +380,24 @@ export class SessionRuntime {
     s.worker = worker;
     s.ready = false;
     worker.unref();
-    worker.on("message", (m: { ready?: true; fastPath?: boolean; seq?: number; reply?: HostReply; fast?: FastEvent; fastUnavailable?: string }) => {
+    worker.on("message", (m: FromWorker) => {
       if (s.generation !== generation) return;
-      if (m.fast) {
-        fast?.event(m.fast);
-        return;
+      switch (m.kind) {
+        case "fast":
+          fast?.event(m.event);
+          return;
+        case "fastUnavailable":
+          this.o.log(`session worker ${s.index}: fast path unavailable: ${m.message}`);
+          return;
+        case "ready":
+          s.ready = true;
+          s.fastPath = m.fastPath;
+          s.failedStarts = 0;
+          this.pump(s);
+          return;
+        case "reply":
+          this.replied(s, m.seq, m.reply);
       }
-      if (m.fastUnavailable !== undefined) {
-        this.o.log(`session worker ${s.index}: fast path unavailable: ${m.fastUnavailable}`);
-        return;
-      }
-      if (m.ready) {
-        s.ready = true;
-        s.fastPath = m.fastPath === true;
-        s.failedStarts = 0;
-        this.pump(s);
-        return;
-      }
-      const cur = s.current;
-      if (!cur || cur.seq !== m.seq) return;
-      clearTimeout(cur.timer);
-      s.current = null;
-      cur.task.resolve(m.reply!);
-      this.pump(s);
     });
     const died = (why: string) => {
       if (s.generation !== generation || this.closed) return;
@@ -407,6 +415,16 @@ export class SessionRuntime {
     };
     worker.on("error", (e) => died(e.message));
     worker.on("exit", (code) => died(`exit code ${code}`));
+  }
+
+  /** The worker's reply to request `seq`: settles it if it is still the one running, then hands the worker the next. */
+  private replied(s: Slot, seq: number, reply: HostReply): void {
+    const cur = s.current;
+    if (!cur || cur.seq !== seq) return;
+    clearTimeout(cur.timer);
+    s.current = null;
+    cur.task.resolve(reply);
+    this.pump(s);
   }
 
   private expire(s: Slot, seq: number): void {

@@ -2,8 +2,10 @@ import type { GameRegistry } from "../../engine/core/index.ts";
 import type { GameAdapter } from "../codec.ts";
 import { EnvFault, EnvRequestError, describeThrown } from "../errors.ts";
 import { LearningFacilitator, type AgentFactory, type EnvBatch, type FacilitatorOptions } from "../learning-facilitator.ts";
+import type { HostError, HostReply, HostRequest, RebuildBody } from "./host-protocol.ts";
 import { runJob } from "./jobs.ts";
-import { Tensor, encodeReply, type WireFormat } from "./wire.ts";
+import type { CreateBody } from "./schemas.ts";
+import { Tensor, encodeReply } from "./wire.ts";
 
 /**
  * Where sessions live: a SessionHost owns LearningFacilitators and answers one operation at a
@@ -15,63 +17,6 @@ import { Tensor, encodeReply, type WireFormat } from "./wire.ts";
  * Replies carry the encoded HTTP payload (msgpack or JSON, as the client asked), built here so
  * the main thread only forwards bytes (transferred, not copied, from a worker).
  */
-
-export type HostOp = "create" | "reset" | "step" | "mask" | "render" | "hashes" | "delete" | "rebuild" | "job" | "attach" | "status";
-
-/** attach: the key a fast-path connection presents for the session, and its watchdog handle (env/server/fast-path.ts). */
-export interface AttachBody {
-  readonly key: string;
-  readonly handle: number;
-}
-
-export interface HostRequest {
-  readonly op: HostOp;
-  /** The session id ("" for jobs). */
-  readonly session: string;
-  /** The validated request body (create: the create body with its card set inlined). */
-  readonly body?: unknown;
-  readonly format: WireFormat;
-  /** reset/step: false skips the reply digest (only rebuilds check it; fast-path sessions are never rebuilt). */
-  readonly digest?: boolean;
-}
-
-export interface HostError {
-  readonly status: number;
-  readonly code: string;
-  readonly message: string;
-  readonly details?: Record<string, unknown>;
-  /** A fault while applying a valid request: the session may be half-way through, so it is quarantined. */
-  readonly fault: boolean;
-}
-
-export interface HostReply {
-  readonly status: number;
-  /** The encoded HTTP payload. */
-  readonly payload?: Uint8Array | string;
-  readonly error?: HostError;
-  /** create: what the main thread keeps about the session. */
-  readonly meta?: SessionMeta;
-  /** reset/step: the session's step counter after it, and a digest of the batch (rebuilds are checked against it). */
-  readonly step?: number;
-  readonly digest?: number;
-  /** Jobs: the job's result (structured-cloned). */
-  readonly value?: unknown;
-}
-
-export interface SessionMeta {
-  readonly game: string;
-  readonly mode: string;
-  readonly seats: readonly string[];
-  readonly numEnvs: number;
-}
-
-/** One logged operation of a session: what a rebuild replays. */
-export type LoggedOp = { readonly op: "reset"; readonly body: unknown } | { readonly op: "step"; readonly body: { readonly actions: readonly number[] } };
-
-export interface RebuildBody {
-  readonly create: Record<string, unknown>;
-  readonly log: readonly LoggedOp[];
-}
 
 export interface HostSetup {
   readonly registry: GameRegistry;
@@ -112,10 +57,10 @@ export class SessionHost {
   }
 
   private async dispatch(req: HostRequest): Promise<HostReply> {
-    const { op, session, format } = req;
-    switch (op) {
+    const { session, format } = req;
+    switch (req.op) {
       case "create": {
-        const f = this.create(req.body as Record<string, unknown>);
+        const f = this.create(req.body);
         this.sessions.set(session, f);
         return {
           status: 201,
@@ -123,47 +68,26 @@ export class SessionHost {
           meta: { game: f.game.info.id, mode: f.mode, seats: f.seatNames, numEnvs: f.numEnvs },
         };
       }
-      case "rebuild": {
-        const body = req.body as RebuildBody;
-        const f = this.create(body.create);
-        let last: EnvBatch | null = null;
-        for (const entry of body.log) last = entry.op === "reset" ? await f.reset(entry.body as never) : await f.stepNow(entry.body.actions);
-        this.sessions.set(session, f);
-        return { status: 200, ...(last ? { digest: digestBatch(last), step: last.step } : {}) };
-      }
+      case "rebuild":
+        return this.rebuild(session, req.body);
       case "reset":
       case "step": {
         const f = this.facilitator(session);
-        const batch = op === "reset" ? await f.reset((req.body ?? {}) as never) : await f.stepNow((req.body as { actions: number[] }).actions);
+        const batch = req.op === "reset" ? await f.reset(req.body) : await f.stepNow(req.body.actions);
         const payload = encodeReply(batchReply(batch, f), format);
         return { status: 200, payload, step: batch.step, ...(req.digest === false ? {} : { digest: digestBatch(batch) }) };
       }
-      case "mask": {
-        const f = this.facilitator(session);
-        const { mask, seat } = f.mask();
-        const labels = (req.body as { labels?: boolean } | undefined)?.labels === true;
-        return {
-          status: 200,
-          payload: encodeReply(
-            {
-              step: f.steps,
-              mask: new Tensor("uint8", [f.numEnvs, f.spec.action.size], mask),
-              seat: new Tensor("int32", [f.numEnvs], seat),
-              labels: labels ? f.labels() : undefined,
-            },
-            format,
-          ),
-        };
-      }
+      case "mask":
+        return { status: 200, payload: encodeReply(maskReply(this.facilitator(session), req.body.labels), format) };
       case "render": {
         const f = this.facilitator(session);
-        const index = (req.body as { env: number }).env;
+        const index = req.body.env;
         return { status: 200, payload: encodeReply({ step: f.steps, env: index, text: f.render(index) }, format) };
       }
       case "status": {
         // A fast-path session's counters live here only (its steps never pass the main thread).
         const f = this.facilitator(session);
-        return { status: 200, value: { step: f.steps, envSteps: f.envSteps, reset: f.isReset } };
+        return { status: 200, counts: { step: f.steps, envSteps: f.envSteps, reset: f.isReset } };
       }
       case "hashes":
         return { status: 200, value: this.facilitator(session).hashes() };
@@ -173,29 +97,38 @@ export class SessionHost {
         return { status: 200 };
       case "attach": {
         this.facilitator(session);
-        const { key, handle } = req.body as AttachBody;
+        const { key, handle } = req.body;
         this.keys.set(key, { session, handle });
         return { status: 200 };
       }
       case "job":
-        return { status: 200, value: await runJob(req.body as never, this.setup) };
+        return { status: 200, value: await runJob(req.body, this.setup) };
     }
   }
 
+  /** Creates the session again and replays its log; the digest of the last reply is checked by the caller. */
+  private async rebuild(session: string, body: RebuildBody): Promise<HostReply> {
+    const f = this.create(body.create);
+    let last: EnvBatch | null = null;
+    for (const entry of body.log) last = entry.op === "reset" ? await f.reset(entry.body) : await f.stepNow(entry.body.actions);
+    this.sessions.set(session, f);
+    return { status: 200, ...(last ? { digest: digestBatch(last), step: last.step } : {}) };
+  }
+
   /** Builds a facilitator from a validated create body: every body field but game is a FacilitatorOptions field. */
-  private create(body: Record<string, unknown>): LearningFacilitator {
-    const { game, ...rest } = body as { game: string } & Record<string, unknown>;
+  private create(body: CreateBody): LearningFacilitator {
+    const { game, ...rest } = body;
     const adapter = this.setup.adapters.get(game);
     if (!adapter || !this.setup.registry.get(game).ok) throw new EnvRequestError("invalid_config", `no game ${JSON.stringify(game)} with an RL adapter`);
-    const options = {
+    const options: FacilitatorOptions = {
       ...rest,
       adapter,
-      numEnvs: (rest.numEnvs as number | undefined) ?? 1,
-      seed: (rest.seed as number | undefined) ?? 0,
-      maxDecisions: (rest.maxDecisions as number | null | undefined) ?? null,
+      numEnvs: rest.numEnvs ?? 1,
+      seed: rest.seed ?? 0,
+      maxDecisions: rest.maxDecisions ?? null,
       createAgent: this.setup.createAgent,
       modelRoot: this.setup.modelDir,
-    } as FacilitatorOptions;
+    };
     return LearningFacilitator.create(options);
   }
 }
@@ -226,6 +159,16 @@ function createReply(id: string, f: LearningFacilitator): Record<string, unknown
     observe: f.observe,
     config: f.config,
     spec: f.spec,
+  };
+}
+
+function maskReply(f: LearningFacilitator, labels: boolean): Record<string, unknown> {
+  const { mask, seat } = f.mask();
+  return {
+    step: f.steps,
+    mask: new Tensor("uint8", [f.numEnvs, f.spec.action.size], mask),
+    seat: new Tensor("int32", [f.numEnvs], seat),
+    labels: labels ? f.labels() : undefined,
   };
 }
 

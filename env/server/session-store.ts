@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { ApiError } from "./api-error.ts";
-import type { LoggedOp, SessionMeta } from "./session-host.ts";
+import type { LoggedOp, SessionMeta } from "./host-protocol.ts";
+import type { CreateBody } from "./schemas.ts";
 
 export interface Quarantine {
   readonly code: string;
@@ -17,7 +18,7 @@ export interface SessionEntry {
   readonly slot: number;
   readonly meta: SessionMeta;
   /** The validated create body (card set inlined): with `log`, it rebuilds the session exactly. */
-  readonly create: Record<string, unknown>;
+  readonly create: CreateBody;
   /** Resets and steps applied since creation, or since the last reset that re-seeded every env. */
   log: LoggedOp[];
   /** Actions held in `log` (bounded: see MAX_LOGGED_ACTIONS). */

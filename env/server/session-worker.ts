@@ -9,7 +9,8 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { FastPathServer, type FastEvent } from "./fast-path.ts";
-import { SessionHost, type HostReply, type HostRequest } from "./session-host.ts";
+import type { FromWorker, HostReply, ToWorker } from "./host-protocol.ts";
+import { SessionHost } from "./session-host.ts";
 import { loadSetup, type WorkerInit } from "./session-module.ts";
 
 const port = parentPort;
@@ -17,8 +18,11 @@ if (!port) throw new Error("session-worker.ts runs as a worker thread only");
 const init = workerData as WorkerInit;
 const host = new SessionHost(await loadSetup(init));
 
-port.on("message", (m: { seq: number; req: HostRequest }) => {
-  void host.handle(m.req).then((reply) => port.postMessage({ seq: m.seq, reply }, transferables(reply)));
+/** Every message to the HTTP thread goes through here, so that it is one of the FromWorker kinds. */
+const post = (message: FromWorker, transfer: ArrayBuffer[] = []): void => port.postMessage(message, transfer);
+
+port.on("message", (m: ToWorker) => {
+  void host.handle(m.req).then((reply) => post({ kind: "reply", seq: m.seq, reply }, transferables(reply)));
 });
 
 let fastPath = false;
@@ -31,7 +35,7 @@ if (init.fastPath) {
     {
       handle: (req) => host.handle(req),
       keyed: (key) => host.keyed(key),
-      event: (fast: FastEvent) => port.postMessage({ fast }),
+      event: (event: FastEvent) => post({ kind: "fast", event }),
       busy: (handle) => {
         if (handle !== 0) since[0] = Date.now();
         Atomics.store(busy, 0, handle);
@@ -47,10 +51,10 @@ if (init.fastPath) {
     await server.listen();
     fastPath = true;
   } catch (e) {
-    port.postMessage({ fastUnavailable: e instanceof Error ? e.message : String(e) });
+    post({ kind: "fastUnavailable", message: e instanceof Error ? e.message : String(e) });
   }
 }
-port.postMessage({ ready: true, fastPath });
+post({ kind: "ready", fastPath });
 
 /** The payload's buffer when the payload owns all of it (small Buffers share a pool and are copied instead). */
 function transferables(reply: HostReply): ArrayBuffer[] {

@@ -9,7 +9,7 @@ import type { ServerCore } from "../core.ts";
 import { formatOf, sendEncoded, sendPayload } from "../reply.ts";
 import { StepTimeout, WorkerLost } from "../runtime.ts";
 import { createSessionBody, maskQuery, renderQuery, resetBody, sessionParams, stepBody, type CreateBody } from "../schemas.ts";
-import type { HostReply, HostRequest, LoggedOp } from "../session-host.ts";
+import type { HostReply, HostRequest, LoggedOp, SessionCounts } from "../host-protocol.ts";
 import { freshEntry, type SessionEntry } from "../session-store.ts";
 import { findGame } from "./games.ts";
 
@@ -30,8 +30,8 @@ const sessionRoutes: FastifyPluginCallback<{ core: ServerCore }> = (plain, { cor
     let hashes: unknown;
     if (o.exposeStateHashes && !entry.quarantine) hashes = (await forward(core, entry, { op: "hashes", session: entry.id, format: "msgpack" })).value;
     // A fast-path session's counters live on its worker (its steps never pass this thread).
-    let counts = { step: entry.step, envSteps: entry.envSteps, reset: entry.isReset };
-    if (entry.fast && !entry.quarantine) counts = (await forward(core, entry, { op: "status", session: entry.id, format: "msgpack" })).value as typeof counts;
+    let counts: SessionCounts = { step: entry.step, envSteps: entry.envSteps, reset: entry.isReset };
+    if (entry.fast && !entry.quarantine) counts = (await forward(core, entry, { op: "status", session: entry.id, format: "msgpack" })).counts ?? counts;
     return sendEncoded(core, request, reply, 200, {
       session: entry.id,
       game: entry.meta.game,
@@ -142,7 +142,7 @@ async function createSession(core: ServerCore, request: FastifyRequest, reply: F
     // A named card-set file is read here and inlined: the engine never touches files, and the
     // session's create body replays without the file.
     const config = inlineCardSet(body.config, o.cardSetDir);
-    const create: Record<string, unknown> = { ...body, ...(config === undefined ? {} : { config }) };
+    const create: CreateBody = { ...body, ...(config === undefined ? {} : { config }) };
     slot = runtime.place(numEnvs);
     // Not in the store until the worker has created it: a failed creation leaves nothing behind.
     const pending = freshEntry({ id, slot, meta: { game: body.game, mode: "single", seats: [], numEnvs }, create }, o.now());
