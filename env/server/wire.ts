@@ -32,51 +32,46 @@ export const MAX_DEPTH = 32;
  * the body, and trailing bytes. Run before msgpackr decodes, so its extensions never fire.
  */
 export function checkPlainMsgpack(buf: Uint8Array): void {
-  const len = buf.length;
-  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-  let pos = 0;
-  let remaining = 1;
-  const stack: number[] = [];
-  const bad = (why: string): never => {
-    throw new ApiError(400, "malformed_body", `msgpack body refused at byte ${pos}: ${why}`);
-  };
-  const need = (n: number): void => {
-    if (pos + n > len) bad("truncated");
-  };
-  const skip = (n: number): void => {
-    need(n);
-    pos += n;
-  };
-  const open = (items: number): void => {
-    if (stack.length + 1 > MAX_DEPTH) bad(`nesting deeper than ${MAX_DEPTH}`);
-    if (items > len - pos) bad("container longer than the body");
-    stack.push(remaining);
-    remaining = items;
-  };
-  for (;;) {
-    while (remaining === 0) {
-      if (stack.length === 0) {
-        if (pos !== len) bad("trailing bytes after the document");
-        return;
+  new PlainMsgpackWalk(buf).run();
+}
+
+/** One walk of checkPlainMsgpack: a cursor, and how many items the open containers still hold. */
+class PlainMsgpackWalk {
+  private readonly view: DataView;
+  private pos = 0;
+  /** Items left in the innermost open container (the document itself is one item). */
+  private remaining = 1;
+  /** `remaining` of each enclosing container. */
+  private readonly stack: number[] = [];
+
+  constructor(private readonly buf: Uint8Array) {
+    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  }
+
+  run(): void {
+    const buf = this.buf;
+    for (;;) {
+      while (this.remaining === 0) {
+        if (this.stack.length === 0) {
+          if (this.pos !== buf.length) this.bad("trailing bytes after the document");
+          return;
+        }
+        this.remaining = this.stack.pop()!;
       }
-      remaining = stack.pop()!;
+      this.remaining--;
+      this.need(1);
+      const b = buf[this.pos++]!;
+      if (b <= 0x7f || b >= 0xe0) continue;
+      if (b <= 0x8f) this.open(2 * (b & 0x0f));
+      else if (b <= 0x9f) this.open(b & 0x0f);
+      else if (b <= 0xbf) this.skip(b & 0x1f);
+      else this.typed(b);
     }
-    remaining--;
-    need(1);
-    const b = buf[pos++]!;
-    if (b <= 0x7f || b >= 0xe0) continue;
-    if (b <= 0x8f) {
-      open(2 * (b & 0x0f));
-      continue;
-    }
-    if (b <= 0x9f) {
-      open(b & 0x0f);
-      continue;
-    }
-    if (b <= 0xbf) {
-      skip(b & 0x1f);
-      continue;
-    }
+  }
+
+  /** An item whose first byte is 0xc0..0xdf: nil, bool, bin, str, numbers, arrays and maps with lengths; never ext or 0xc1. */
+  private typed(b: number): void {
+    const { buf, view } = this;
     switch (b) {
       case 0xc0:
       case 0xc2:
@@ -84,82 +79,102 @@ export function checkPlainMsgpack(buf: Uint8Array): void {
         break;
       case 0xc4:
       case 0xd9:
-        need(1);
-        skip(buf[pos++]!);
+        this.need(1);
+        this.skip(buf[this.pos++]!);
         break;
       case 0xc5:
       case 0xda:
-        need(2);
-        pos += 2;
-        skip(view.getUint16(pos - 2));
+        this.need(2);
+        this.pos += 2;
+        this.skip(view.getUint16(this.pos - 2));
         break;
       case 0xc6:
       case 0xdb:
-        need(4);
-        pos += 4;
-        skip(view.getUint32(pos - 4));
+        this.need(4);
+        this.pos += 4;
+        this.skip(view.getUint32(this.pos - 4));
         break;
       case 0xca:
-        skip(4);
+        this.skip(4);
         break;
       case 0xcb:
-        skip(8);
+        this.skip(8);
         break;
       case 0xcc:
       case 0xd0:
-        skip(1);
+        this.skip(1);
         break;
       case 0xcd:
       case 0xd1:
-        skip(2);
+        this.skip(2);
         break;
       case 0xce:
       case 0xd2:
-        skip(4);
+        this.skip(4);
         break;
       case 0xcf: {
-        need(8);
-        const v = view.getBigUint64(pos);
-        if (v > BigInt(Number.MAX_SAFE_INTEGER)) bad("uint64 beyond 2^53-1");
-        pos += 8;
+        this.need(8);
+        const v = view.getBigUint64(this.pos);
+        if (v > BigInt(Number.MAX_SAFE_INTEGER)) this.bad("uint64 beyond 2^53-1");
+        this.pos += 8;
         break;
       }
       case 0xd3: {
-        need(8);
-        const v = view.getBigInt64(pos);
-        if (v > BigInt(Number.MAX_SAFE_INTEGER) || v < BigInt(-Number.MAX_SAFE_INTEGER)) bad("int64 beyond +-(2^53-1)");
-        pos += 8;
+        this.need(8);
+        const v = view.getBigInt64(this.pos);
+        if (v > BigInt(Number.MAX_SAFE_INTEGER) || v < BigInt(-Number.MAX_SAFE_INTEGER)) this.bad("int64 beyond +-(2^53-1)");
+        this.pos += 8;
         break;
       }
       case 0xdc:
-        need(2);
-        pos += 2;
-        open(view.getUint16(pos - 2));
+        this.need(2);
+        this.pos += 2;
+        this.open(view.getUint16(this.pos - 2));
         break;
       case 0xdd:
-        need(4);
-        pos += 4;
-        open(view.getUint32(pos - 4));
+        this.need(4);
+        this.pos += 4;
+        this.open(view.getUint32(this.pos - 4));
         break;
       case 0xde:
-        need(2);
-        pos += 2;
-        open(2 * view.getUint16(pos - 2));
+        this.need(2);
+        this.pos += 2;
+        this.open(2 * view.getUint16(this.pos - 2));
         break;
       case 0xdf:
-        need(4);
-        pos += 4;
-        open(2 * view.getUint32(pos - 4));
+        this.need(4);
+        this.pos += 4;
+        this.open(2 * view.getUint32(this.pos - 4));
         break;
       case 0xc1:
-        pos--;
-        bad("reserved byte 0xc1");
+        this.pos--;
+        this.bad("reserved byte 0xc1");
         break;
       default:
         // 0xc7-0xc9 ext 8/16/32 and 0xd4-0xd8 fixext.
-        pos--;
-        bad(`extension type 0x${b.toString(16)} is not accepted (plain data only)`);
+        this.pos--;
+        this.bad(`extension type 0x${b.toString(16)} is not accepted (plain data only)`);
     }
+  }
+
+  private bad(why: string): never {
+    throw new ApiError(400, "malformed_body", `msgpack body refused at byte ${this.pos}: ${why}`);
+  }
+
+  private need(n: number): void {
+    if (this.pos + n > this.buf.length) this.bad("truncated");
+  }
+
+  private skip(n: number): void {
+    this.need(n);
+    this.pos += n;
+  }
+
+  private open(items: number): void {
+    if (this.stack.length + 1 > MAX_DEPTH) this.bad(`nesting deeper than ${MAX_DEPTH}`);
+    if (items > this.buf.length - this.pos) this.bad("container longer than the body");
+    this.stack.push(this.remaining);
+    this.remaining = items;
   }
 }
 
