@@ -18,9 +18,11 @@ export interface GuidedMctsOptions {
   readonly rootNoise: number;
   /** Leaf values: the network's value output ("net"; the game's evaluator without one) or always the evaluator ("eval"). */
   readonly value: "net" | "eval";
+  /** Softmax temperature of the priors (above 1 flattens a confident network's prior). */
+  readonly ptemp: number;
 }
 
-export const GUIDED_DEFAULTS: GuidedMctsOptions = { iters: 400, cpuct: 1.5, rootNoise: 0, value: "net" };
+export const GUIDED_DEFAULTS: GuidedMctsOptions = { iters: 400, cpuct: 1.5, rootNoise: 0, value: "net", ptemp: 1 };
 
 /** Where the leaf values of the last decision came from (tests and the training script read it). */
 export interface GuidedStats {
@@ -205,7 +207,7 @@ export class GuidedMctsAgent implements Facilitatee {
     }
     const weights = ids.map((id) => {
       const x = logits[id]!;
-      return Number.isFinite(max) && !Number.isNaN(x) ? Math.exp(x - max) : 1;
+      return Number.isFinite(max) && !Number.isNaN(x) ? Math.exp((x - max) / this.options.ptemp) : 1;
     });
     const sum = weights.reduce((a, b) => a + b, 0);
     const priors = sum > 0 && Number.isFinite(sum) ? weights.map((w) => w / sum) : ids.map(() => 1 / ids.length);

@@ -83,10 +83,10 @@ const factories: Record<string, { params: readonly string[]; make: Factory }> = 
     },
   },
   mcts: {
-    params: ["iters", "ms", "c", "depth", "leaf", "policy", "cpuct", "noise", "value", "maxMB"],
+    params: ["iters", "ms", "c", "depth", "leaf", "policy", "cpuct", "noise", "value", "ptemp", "maxMB"],
     make(spec, ctx) {
       if (spec.params.policy !== undefined) return makeGuidedMcts(spec, ctx);
-      for (const key of ["cpuct", "noise", "value", "maxMB"]) {
+      for (const key of ["cpuct", "noise", "value", "ptemp", "maxMB"]) {
         if (spec.params[key] !== undefined) return fail("invalid_config", `agent "mcts": ${key} needs policy=<model.onnx>`);
       }
       const ms = optionalIntParam(spec, "ms", 1, 600_000);
@@ -179,7 +179,7 @@ function makeGuidedMcts(spec: AgentSpec, ctx: AgentContext): Result<Facilitatee>
   if (!policy.ok) return policy;
   for (const key of ["ms", "c", "depth", "leaf"]) {
     if (spec.params[key] !== undefined)
-      return fail("invalid_config", `agent "mcts": ${key} is not used with policy=; it takes iters, cpuct, noise, value, maxMB`);
+      return fail("invalid_config", `agent "mcts": ${key} is not used with policy=; it takes iters, cpuct, noise, value, ptemp, maxMB`);
   }
   const iters = intParam(spec, "iters", GUIDED_DEFAULTS.iters, 1, 1_000_000);
   if (!iters.ok) return iters;
@@ -189,6 +189,8 @@ function makeGuidedMcts(spec: AgentSpec, ctx: AgentContext): Result<Facilitatee>
   if (!noise.ok) return noise;
   const value = enumParam(spec, "value", GUIDED_DEFAULTS.value, ["net", "eval"] as const);
   if (!value.ok) return value;
+  const ptemp = numberParam(spec, "ptemp", GUIDED_DEFAULTS.ptemp, 0.01, 100);
+  if (!ptemp.ok) return ptemp;
   const maxMB = numberParam(spec, "maxMB", 64, 0.001, 4096);
   if (!maxMB.ok) return maxMB;
   const builtin = policy.value!.startsWith("builtin/") ? policy.value!.slice("builtin/".length) : undefined;
@@ -197,7 +199,7 @@ function makeGuidedMcts(spec: AgentSpec, ctx: AgentContext): Result<Facilitatee>
   const root = builtin !== undefined ? BUILTIN_MODEL_DIR : ctx.modelRoot;
   const model = loadCheckedModel("mcts", file, root, maxMB.value, 4096, ctx, builtin);
   if (!model.ok) return model;
-  const options = { iters: iters.value, cpuct: cpuct.value, rootNoise: noise.value, value: value.value };
+  const options = { iters: iters.value, cpuct: cpuct.value, rootNoise: noise.value, value: value.value, ptemp: ptemp.value };
   return ok(new GuidedMctsAgent(model.value, ctx.adapter!, agentSeed(ctx, "mcts"), options, specText(spec)));
 }
 

@@ -75,6 +75,17 @@ describe("mcts with a policy-value network (mcts:policy=...)", () => {
     expect(choices).toEqual([0, ids.length - 1]);
   });
 
+  it("flattens the prior with ptemp: a planted prior draws nearly every visit at 1, far fewer at 50", async () => {
+    const { request, ids } = position();
+    const file = modelFile("prior-temp.onnx", { weightScale: 0, logitBias: { [ids[0]!]: 12 }, valueBias: 0 });
+    const sharp = await guided(`mcts:policy=${file},iters=40`, request.seat);
+    await sharp.decide(request);
+    const flat = await guided(`mcts:policy=${file},iters=40,ptemp=50`, request.seat);
+    await flat.decide(request);
+    expect(sharp.lastVisits[0]).toBeGreaterThanOrEqual(38);
+    expect(flat.lastVisits[0]!).toBeLessThan(30);
+  });
+
   it("values leaves with the value output when the model has one, with the game's evaluator when not", async () => {
     const { request } = position();
     const withValue = await guided(`mcts:policy=${modelFile("pv.onnx", { valueBias: 0.3 })},iters=16`, request.seat);
