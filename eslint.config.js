@@ -34,6 +34,10 @@ export default tseslint.config(
   { files: ["agents/**"], rules: { "cardgym/generic-agents": ["error", { root }] } },
   // env/live reaches env/server only through env/live/ports.ts (scripts/lint/ports.js).
   { files: ["env/live/**"], rules: { "cardgym/ports": ["error", { root }] } },
+  // Size bounds (docs/quality-bar.md): no function over 120 lines outside tests and scripts, and no
+  // file in env/ over 400 lines, so each piece of the serving layer reads in one sitting.
+  { files: ["engine/**/*.ts", "agents/**/*.ts", "env/**/*.ts", "web/src/**/*.ts"], rules: { "max-lines-per-function": ["error", { max: 120 }] } },
+  { files: ["env/**/*.ts"], rules: { "max-lines": ["error", { max: 400 }] } },
   // Tests re-throw with the step or seed in the message; the original error adds nothing there.
   { files: ["test/**"], rules: { "preserve-caught-error": "off" } },
 );

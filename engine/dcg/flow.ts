@@ -211,139 +211,178 @@ export function advance(d: Draft, start: State): void {
       // What answered may have ended the battle or emptied a player's HP: check again first.
       continue;
     }
-    switch (st.kind) {
-      case "Initial":
-        runCommand(d, { kind: "InitialCommand" });
-        st = { kind: "Cointoss" };
-        break;
-      case "Cointoss": {
-        const first = d.rng.int(2) as Seat;
-        runCommand(d, { kind: "CointossCommand", first });
-        runCommand(d, { kind: "StrategyCommand" });
-        st = { kind: "Strategy", seat: first };
-        break;
-      }
-      case "BattleStart":
-        runCommand(d, { kind: "BattleStartCommand" });
-        st = { kind: "TurnStart" };
-        break;
-      case "TurnStart": {
-        if (d.s.turn >= d.s.cfg.turnLimit) {
-          const [h0, h1] = [d.s.players[0].hp, d.s.players[1].hp];
-          runCommand(d, { kind: "BattleFinishCommand", winner: h0 === h1 ? -1 : h0 > h1 ? 0 : 1 });
-          break;
-        }
-        const seat = (d.s.turn === 0 ? d.s.first : 1 - d.s.turnPlayer) as Seat;
-        runCommand(d, { kind: "TurnStartCommand", seat });
-        st = d.s.turn === 1 ? { kind: "Main" } : { kind: "Draw" };
-        break;
-      }
-      case "SummonDeclare":
-        // An answer to this State's StateChanged may have filled the cell: the summon fizzles.
-        if (!summonStillFits(d, st.card, st.cell)) {
-          st = { kind: "Main" };
-          break;
-        }
-        runCommand(d, { kind: "SummonDeclareCommand", seat: d.s.turnPlayer, card: st.card, cell: st.cell, react: false });
-        st = { kind: "SummonFinish", card: st.card, seat: d.s.turnPlayer, resume: null };
-        break;
-      case "SummonFinish":
-        runCommand(d, { kind: "SummonFinishCommand", seat: st.seat, card: st.card });
-        st = st.resume ?? { kind: "Main" };
-        break;
-      case "MoveResult": {
-        const mover = st.card;
-        // The move fizzles (nothing paid) if something took the cell or the mover is gone.
-        if (!onField(d, mover) || d.s.cells[st.to]! >= 0 || d.s.players[d.s.cards[mover]!.owner].mp < st.cost) {
-          st = { kind: "Main" };
-          break;
-        }
-        runCommand(d, { kind: "MoveCommand", card: mover, to: st.to, cost: st.cost });
-        const f = d.s.feints[st.to]!;
-        if (f >= 0 && d.s.cards[f]!.owner !== d.s.cards[mover]!.owner && onField(d, mover) && d.s.cards[mover]!.cell === st.to) {
-          st = { kind: "FeintDeclare", seat: d.s.cards[f]!.owner, on: "enter", feint: f, cell: st.to, card: mover, target: -1, resume: "MoveFinish" };
-        } else st = { kind: "MoveFinish", card: mover };
-        break;
-      }
-      case "MoveFinish":
-        runCommand(d, { kind: "MoveFinishCommand", card: st.card });
-        st = { kind: "Main" };
-        break;
-      case "AttackDeclare": {
-        runCommand(d, { kind: "AttackDeclareCommand", card: st.card, target: st.target });
-        const defender = (1 - d.s.turnPlayer) as Seat;
-        const f = onField(d, st.target) ? feintNear(d, defender, d.s.cards[st.target]!.cell) : -1;
-        if (f >= 0 && onField(d, st.card)) {
-          st = {
-            kind: "FeintDeclare",
-            seat: defender,
-            on: "attack",
-            feint: f,
-            cell: d.s.cards[f]!.cell,
-            card: st.card,
-            target: st.target,
-            resume: "AttackDamage",
-          };
-        } else st = { kind: "AttackDamage", card: st.card, target: st.target };
-        break;
-      }
-      case "AttackDamage":
-        if (onField(d, st.card) && onField(d, st.target)) {
-          runCommand(d, { kind: "AttackDamageCommand", card: st.card, target: st.target, amount: effectiveAttack(d.s, d.pool, st.card) });
-          st = { kind: "AttackDestroy", card: st.card, target: st.target };
-        } else st = { kind: "AttackFinish", card: st.card, target: st.target };
-        break;
-      case "AttackDestroy":
-        if (onField(d, st.target) && d.s.cards[st.target]!.life <= 0) runCommand(d, { kind: "AttackDestroyCommand", card: st.card, target: st.target });
-        st = { kind: "AttackFinish", card: st.card, target: st.target };
-        break;
-      case "AttackFinish":
-        runCommand(d, { kind: "AttackFinishCommand", card: st.card, target: st.target });
-        st = { kind: "Main" };
-        break;
-      case "DirectDeclare": {
-        runCommand(d, { kind: "DirectDeclareCommand", card: st.card });
-        const defender = (1 - d.s.turnPlayer) as Seat;
-        const f = onField(d, st.card) ? feintNear(d, defender, d.s.cards[st.card]!.cell) : -1;
-        if (f >= 0)
-          st = { kind: "FeintDeclare", seat: defender, on: "attack", feint: f, cell: d.s.cards[f]!.cell, card: st.card, target: -1, resume: "DirectDamage" };
-        else st = { kind: "DirectDamage", card: st.card };
-        break;
-      }
-      case "DirectDamage": {
-        if (onField(d, st.card)) {
-          const c = d.s.cards[st.card]!;
-          // Standing in the enemy row nearest the centre softens the blow by 1.
-          const amount = Math.max(0, effectiveAttack(d.s, d.pool, st.card) - (depthOf(c.cell, c.owner) === 4 ? 1 : 0));
-          runCommand(d, { kind: "DirectDamageCommand", card: st.card, seat: (1 - c.owner) as Seat, amount });
-        }
-        st = { kind: "DirectFinish", card: st.card };
-        break;
-      }
-      case "DirectFinish":
-        runCommand(d, { kind: "DirectFinishCommand", card: st.card });
-        st = { kind: "Main" };
-        break;
-      case "TurnFinish":
-        runCommand(d, { kind: "TurnFinishCommand", seat: d.s.turnPlayer });
-        st = { kind: "PoisonDamage" };
-        break;
-      case "PoisonDamage":
-        runCommand(d, { kind: "PoisonDamageCommand", seat: d.s.turnPlayer });
-        logCommand(d, { kind: "PoisonFinishCommand", seat: d.s.turnPlayer });
-        st = { kind: "TurnStart" };
-        break;
-      case "FeintDeclare":
-        // An answer to this State's StateChanged may have spent the feint: no window then.
-        if (d.s.feints[st.cell] !== st.feint) {
-          st = afterFeint(st);
-          break;
-        }
-        d.s.state = st;
-        return;
-      default:
-        d.s.state = st as InputState;
-        return;
-    }
+    const next = nextState(d, st);
+    if (next === null) return;
+    st = next;
   }
+}
+
+type CombatState = Extract<
+  State,
+  {
+    kind: "AttackDamage" | "AttackDeclare" | "AttackDestroy" | "AttackFinish" | "DirectDamage" | "DirectDeclare" | "DirectFinish" | "MoveFinish" | "MoveResult";
+  }
+>;
+const COMBAT: ReadonlySet<State["kind"]> = new Set<State["kind"]>([
+  "AttackDamage",
+  "AttackDeclare",
+  "AttackDestroy",
+  "AttackFinish",
+  "DirectDamage",
+  "DirectDeclare",
+  "DirectFinish",
+  "MoveFinish",
+  "MoveResult",
+]);
+
+/**
+ * One step of the flow from `st`: runs its command and returns the state that follows (the same
+ * one when the command ended the battle), or null when the battle now waits for a decision (the
+ * state is stored).
+ */
+function nextState(d: Draft, st: State): State | null {
+  if (COMBAT.has(st.kind)) return combatStep(d, st as CombatState);
+  switch (st.kind) {
+    case "Initial":
+      runCommand(d, { kind: "InitialCommand" });
+      st = { kind: "Cointoss" };
+      break;
+    case "Cointoss": {
+      const first = d.rng.int(2) as Seat;
+      runCommand(d, { kind: "CointossCommand", first });
+      runCommand(d, { kind: "StrategyCommand" });
+      st = { kind: "Strategy", seat: first };
+      break;
+    }
+    case "BattleStart":
+      runCommand(d, { kind: "BattleStartCommand" });
+      st = { kind: "TurnStart" };
+      break;
+    case "TurnStart": {
+      if (d.s.turn >= d.s.cfg.turnLimit) {
+        const [h0, h1] = [d.s.players[0].hp, d.s.players[1].hp];
+        runCommand(d, { kind: "BattleFinishCommand", winner: h0 === h1 ? -1 : h0 > h1 ? 0 : 1 });
+        break;
+      }
+      const seat = (d.s.turn === 0 ? d.s.first : 1 - d.s.turnPlayer) as Seat;
+      runCommand(d, { kind: "TurnStartCommand", seat });
+      st = d.s.turn === 1 ? { kind: "Main" } : { kind: "Draw" };
+      break;
+    }
+    case "SummonDeclare":
+      // An answer to this State's StateChanged may have filled the cell: the summon fizzles.
+      if (!summonStillFits(d, st.card, st.cell)) {
+        st = { kind: "Main" };
+        break;
+      }
+      runCommand(d, { kind: "SummonDeclareCommand", seat: d.s.turnPlayer, card: st.card, cell: st.cell, react: false });
+      st = { kind: "SummonFinish", card: st.card, seat: d.s.turnPlayer, resume: null };
+      break;
+    case "SummonFinish":
+      runCommand(d, { kind: "SummonFinishCommand", seat: st.seat, card: st.card });
+      st = st.resume ?? { kind: "Main" };
+      break;
+    case "TurnFinish":
+      runCommand(d, { kind: "TurnFinishCommand", seat: d.s.turnPlayer });
+      st = { kind: "PoisonDamage" };
+      break;
+    case "PoisonDamage":
+      runCommand(d, { kind: "PoisonDamageCommand", seat: d.s.turnPlayer });
+      logCommand(d, { kind: "PoisonFinishCommand", seat: d.s.turnPlayer });
+      st = { kind: "TurnStart" };
+      break;
+    case "FeintDeclare":
+      // An answer to this State's StateChanged may have spent the feint: no window then.
+      if (d.s.feints[st.cell] !== st.feint) {
+        st = afterFeint(st);
+        break;
+      }
+      d.s.state = st;
+      return null;
+    default:
+      d.s.state = st as InputState;
+      return null;
+  }
+  return st;
+}
+
+/** The steps of a move, an attack and a direct attack (with their feint windows). */
+function combatStep(d: Draft, from: CombatState): State {
+  let st: State = from;
+  switch (st.kind) {
+    case "MoveResult": {
+      const mover = st.card;
+      // The move fizzles (nothing paid) if something took the cell or the mover is gone.
+      if (!onField(d, mover) || d.s.cells[st.to]! >= 0 || d.s.players[d.s.cards[mover]!.owner].mp < st.cost) {
+        st = { kind: "Main" };
+        break;
+      }
+      runCommand(d, { kind: "MoveCommand", card: mover, to: st.to, cost: st.cost });
+      const f = d.s.feints[st.to]!;
+      if (f >= 0 && d.s.cards[f]!.owner !== d.s.cards[mover]!.owner && onField(d, mover) && d.s.cards[mover]!.cell === st.to) {
+        st = { kind: "FeintDeclare", seat: d.s.cards[f]!.owner, on: "enter", feint: f, cell: st.to, card: mover, target: -1, resume: "MoveFinish" };
+      } else st = { kind: "MoveFinish", card: mover };
+      break;
+    }
+    case "MoveFinish":
+      runCommand(d, { kind: "MoveFinishCommand", card: st.card });
+      st = { kind: "Main" };
+      break;
+    case "AttackDeclare": {
+      runCommand(d, { kind: "AttackDeclareCommand", card: st.card, target: st.target });
+      const defender = (1 - d.s.turnPlayer) as Seat;
+      const f = onField(d, st.target) ? feintNear(d, defender, d.s.cards[st.target]!.cell) : -1;
+      if (f >= 0 && onField(d, st.card)) {
+        st = {
+          kind: "FeintDeclare",
+          seat: defender,
+          on: "attack",
+          feint: f,
+          cell: d.s.cards[f]!.cell,
+          card: st.card,
+          target: st.target,
+          resume: "AttackDamage",
+        };
+      } else st = { kind: "AttackDamage", card: st.card, target: st.target };
+      break;
+    }
+    case "AttackDamage":
+      if (onField(d, st.card) && onField(d, st.target)) {
+        runCommand(d, { kind: "AttackDamageCommand", card: st.card, target: st.target, amount: effectiveAttack(d.s, d.pool, st.card) });
+        st = { kind: "AttackDestroy", card: st.card, target: st.target };
+      } else st = { kind: "AttackFinish", card: st.card, target: st.target };
+      break;
+    case "AttackDestroy":
+      if (onField(d, st.target) && d.s.cards[st.target]!.life <= 0) runCommand(d, { kind: "AttackDestroyCommand", card: st.card, target: st.target });
+      st = { kind: "AttackFinish", card: st.card, target: st.target };
+      break;
+    case "AttackFinish":
+      runCommand(d, { kind: "AttackFinishCommand", card: st.card, target: st.target });
+      st = { kind: "Main" };
+      break;
+    case "DirectDeclare": {
+      runCommand(d, { kind: "DirectDeclareCommand", card: st.card });
+      const defender = (1 - d.s.turnPlayer) as Seat;
+      const f = onField(d, st.card) ? feintNear(d, defender, d.s.cards[st.card]!.cell) : -1;
+      if (f >= 0)
+        st = { kind: "FeintDeclare", seat: defender, on: "attack", feint: f, cell: d.s.cards[f]!.cell, card: st.card, target: -1, resume: "DirectDamage" };
+      else st = { kind: "DirectDamage", card: st.card };
+      break;
+    }
+    case "DirectDamage": {
+      if (onField(d, st.card)) {
+        const c = d.s.cards[st.card]!;
+        // Standing in the enemy row nearest the centre softens the blow by 1.
+        const amount = Math.max(0, effectiveAttack(d.s, d.pool, st.card) - (depthOf(c.cell, c.owner) === 4 ? 1 : 0));
+        runCommand(d, { kind: "DirectDamageCommand", card: st.card, seat: (1 - c.owner) as Seat, amount });
+      }
+      st = { kind: "DirectFinish", card: st.card };
+      break;
+    }
+    case "DirectFinish":
+      runCommand(d, { kind: "DirectFinishCommand", card: st.card });
+      st = { kind: "Main" };
+      break;
+  }
+  return st;
 }
