@@ -8,27 +8,11 @@
  * pick + applyTrusted per decision, the same seeds on both sides. Prints each side's best and
  * median round and the ratio of medians. A benchmark, not a test.
  */
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { resolve } from "node:path";
+import { loadCheckoutEngine, type CheckoutEngine } from "./checkout-engine.ts";
 import { intArg, main, parseCli, UsageError, printUsage } from "./cli.ts";
 
 const USAGE = "tsx scripts/bench-engine-vs.ts --old <checkout> [--game dcg] [--seconds S] [--rounds N]";
-
-interface Game {
-  parseConfig(raw: unknown): { ok: boolean; value: unknown };
-  setup(config: unknown, seed: number): unknown;
-  actor(s: unknown): unknown;
-  legal(s: unknown): readonly unknown[];
-  applyTrusted(s: unknown, d: unknown): unknown;
-}
-
-async function load(root: string, id: string): Promise<{ game: Game; Rng: { seeded(n: number): { int(n: number): number } } }> {
-  const games = await import(pathToFileURL(join(root, "engine/games.ts")).href);
-  const core = await import(pathToFileURL(join(root, "engine/core/index.ts")).href);
-  const got = games.registry.get(id);
-  if (!got.ok) throw new UsageError(`${root}: no game ${id}`);
-  return { game: got.value, Rng: core.Rng };
-}
 
 /** This process's CPU time (user + system) in ms: unlike the wall clock, it does not count the time other processes had the core. */
 function cpuMs(): number {
@@ -37,7 +21,7 @@ function cpuMs(): number {
 }
 
 /** Decisions per CPU second over about `ms` of this process's CPU time. */
-function measure(side: Awaited<ReturnType<typeof load>>, ms: number, firstSeed: number): number {
+function measure(side: CheckoutEngine, ms: number, firstSeed: number): number {
   const { game, Rng } = side;
   const config = game.parseConfig({}).value;
   const rng = Rng.seeded(firstSeed);
@@ -66,7 +50,7 @@ main(async () => {
   const id = values.game ?? "dcg";
   const seconds = intArg(values.seconds, "seconds", 10, 1, 3600);
   const rounds = intArg(values.rounds, "rounds", 10, 2, 1000);
-  const sides = { old: await load(resolve(values.old), id), new: await load(resolve("."), id) };
+  const sides = { old: await loadCheckoutEngine(resolve(values.old), id), new: await loadCheckoutEngine(resolve("."), id) };
   for (const s of Object.values(sides)) measure(s, 500, 999_999);
   const rates: Record<string, number[]> = { old: [], new: [] };
   for (let r = 0; r < rounds; r++) {

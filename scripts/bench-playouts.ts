@@ -9,19 +9,11 @@
  * both sides when the rules are unchanged) and this process's decisions per CPU second. A
  * benchmark, not a test.
  */
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
-import { intArg, main, parseCli, printUsage, UsageError } from "./cli.ts";
+import { resolve } from "node:path";
+import { loadCheckoutEngine } from "./checkout-engine.ts";
+import { intArg, main, parseCli, printUsage } from "./cli.ts";
 
 const USAGE = "tsx scripts/bench-playouts.ts [--root <checkout>] [--game dcg] [--games N]";
-
-interface Game {
-  parseConfig(raw: unknown): { ok: boolean; value: unknown };
-  setup(config: unknown, seed: number): unknown;
-  actor(s: unknown): unknown;
-  legal(s: unknown): readonly unknown[];
-  applyTrusted(s: unknown, d: unknown): unknown;
-}
 
 main(async () => {
   const { values } = parseCli(USAGE, { root: { type: "string" }, game: { type: "string" }, games: { type: "string" } });
@@ -29,13 +21,9 @@ main(async () => {
   const root = resolve(values.root ?? ".");
   const id = values.game ?? "dcg";
   const count = intArg(values.games, "games", 2000, 1, 10_000_000);
-  const games = await import(pathToFileURL(join(root, "engine/games.ts")).href);
-  const core = await import(pathToFileURL(join(root, "engine/core/index.ts")).href);
-  const got = games.registry.get(id);
-  if (!got.ok) throw new UsageError(`${root}: no game ${id}`);
-  const game = got.value as Game;
+  const { game, Rng } = await loadCheckoutEngine(root, id);
   const config = game.parseConfig({}).value;
-  const rng = core.Rng.seeded(1) as { int(n: number): number };
+  const rng = Rng.seeded(1);
   const before = process.cpuUsage();
   let decisions = 0;
   for (let seed = 1; seed <= count; seed++) {
