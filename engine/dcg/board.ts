@@ -49,6 +49,17 @@ export const inPlacement = (cell: number, seat: Seat): boolean => depthOf(cell, 
 /** In Enemy(P): the opponent's three rows. */
 export const inEnemyHome = (cell: number, seat: Seat): boolean => depthOf(cell, seat) >= 4;
 
+/**
+ * A fresh per-cell array with every entry `value`. Built by pushing, so V8 keeps it a packed
+ * array (`new Array(n).fill(v)` stays "holey": every read of it and of its copies then checks for
+ * holes); the board's arrays are read on every decision.
+ */
+export function cellArray(value: number, length: number = CELLS): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < length; i++) out.push(value);
+  return out;
+}
+
 function cellsWhere(pred: (c: number) => boolean): readonly number[] {
   const out: number[] = [];
   for (let c = 0; c < CELLS; c++) if (pred(c)) out.push(c);

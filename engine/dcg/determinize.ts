@@ -1,7 +1,7 @@
 import type { Rng } from "../core/index.ts";
 import type { Seat } from "./battle-data.ts";
 import type { BattleData, Card, Player } from "./battle-data.ts";
-import { HOME } from "./board.ts";
+import { cellArray, HOME } from "./board.ts";
 import type { PresetBook } from "./config.ts";
 import type { Pool } from "./pool.ts";
 import { freshCard, instanceDefs } from "./setup.ts";
@@ -39,7 +39,7 @@ export function determinizeView(view: DcgView, seat: Seat, rng: Rng, pool: Pool,
     const spots = rng.sample(HOME[enemy], hiddenStrategy.length);
     hiddenStrategy.forEach((id, i) => (cards[id] = { ...cards[id]!, cell: spots[i]! }));
   }
-  const feints = new Array<number>(view.feintOwners.length).fill(-1);
+  const feints = cellArray(-1, view.feintOwners.length);
   const players = [null, null] as unknown as [Player, Player];
   const hands: [number[], number[]] = [[], []];
   const books: [number[], number[]] = [[], []];

@@ -1,7 +1,7 @@
 import { Rng } from "../core/index.ts";
 import { other, type BattleData, type Card, type Player, type Seat } from "./battle-data.ts";
 import { boardCell, boardInstances, type BoardFile } from "./board-file.ts";
-import { CELLS } from "./board.ts";
+import { cellArray } from "./board.ts";
 import type { DcgCache } from "./cache.ts";
 import { resolveBook, type DcgConfig, type PresetBook } from "./config.ts";
 import { Draft, type Trace } from "./draft.ts";
@@ -73,8 +73,8 @@ export function setupBattle(
     rng: Rng.seeded(seed).save(),
     state: { kind: "Initial" },
     cards,
-    cells: new Array<number>(CELLS).fill(-1),
-    feints: new Array<number>(CELLS).fill(-1),
+    cells: cellArray(-1),
+    feints: cellArray(-1),
     players: [freshPlayer(), freshPlayer()],
     hands: [[], []],
     books,
@@ -98,8 +98,8 @@ export function setupBattle(
  */
 function boardBattle(cfg: DcgConfig, board: BoardFile, seed: number, pool: Pool, trace: Trace | null, cache: DcgCache | undefined): BattleData {
   const cards: Card[] = [];
-  const cells = new Array<number>(CELLS).fill(-1);
-  const feints = new Array<number>(CELLS).fill(-1);
+  const cells = cellArray(-1);
+  const feints = cellArray(-1);
   const players: [Player, Player] = [freshPlayer(), freshPlayer()];
   const hands: [number[], number[]] = [[], []];
   const books: [number[], number[]] = [[], []];
