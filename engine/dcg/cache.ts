@@ -1,4 +1,5 @@
 import type { BattleData } from "./battle-data.ts";
+import { BattleIndex } from "./battle-index.ts";
 import { DecisionTable } from "./decision-table.ts";
 import { buildPoolIndex, type PoolIndex } from "./pool-index.ts";
 import type { Pool } from "./pool.ts";
@@ -20,6 +21,8 @@ export class DcgCache {
   auraResult: BattleData | null = null;
   auraCells: readonly number[] | null = null;
   auraUnits: number[] | null = null;
+  /** The last result's BattleIndex (battle-index.ts), or null when that apply had none. */
+  auraIndex: BattleIndex | null = null;
   /** The interned (card, cell) decisions legal() hands out (decision-table.ts). */
   readonly decisions = new DecisionTable();
   /** Each card sentence's targeting plan (targeting.ts), keyed by the sentence object. */
@@ -28,6 +31,21 @@ export class DcgCache {
   // Most applies use one pool: a one-entry memo in front of the WeakMap.
   private lastPool: Pool | null = null;
   private lastIndex: PoolIndex | null = null;
+
+  /**
+   * The BattleIndex of `s`: the one carried along when `s` is the last apply's result, else a
+   * fresh one. `adopt`: the caller (a Draft starting from `s`) takes it over and will add to it,
+   * so the cache forgets it until that apply's finish hands the result's index back.
+   */
+  indexOf(s: BattleData, pool: Pool, adopt: boolean): BattleIndex {
+    if (s !== this.auraResult || s.cells !== this.auraCells) return new BattleIndex(s, pool, this.poolIndex(pool));
+    const index = (this.auraIndex ??= new BattleIndex(s, pool, this.poolIndex(pool)));
+    if (adopt) {
+      this.auraResult = null;
+      this.auraIndex = null;
+    }
+    return index;
+  }
 
   /** The lookup tables of a pool (pool-index.ts), built once per pool. */
   poolIndex(pool: Pool): PoolIndex {

@@ -1,6 +1,7 @@
 import { Rng } from "../core/index.ts";
 import type { Seat } from "./battle-data.ts";
 import type { BattleData, Card, Mutable, Player } from "./battle-data.ts";
+import type { BattleIndex } from "./battle-index.ts";
 import { DcgCache } from "./cache.ts";
 import type { Command } from "./command.ts";
 import type { Pool } from "./pool.ts";
@@ -56,6 +57,8 @@ export class Draft {
   maybeDead = false;
   /** Cache of resolve.ts's aura unit list, rebuilt after board changes. */
   auraUnits: number[] | null = null;
+  /** The battle's index (battle-index.ts): carried along from the last apply, or made for `base`. */
+  readonly index: BattleIndex;
   /**
    * The player state that players-only NightmareAbility conditions read (PLAYER_STATE_READS in
    * resolve.ts: each player's HP and direct damage this turn, and the turn player) as of their last
@@ -106,6 +109,9 @@ export class Draft {
       this.sealsDirect1 = base.players[1].directDamage;
       this.sealsTurnPlayer = base.turnPlayer;
     }
+    // This draft adds to the index as it attaches: the cache forgets it until finish() hands it
+    // on (an apply that throws leaves nothing half-updated behind).
+    this.index = cache.indexOf(base, pool, true);
   }
 
   get rng(): Rng {
@@ -122,6 +128,11 @@ export class Draft {
   emitTrigger(t: Trigger): void {
     (this.sink ??= []).push(t);
     if (this.trace) traceTrigger(this.trace, t, this.s);
+  }
+
+  /** Tells the battle index (if any) that `ability` was just attached to card `id`. */
+  noteAttached(id: number, ability: number): void {
+    this.index.noteAttached(id, ability, this.cache.poolIndex(this.pool));
   }
 
   /** A writable copy of card `id`. */
@@ -208,6 +219,7 @@ export class Draft {
     this.cache.auraResult = this.s;
     this.cache.auraCells = this.s.cells;
     this.cache.auraUnits = this.dirty ? null : this.auraUnits;
+    this.cache.auraIndex = this.index;
     return this.s;
   }
 }

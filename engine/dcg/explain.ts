@@ -2,7 +2,7 @@ import { decisionKey } from "../core/index.ts";
 import type { BattleData, Seat } from "./battle-data.ts";
 import { cellName, HOME, inEnemyHome, NEIGHBOUR, PLACEMENT } from "./board.ts";
 import type { Decision } from "./decision.ts";
-import type { DecisionTable } from "./decision-table.ts";
+import type { DcgCache } from "./cache.ts";
 import { actorOf } from "./flow.ts";
 import { legal, STRATEGY_REMOVES } from "./operation.ts";
 import { HAND_CAP } from "./ops.ts";
@@ -15,14 +15,14 @@ import type { Pool } from "./pool.ts";
  * which stays the one source of legality: when this module finds no reason for a decision that
  * legal() refuses, it says so generically rather than inventing one.
  */
-export function explainDecision(s: BattleData, pool: Pool, raw: unknown, decisions: DecisionTable): string | null {
+export function explainDecision(s: BattleData, pool: Pool, raw: unknown, cache: DcgCache): string | null {
   if (s.finished) return "the battle is over";
   if (raw === null || typeof raw !== "object" || typeof (raw as { kind?: unknown }).kind !== "string") {
     return "a dcg decision is an object with a kind (see docs/rules/dcg.md)";
   }
   const d = raw as Decision;
   const key = decisionKey(d);
-  if (legal(s, pool, decisions).some((option) => decisionKey(option) === key)) return null;
+  if (legal(s, pool, cache.decisions, cache.indexOf(s, pool, false)).some((option) => decisionKey(option) === key)) return null;
   if (d.kind === "forceFinish") return null; // the deadline's default: always applicable
   const expected = PHASE_OF[d.kind];
   if (expected === undefined) return `there is no dcg decision of kind ${JSON.stringify(d.kind)}`;

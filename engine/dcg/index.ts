@@ -67,7 +67,11 @@ export function makeDcg(pool: Pool = STARTER_POOL, presets: readonly PresetBook[
   };
   const poolOf = (s: BattleData): Pool => (s.cfg.cardSet === undefined && s.cfg.cardPool === undefined ? pool : setFor(s.cfg).pool);
   const actor = (s: BattleData): Seat | "terminal" => (s.finished ? "terminal" : actorOf({ s }));
-  const legal = (s: BattleData): Decision[] => (s.finished ? [] : legalOps(s, poolOf(s), cache.decisions));
+  const legal = (s: BattleData): Decision[] => {
+    if (s.finished) return [];
+    const pool = poolOf(s);
+    return legalOps(s, pool, cache.decisions, cache.indexOf(s, pool, false));
+  };
   const applyTrusted = (s: BattleData, decision: Decision): BattleData => {
     const d = new Draft(s, poolOf(s), null, cache);
     applyDecision(d, decision);
@@ -79,7 +83,7 @@ export function makeDcg(pool: Pool = STARTER_POOL, presets: readonly PresetBook[
     applyDecision(d, decision);
     return { state: d.finish(), trace };
   };
-  const explain = (s: BattleData, decision: unknown): string | null => explainDecision(s, poolOf(s), decision, cache.decisions);
+  const explain = (s: BattleData, decision: unknown): string | null => explainDecision(s, poolOf(s), decision, cache);
   const expectation = (s: BattleData) => {
     if (s.finished) return null;
     const seat = actorOf({ s });

@@ -1,5 +1,6 @@
 import type { Seat } from "./battle-data.ts";
 import type { BattleData } from "./battle-data.ts";
+import type { BattleIndex } from "./battle-index.ts";
 import { CELLS, HOME, inEnemyHome, NEIGHBOUR, PLACEMENT } from "./board.ts";
 import type { Decision } from "./decision.ts";
 import {
@@ -27,7 +28,7 @@ export const STRATEGY_REMOVES = 10;
  * legality. Stable order: by operation (the order below), then hand order / instance id, then cell.
  * `t` interns the (card, cell) decisions (the caller's DcgCache keeps it).
  */
-export function legal(s: BattleData, pool: Pool, t: DecisionTable): Decision[] {
+export function legal(s: BattleData, pool: Pool, t: DecisionTable, index: BattleIndex): Decision[] {
   const st = s.state;
   switch (st.kind) {
     case "Strategy":
@@ -40,7 +41,7 @@ export function legal(s: BattleData, pool: Pool, t: DecisionTable): Decision[] {
       return out;
     }
     case "Main":
-      return mainOps(s, pool, s.turnPlayer, t);
+      return mainOps(s, pool, s.turnPlayer, t, index);
     case "MoveDeclare":
       return reactOps(s, pool, (1 - s.turnPlayer) as Seat, t);
     case "MoveRetry": {
@@ -73,22 +74,25 @@ function strategyOps(s: BattleData, seat: Seat, t: DecisionTable): Decision[] {
   const out: Decision[] = [];
   const home = HOME[seat];
   const cards = s.cards;
-  let unplaced = 0;
-  // Which home cells hold an own placed strategy rubric (the strategy phase only: a few calls a game).
-  const occupied = new Uint8Array(CELLS);
-  for (let id = 0; id < cards.length; id++) {
-    const c = cards[id]!;
-    if (c.owner === seat && c.layer === "Strategy" && c.cell >= 0) occupied[c.cell] = 1;
-  }
-  const movesLeft = s.players[seat].strategyMoves < STRATEGY_REMOVES;
+  // The seat's strategy rubrics (a handful) and the home cells the placed ones stand on, in one pass.
+  const own: number[] = [];
+  const occupied: number[] = [];
   for (let id = 0; id < cards.length; id++) {
     const c = cards[id]!;
     if (c.owner !== seat || c.layer !== "Strategy") continue;
-    if (c.cell < 0) {
+    own.push(id);
+    if (c.cell >= 0) occupied.push(c.cell);
+  }
+  const movesLeft = s.players[seat].strategyMoves < STRATEGY_REMOVES;
+  let unplaced = 0;
+  for (let i = 0; i < own.length; i++) {
+    const id = own[i]!;
+    const cell = cards[id]!.cell;
+    if (cell < 0) {
       unplaced++;
-      for (let k = 0; k < home.length; k++) if (occupied[home[k]!] === 0) out.push(placedOf(t.strategyMove, id, home[k]!));
+      for (let k = 0; k < home.length; k++) if (!occupied.includes(home[k]!)) out.push(placedOf(t.strategyMove, id, home[k]!));
     } else if (movesLeft) {
-      for (let k = 0; k < home.length; k++) if (home[k] !== c.cell) out.push(placedOf(t.strategyMove, id, home[k]!));
+      for (let k = 0; k < home.length; k++) if (home[k] !== cell) out.push(placedOf(t.strategyMove, id, home[k]!));
     }
   }
   if (unplaced === 0) out.push(STRATEGY_CONFIRM);
@@ -105,7 +109,7 @@ function freeCells(s: BattleData, where: readonly number[]): number[] {
   return out;
 }
 
-function mainOps(s: BattleData, pool: Pool, seat: Seat, t: DecisionTable): Decision[] {
+function mainOps(s: BattleData, pool: Pool, seat: Seat, t: DecisionTable, index: BattleIndex): Decision[] {
   const out: Decision[] = [];
   const p = s.players[seat];
   if (p.ops < s.cfg.opsPerTurn) {
@@ -115,17 +119,16 @@ function mainOps(s: BattleData, pool: Pool, seat: Seat, t: DecisionTable): Decis
     const defs = pool.cards;
     // One pass over the board: own rubrics in cell order (they move and attack), and whether one
     // of them costs 3 (at most one such rubric on the field at a time).
+    // Owners and kinds from the battle index: no card record is read for other units.
+    const owners = index.owners;
+    const rubric = index.rubric;
     const mine: number[] = [];
     let cost3 = false;
     for (let cell = 0; cell < CELLS; cell++) {
       const id = cells[cell]!;
-      if (id < 0) continue;
-      const c = cards[id]!;
-      if (c.owner !== seat) continue;
-      const def = defs[c.def]!;
-      if (def.kind !== "rubric") continue;
+      if (id < 0 || owners[id] !== seat || rubric[id] === 0) continue;
       mine.push(id);
-      if (def.cost === 3) cost3 = true;
+      if (defs[cards[id]!.def]!.cost === 3) cost3 = true;
     }
     // Empty cells (no unit, no feint) of Home(P) and Placement(P), found once for every hand card.
     let home: number[] | null = null;
@@ -151,23 +154,28 @@ function mainOps(s: BattleData, pool: Pool, seat: Seat, t: DecisionTable): Decis
     // MoveDeclare, then Attack, then Direct, each over own rubrics by cell.
     for (let m = 0; m < mine.length; m++) {
       const id = mine[m]!;
+      const c = cards[id]!;
       if (moveCost(s, pool, id) > p.mp || !canMove(s, pool, id)) continue;
-      const from = cards[id]!.cell;
+      const at = c.cell * 4;
       for (let dir = 0; dir < 4; dir++) {
-        const to = NEIGHBOUR[from * 4 + dir]!;
+        const to = NEIGHBOUR[at + dir]!;
         if (to >= 0 && cells[to]! < 0) out.push(placedOf(t.moveDeclare, id, to));
       }
     }
     if (p.attacks >= 1) {
       // One pass for both: attacks go out now, directs wait until every attack is out.
       let directs: Decision[] | null = null;
+      const turn = s.turn;
       for (let m = 0; m < mine.length; m++) {
         const id = mine[m]!;
         const c = cards[id]!;
-        if (c.summoned === s.turn || c.attacked === s.turn || !canAttack(s, pool, id)) continue;
+        if (c.summoned === turn || c.attacked === turn || !canAttack(s, pool, id)) continue;
+        const at = c.cell * 4;
         for (let dir = 0; dir < 4; dir++) {
-          const to = NEIGHBOUR[c.cell * 4 + dir]!;
-          if (to >= 0 && cells[to]! >= 0 && cards[cells[to]!]!.owner !== seat) out.push(placedOf(t.attack, id, to));
+          const to = NEIGHBOUR[at + dir]!;
+          if (to < 0) continue;
+          const target = cells[to]!;
+          if (target >= 0 && owners[target] !== seat) out.push(placedOf(t.attack, id, to));
         }
         if (inEnemyHome(c.cell, seat)) (directs ??= []).push(directOf(id));
       }

@@ -1,3 +1,4 @@
+import { ATTACHED_LIFETIME, ATTACHED_TRIGGER } from "./battle-index.ts";
 import type { Pool } from "./pool.ts";
 import { TRIGGER_KINDS, type TriggerKind } from "./trigger.ts";
 
@@ -10,6 +11,8 @@ import { TRIGGER_KINDS, type TriggerKind } from "./trigger.ts";
  * varies is a slow (megamorphic) property read, so it is done once per trigger, not once per question.
  */
 export interface KindIndex {
+  /** The kind's position in TRIGGER_KINDS (per-kind arrays elsewhere are indexed by it). */
+  readonly no: number;
   /** The pool's listens / lifetimes / answers for this kind (Pool). */
   readonly listens: boolean;
   readonly lifetimes: boolean;
@@ -24,6 +27,12 @@ export interface PoolIndex {
   readonly byKind: Readonly<Record<TriggerKind, KindIndex>>;
   /** aura[def] = 1 when the card has a NightmareAbility or an AreaAbility (refresh looks at it on the Field). */
   readonly aura: Uint8Array;
+  /**
+   * attachable[ability]: what carrying it attached makes a card for ability matching
+   * (battle-index.ts): ATTACHED_TRIGGER for a TriggerAbility, ATTACHED_LIFETIME for a
+   * ParameterAbility with a lifetime, else 0.
+   */
+  readonly attachable: Uint8Array;
 }
 
 const NO_ABILITIES: readonly number[] = [];
@@ -35,12 +44,17 @@ export function buildPoolIndex(pool: Pool): PoolIndex {
     const def = pool.cards[i]!;
     if (def.nightmare >= 0 || def.areaAbilities.length > 0) aura[i] = 1;
   }
-  return { byKind: buildKinds(pool), aura };
+  const attachable = new Uint8Array(pool.abilities.length);
+  for (const ab of pool.abilities) {
+    if (ab.type === "TriggerAbility") attachable[ab.id] = ATTACHED_TRIGGER;
+    else if (ab.type === "ParameterAbility" && ab.lifetime.length > 0) attachable[ab.id] = ATTACHED_LIFETIME;
+  }
+  return { byKind: buildKinds(pool), aura, attachable };
 }
 
 function buildKinds(pool: Pool): Record<TriggerKind, KindIndex> {
   const out = {} as Record<TriggerKind, KindIndex>;
-  for (const kind of TRIGGER_KINDS) {
+  TRIGGER_KINDS.forEach((kind, no) => {
     const matches = new Uint8Array(pool.abilities.length);
     for (const ab of pool.abilities) {
       if (ab.type === "TriggerAbility" && (ab.kinds === null || ab.kinds.includes(kind))) matches[ab.id] = 1;
@@ -49,7 +63,7 @@ function buildKinds(pool: Pool): Record<TriggerKind, KindIndex> {
       const list = def.triggerAbilities.filter((id) => matches[id] === 1);
       return list.length === 0 ? NO_ABILITIES : list;
     });
-    out[kind] = { listens: pool.listens[kind], lifetimes: pool.lifetimes[kind], answers: pool.answers[kind], defAbilities, matches };
-  }
+    out[kind] = { no, listens: pool.listens[kind], lifetimes: pool.lifetimes[kind], answers: pool.answers[kind], defAbilities, matches };
+  });
   return out;
 }

@@ -94,26 +94,31 @@ function resolveTriggers(d: Draft, triggers: readonly Trigger[], depth: number):
 
 /** ParameterAbilities whose lifetime conditions all hold for this trigger are detached. */
 function expireLifetimes(d: Draft, t: Trigger, depth: number): void {
-  const cards = d.s.cards;
   let detached: Trigger[] | null = null;
-  for (let id = 0; id < cards.length; id++) {
-    const c = cards[id]!;
-    if (c.layer !== "Field" || c.attached.length === 0) continue;
-    for (let i = c.attached.length - 1; i >= 0; i--) {
-      const a = d.s.cards[id]!.attached[i]!;
-      const ab = d.pool.abilities[a.ability]!;
-      if (ab.type !== "ParameterAbility" || ab.lifetime.length === 0) continue;
-      if (ab.kinds !== null && !ab.kinds.includes(t.kind)) continue;
-      const scope: Scope = { consumer: id, producer: a.producer, owner: c.owner, ability: a.ability, trigger: t };
-      if (!holds(d, scope, ab.lifetime)) continue;
-      const prev = d.sink;
-      d.sink = detached;
-      detachAt(d, id, i, t.type);
-      detached = d.sink;
-      d.sink = prev;
-    }
-  }
+  // Only cards that ever carried a lifetime can carry one now (ascending instance ids).
+  const ids = d.index.lifetimeCarriers;
+  for (let k = 0; k < ids.length; k++) detached = expireOn(d, t, ids[k]!, detached);
   if (detached) resolveTriggers(d, detached, depth + 1);
+}
+
+/** expireLifetimes for card `id`: detaches what ends; `detached` collects the triggers that emits. */
+function expireOn(d: Draft, t: Trigger, id: number, detached: Trigger[] | null): Trigger[] | null {
+  const c = d.s.cards[id]!;
+  if (c.layer !== "Field" || c.attached.length === 0) return detached;
+  for (let i = c.attached.length - 1; i >= 0; i--) {
+    const a = d.s.cards[id]!.attached[i]!;
+    const ab = d.pool.abilities[a.ability]!;
+    if (ab.type !== "ParameterAbility" || ab.lifetime.length === 0) continue;
+    if (ab.kinds !== null && !ab.kinds.includes(t.kind)) continue;
+    const scope: Scope = { consumer: id, producer: a.producer, owner: c.owner, ability: a.ability, trigger: t };
+    if (!holds(d, scope, ab.lifetime)) continue;
+    const prev = d.sink;
+    d.sink = detached;
+    detachAt(d, id, i, t.type);
+    detached = d.sink;
+    d.sink = prev;
+  }
+  return detached;
 }
 
 function answers(d: Draft, id: number, t: Trigger): boolean {
@@ -125,35 +130,50 @@ function answers(d: Draft, id: number, t: Trigger): boolean {
 function matchAbilities(d: Draft, t: Trigger, depth: number, ki: KindIndex): void {
   // Snapshot the candidates (card, ability, producer): the turn player's cards first, then the
   // other's, each by instance id; then check each when its turn comes.
-  const defAbilities = ki.defAbilities;
-  const matches = ki.matches;
-  const cards = d.s.cards;
-  const cells = d.s.cells;
-  const tp = d.s.turnPlayer;
-  // Only the graved card itself answers from the Grave (its own CardGraved).
-  const graved = t.kind === "CardGraved" ? t.target : -1;
-  let mine: number[] | null = null;
-  let theirs: number[] | null = null;
-  for (let id = 0; id < cards.length; id++) {
-    const c = cards[id]!;
-    if (c.layer === "Field") {
-      if (cells[c.cell] !== id) continue;
-    } else if (id !== graved || c.layer !== "Grave") continue;
-    if (c.sealed) continue;
-    const own = defAbilities[c.def]!;
-    const att = c.attached;
-    if (own.length === 0 && att.length === 0) continue;
-    let out: number[] | null = c.owner === tp ? mine : theirs;
-    for (let i = 0; i < own.length; i++) (out ??= []).push(id, own[i]!, id);
-    for (let i = 0; i < att.length; i++) {
-      const a = att[i]!;
-      if (matches[a.ability] === 1) (out ??= []).push(id, a.ability, a.producer);
-    }
-    if (c.owner === tp) mine = out;
-    else theirs = out;
+  const m: Candidates = { mine: null, theirs: null };
+  // Only cards with printed abilities for this kind, or that ever carried an attached
+  // TriggerAbility, can have candidates: both lists ascending, merged into instance id order.
+  const own = d.index.own(d.s, ki);
+  const carriers = d.index.triggerCarriers;
+  let i = 0;
+  let j = 0;
+  while (i < own.length || j < carriers.length) {
+    const a = i < own.length ? own[i]! : Infinity;
+    const b = j < carriers.length ? carriers[j]! : Infinity;
+    if (a <= b) i++;
+    if (b <= a) j++;
+    collect(d, t, ki, a < b ? a : b, m);
   }
-  if (mine !== null && !fire(d, t, depth, mine)) return;
-  if (theirs !== null) fire(d, t, depth, theirs);
+  if (m.mine !== null && !fire(d, t, depth, m.mine)) return;
+  if (m.theirs !== null) fire(d, t, depth, m.theirs);
+}
+
+/** Candidate triples (card, ability, producer) of the turn player's cards and of the other's. */
+interface Candidates {
+  mine: number[] | null;
+  theirs: number[] | null;
+}
+
+/** Adds card `id`'s candidates for trigger `t` to `m`. */
+function collect(d: Draft, t: Trigger, ki: KindIndex, id: number, m: Candidates): void {
+  const c = d.s.cards[id]!;
+  if (c.layer === "Field") {
+    if (d.s.cells[c.cell] !== id) return;
+    // Only the graved card itself answers from the Grave (its own CardGraved).
+  } else if (c.layer !== "Grave" || t.kind !== "CardGraved" || t.target !== id) return;
+  if (c.sealed) return;
+  const own = ki.defAbilities[c.def]!;
+  const att = c.attached;
+  if (own.length === 0 && att.length === 0) return;
+  const mine = c.owner === d.s.turnPlayer;
+  let out: number[] | null = mine ? m.mine : m.theirs;
+  for (let i = 0; i < own.length; i++) (out ??= []).push(id, own[i]!, id);
+  for (let i = 0; i < att.length; i++) {
+    const a = att[i]!;
+    if (ki.matches[a.ability] === 1) (out ??= []).push(id, a.ability, a.producer);
+  }
+  if (mine) m.mine = out;
+  else m.theirs = out;
 }
 
 /** Runs the candidates that still answer and whose conditions hold; false when the budget ran out. */

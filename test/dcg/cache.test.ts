@@ -108,14 +108,15 @@ describe("dcg's apply memos (DcgCache)", () => {
     expect(placedOf(a.attack, 500, 2)).not.toBe(placedOf(a.attack, 500, 2));
     // A real position's legal list: the same objects from the same table, equal ones from another.
     const rng = Rng.seeded(5);
+    const legalWith = (table: DecisionTable) => legalOps(s, game.pool, table, new DcgCache().indexOf(s, game.pool, false));
     let s = game.setup(config, 5);
-    while (!legalOps(s, game.pool, a).some((d) => d.kind === "summon")) {
+    while (!legalWith(a).some((d) => d.kind === "summon")) {
       const options = game.legal(s);
       s = game.applyTrusted(s, options[rng.int(options.length)]!);
     }
-    const first = legalOps(s, game.pool, a);
-    const again = legalOps(s, game.pool, a);
-    const other = legalOps(s, game.pool, b);
+    const first = legalWith(a);
+    const again = legalWith(a);
+    const other = legalWith(b);
     const summon = first.findIndex((d) => d.kind === "summon");
     expect(again[summon]).toBe(first[summon]);
     expect(other[summon]).not.toBe(first[summon]);

@@ -1,0 +1,76 @@
+import type { BattleData } from "./battle-data.ts";
+import type { KindIndex, PoolIndex } from "./pool-index.ts";
+import type { Pool } from "./pool.ts";
+
+/**
+ * What never changes about a battle's cards, and which cards ability matching has to look at, so
+ * that hot loops read small arrays instead of card records, and matching visits a handful of cards
+ * instead of every card of both books for each trigger. Carried from an apply to the next along a
+ * playout (DcgCache hands the last result's index to the Draft that starts from it; another state
+ * gets a fresh one) and kept up to date by the writes that can add to what it lists:
+ *
+ * - `owners[id]`, `rubric[id]`: each card's owner, and 1 when it is a rubric. A card instance keeps
+ *   its owner and its printed card for the whole battle.
+ * - `own(kind)`: the cards whose printed TriggerAbilities can match a trigger kind. A card's
+ *   printed card never changes in a battle, so this list never changes either (built per kind on
+ *   first use).
+ * - `triggerCarriers` / `lifetimeCarriers`: every card that carries, or once carried, an attached
+ *   TriggerAbility / a ParameterAbility with a lifetime. Supersets, ascending: a card is added when
+ *   such an ability is attached to it and never removed, so the list holds every card that carries
+ *   one now; the matching code checks what each listed card carries now, as the full scan does.
+ *
+ * The lists are ascending instance ids, the order of the full scan over `cards` they replace, so
+ * matching sees the same candidates in the same order.
+ */
+export class BattleIndex {
+  readonly owners: Uint8Array;
+  readonly rubric: Uint8Array;
+  readonly triggerCarriers: number[] = [];
+  readonly lifetimeCarriers: number[] = [];
+  private readonly ownByKind: (readonly number[] | undefined)[] = [];
+
+  /** The index of `s`, from every card's record (its carriers: what each carries attached now). */
+  constructor(s: BattleData, pool: Pool, index: PoolIndex) {
+    const cards = s.cards;
+    this.owners = new Uint8Array(cards.length);
+    this.rubric = new Uint8Array(cards.length);
+    for (let id = 0; id < cards.length; id++) {
+      const c = cards[id]!;
+      this.owners[id] = c.owner;
+      if (pool.cards[c.def]!.kind === "rubric") this.rubric[id] = 1;
+      const att = c.attached;
+      for (let i = 0; i < att.length; i++) this.noteAttached(id, att[i]!.ability, index);
+    }
+  }
+
+  /** Cards whose own (printed) TriggerAbilities can match `ki`'s kind, ascending. */
+  own(s: BattleData, ki: KindIndex): readonly number[] {
+    let list = this.ownByKind[ki.no];
+    if (list === undefined) {
+      const out: number[] = [];
+      const cards = s.cards;
+      for (let id = 0; id < cards.length; id++) if (ki.defAbilities[cards[id]!.def]!.length > 0) out.push(id);
+      list = out;
+      this.ownByKind[ki.no] = list;
+    }
+    return list;
+  }
+
+  /** Records that `ability` was attached to card `id` (call on every attach). */
+  noteAttached(id: number, ability: number, index: PoolIndex): void {
+    const kind = index.attachable[ability];
+    if (kind === ATTACHED_TRIGGER) insertAscending(this.triggerCarriers, id);
+    else if (kind === ATTACHED_LIFETIME) insertAscending(this.lifetimeCarriers, id);
+  }
+}
+
+/** PoolIndex.attachable: what an attached ability makes its carrier (0 = nothing matching needs). */
+export const ATTACHED_TRIGGER = 1;
+export const ATTACHED_LIFETIME = 2;
+
+function insertAscending(list: number[], id: number): void {
+  let i = list.length;
+  while (i > 0 && list[i - 1]! > id) i--;
+  if (i > 0 && list[i - 1] === id) return;
+  list.splice(i, 0, id);
+}

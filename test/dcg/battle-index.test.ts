@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import { Rng, stateHash } from "../../engine/core/index.ts";
+import { BattleIndex } from "../../engine/dcg/battle-index.ts";
+import { DcgCache } from "../../engine/dcg/cache.ts";
+import { Draft } from "../../engine/dcg/draft.ts";
+import { applyDecision } from "../../engine/dcg/flow.ts";
+import { makeDcg, type BattleData, type DcgConfig } from "../../engine/dcg/index.ts";
+
+/**
+ * The battle index (engine/dcg/battle-index.ts) is carried from one apply to the next along a
+ * playout and added to as abilities are attached. Ability matching reads it instead of every
+ * card, so a carried index that missed a carrier would silently skip an ability: these games
+ * (generated pools use AttachAbility, lifetimes and copied abilities) are played with the index
+ * carried and with a fresh one made from the state at every apply, and must agree.
+ */
+const game = makeDcg();
+const CONFIGS: unknown[] = [
+  {},
+  { books: ["venom", "tempo"] },
+  { cardPool: { generate: { seed: 5, cards: 80 } } },
+  { cardPool: { generate: { seed: 9, cards: 120 } } },
+];
+
+function configOf(raw: unknown): DcgConfig {
+  const c = game.parseConfig(raw);
+  if (!c.ok) throw new Error(c.error.message);
+  return c.value;
+}
+
+const tables = new DcgCache();
+
+/** Every card that carries an attached ability of each kind matching needs, from the state itself. */
+function carriersOf(s: BattleData, cfg: DcgConfig): { trigger: number[]; lifetime: number[] } {
+  const pool = game.poolFor(cfg);
+  const fresh = new BattleIndex(s, pool, tables.poolIndex(pool));
+  return { trigger: fresh.triggerCarriers, lifetime: fresh.lifetimeCarriers };
+}
+
+describe("the battle index carried along a playout", () => {
+  it("gives the same games as an index made afresh at every apply, and always lists every carrier", () => {
+    let attachedSeen = 0;
+    for (const raw of CONFIGS) {
+      const cfg = configOf(raw);
+      const pool = game.poolFor(cfg);
+      for (let seed = 1; seed <= 5; seed++) {
+        const rng = Rng.seeded(seed);
+        const carried = new DcgCache();
+        let s = game.setup(cfg, seed);
+        let alone = s;
+        let step = 0;
+        while (game.actor(s) !== "terminal") {
+          const options = game.legal(s);
+          const decision = options[rng.int(options.length)]!;
+          const d = new Draft(s, pool, null, carried);
+          applyDecision(d, decision);
+          s = d.finish();
+          // The same decision with nothing carried over: a fresh cache, so a fresh index.
+          const once = new Draft(alone, pool, null, new DcgCache());
+          applyDecision(once, decision);
+          alone = once.finish();
+          expect(stateHash(s), `${JSON.stringify(raw)} seed ${seed} step ${step}`).toBe(stateHash(alone));
+          const index = carried.indexOf(s, pool, false);
+          const now = carriersOf(s, cfg);
+          for (const id of now.trigger) expect(index.triggerCarriers).toContain(id);
+          for (const id of now.lifetime) expect(index.lifetimeCarriers).toContain(id);
+          attachedSeen += now.trigger.length + now.lifetime.length;
+          step++;
+        }
+      }
+    }
+    // The games did attach what the index tracks (else this test would check nothing).
+    expect(attachedSeen).toBeGreaterThan(0);
+  });
+
+  it("is the last result's own index only for that very state; any other state gets a fresh one", () => {
+    const cfg = configOf({});
+    const cache = new DcgCache();
+    const s = game.setup(cfg, 3);
+    const a = cache.indexOf(s, game.pool, false);
+    const b = cache.indexOf(s, game.pool, false);
+    expect(a).not.toBe(b);
+    const d = new Draft(s, game.pool, null, cache);
+    const result = d.finish();
+    expect(cache.indexOf(result, game.pool, false)).toBe(d.index);
+    // Taken over by a draft: the cache forgets it, so an apply that throws leaves nothing behind.
+    const taken = cache.indexOf(result, game.pool, true);
+    expect(taken).toBe(d.index);
+    expect(cache.indexOf(result, game.pool, false)).not.toBe(taken);
+  });
+});
