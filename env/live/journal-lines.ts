@@ -47,6 +47,10 @@ export type JoinLine = Static<typeof JoinLine>;
 export const LeaveLine = Type.Object({ t: Type.Literal("leave"), seat: SeatIndex, at: EpochMs });
 export type LeaveLine = Static<typeof LeaveLine>;
 
+/** The holder of a seat they left is back with their token: the seat is theirs again, and nobody else may join it. */
+export const ReturnLine = Type.Object({ t: Type.Literal("return"), seat: SeatIndex, at: EpochMs });
+export type ReturnLine = Static<typeof ReturnLine>;
+
 /** The seat's holder resigned: the token is refused from then on. */
 export const ResignLine = Type.Object({ t: Type.Literal("resign"), seat: SeatIndex, at: EpochMs });
 export type ResignLine = Static<typeof ResignLine>;
@@ -56,10 +60,10 @@ export const IntegrityLine = Type.Object({ t: Type.Literal("integrity"), found: 
 export type IntegrityLine = Static<typeof IntegrityLine>;
 
 /** A seat's change, in the order it happened. */
-export type SeatLine = JoinLine | LeaveLine | ResignLine;
+export type SeatLine = JoinLine | LeaveLine | ReturnLine | ResignLine;
 
 /** Every line that may follow the header. */
-export const BodyLine = Type.Union([EntryLine, EndLine, JoinLine, LeaveLine, ResignLine, IntegrityLine]);
+export const BodyLine = Type.Union([EntryLine, EndLine, JoinLine, LeaveLine, ReturnLine, ResignLine, IntegrityLine]);
 export type BodyLine = Static<typeof BodyLine>;
 export type JournalLine = HeaderLine | BodyLine;
 
@@ -91,11 +95,12 @@ const checkers = {
   end: Compile(EndLine),
   join: Compile(JoinLine),
   leave: Compile(LeaveLine),
+  return: Compile(ReturnLine),
   resign: Compile(ResignLine),
   integrity: Compile(IntegrityLine),
 } as const;
 type LineType = keyof typeof checkers;
-const BODY_TYPES: readonly LineType[] = ["entry", "end", "join", "leave", "resign", "integrity"];
+const BODY_TYPES: readonly LineType[] = ["entry", "end", "join", "leave", "return", "resign", "integrity"];
 
 const isLineType = (t: unknown): t is LineType => typeof t === "string" && Object.hasOwn(checkers, t);
 

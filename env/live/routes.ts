@@ -126,7 +126,9 @@ function seatHttpRoutes(api: FastifyInstance, store: TableStore): void {
     { schema: { params: SeatParams, querystring: FrameQuery } },
     async (request, reply) => {
       const { table, seat } = holder(store, request);
-      table.touch(seat);
+      await table.touch(seat).catch((e: unknown) => {
+        throw toApi(e);
+      });
       const since = intOf(request.query.since);
       await longPoll(table, since, intOf(request.query.wait), () => table.mustDecide(seat));
       return json(reply, 200, table.seatFrame(seat, since ?? table.seq));
@@ -138,8 +140,8 @@ function seatHttpRoutes(api: FastifyInstance, store: TableStore): void {
     { schema: { params: SeatParams, body: AnswerBody } },
     async (request, reply) => {
       const { table, seat } = holder(store, request);
-      table.touch(seat);
       try {
+        await table.touch(seat);
         const out = await table.answer(seat, request.body.seq, request.body.decisionId);
         return json(reply, 200, { type: "ack", seq: out.seq, decisionId: request.body.decisionId });
       } catch (e) {

@@ -28,7 +28,7 @@ export interface SeatState {
   /** The holder resigned: the takeover agent (or the game's conceding decision) plays it; its token is refused. */
   resigned: boolean;
   cancelPresence: (() => void) | null;
-  /** A join, leave or resign of this seat is being journaled: another one waits for it to finish. */
+  /** A join, leave, return or resign of this seat is being journaled: a join waits for it to finish. */
   pending: number;
   /** An open seat nobody held when the entry window closed: the agents filled it for the game. */
   filled: boolean;
@@ -144,7 +144,7 @@ export class Seats {
     return { tokens, hashes };
   }
 
-  /** A recovered table: the tokens of its header, then the seats joined, left and resigned since, in order. */
+  /** A recovered table: the tokens of its header, then the seats joined, left, returned to and resigned since, in order. */
   restore(j: { tokens: Readonly<Record<string, string>>; seatLines: readonly SeatLine[] }): void {
     for (const s of this.list) s.tokenHash = j.tokens[String(s.index)] ?? null;
     for (const line of j.seatLines) {
@@ -152,6 +152,7 @@ export class Seats {
       if (!s) continue;
       if (line.t === "join") this.markJoined(s, line.tokenHash);
       else if (line.t === "leave") this.markLeft(s.index);
+      else if (line.t === "return") this.markReturned(s);
       else s.resigned = true;
     }
   }
@@ -208,11 +209,10 @@ export class Seats {
     }
   }
 
-  /** A channel of the seat opened. */
+  /** A channel of the seat opened (a holder who left is back once their return is journaled: Table.comeBack). */
   connect(seat: Seat): void {
     const s = this.list[seat]!;
     s.sockets++;
-    s.left = false;
   }
 
   /** A channel of the seat closed: the grace period starts when it was the last one. */
@@ -229,7 +229,6 @@ export class Seats {
   touch(seat: Seat): boolean {
     const s = this.list[seat]!;
     const before = this.statusOf(s);
-    s.left = false;
     if (s.sockets === 0) {
       s.polling = true;
       this.presence(s, this.deadlines.graceMs);
@@ -242,6 +241,17 @@ export class Seats {
     const s = this.list[seat]!;
     s.left = true;
     s.presentUntil = 0;
+  }
+
+  /** Whether the holder of `seat` left it and is not already coming back (nor anybody joining it). */
+  mayReturn(seat: Seat): boolean {
+    const s = this.list[seat];
+    return s !== undefined && s.left && !s.resigned && s.tokenHash !== null && s.pending === 0;
+  }
+
+  /** The holder who left is back with their token: the seat is theirs again. */
+  markReturned(s: SeatState): void {
+    s.left = false;
   }
 
   /** A person took the seat with a new token (any earlier holder's token stops working). */

@@ -5,7 +5,7 @@
  */
 import { canonicalJson, stateHash, type AnyGame, type Seat, type Viewer } from "../../engine/core/index.ts";
 import { checkHead, readHead, type ChainHead, type HeadRead } from "./head.ts";
-import type { EndLine, HeaderLine, JoinLine, JournalLine, JournalLines, LeaveLine, ResignLine } from "./journal-lines.ts";
+import type { EndLine, HeaderLine, JournalLine, JournalLines, SeatLine } from "./journal-lines.ts";
 import { Journal } from "./journal.ts";
 import type { JournalIntegrity, LiveEvent, LogHeader, SignedEnd, SignedEntry, SignedRecord } from "./protocol.ts";
 import { headerHash, macOf, signEnd, signEntry, verifyEnd } from "./signing.ts";
@@ -105,8 +105,8 @@ export class SignedLog {
     this.enqueue(signed.lines, { seq: signed.entry.seq + 1, hash: signed.end?.hash ?? signed.entry.hash }, done);
   }
 
-  /** Journals a seat's change (join, leave, resign) the same way, after any write under way. */
-  writeSeatLine(line: JoinLine | LeaveLine | ResignLine, done: (err: Error | null) => void): void {
+  /** Journals a seat's change (join, leave, return, resign) the same way, after any write under way. */
+  writeSeatLine(line: SeatLine, done: (err: Error | null) => void): void {
     this.enqueue([line], null, done);
   }
 

@@ -100,6 +100,8 @@ export class Table extends TableView {
     if (c.seat !== null) {
       this.seats.connect(c.seat);
       this.changed();
+      const seat = c.seat;
+      this.comeBack(seat).catch((e: unknown) => this.deps.log(`table ${this.id}: seat ${seat}'s return not journaled: ${String(e)}`));
     } else {
       c.send(this.frameFor(c, null));
     }
@@ -113,9 +115,26 @@ export class Table extends TableView {
     }
   }
 
-  /** An HTTP request by a seat's holder: it counts as present (polling) for the grace period. */
-  touch(seat: Seat): void {
+  /**
+   * An HTTP request by a seat's holder: it counts as present (polling) for the grace period.
+   * Resolves once a return to a seat they left is journaled.
+   */
+  async touch(seat: Seat): Promise<void> {
     if (this.seats.touch(seat)) this.changed();
+    await this.comeBack(seat);
+  }
+
+  /**
+   * The holder of a seat they left is back (a channel or a request with their token): the return
+   * is journaled like a leave before the seat is theirs again, so a restart does not give it to
+   * somebody else. A holder who did not leave, or a return already being written, needs nothing.
+   */
+  private async comeBack(seat: Seat): Promise<void> {
+    if (this.finished || !this.seats.mayReturn(seat)) return;
+    const s = this.seats.require(this.id, seat);
+    await this.writeSeatLine(s, { t: "return", seat, at: this.deps.clock.now() });
+    this.seats.markReturned(s);
+    this.changed();
   }
 
   /**
@@ -130,6 +149,8 @@ export class Table extends TableView {
     const tokenHash = sha256(token);
     await this.writeSeatLine(s, { t: "join", seat, tokenHash, at: this.deps.clock.now() });
     this.seats.markJoined(s, tokenHash);
+    // A channel the earlier holder opened while the join was being written speaks for them, not the newcomer.
+    for (const c of this.channelsOf(seat)) c.close(4001, "another person took the seat");
     this.seats.presence(s, this.deadlines.graceMs);
     // Every open seat is held: the entry window has nothing left to wait for.
     if (this.entry.isOpen && this.seats.emptyOpenSeats().length === 0) this.entry.close();

@@ -13,7 +13,8 @@ import { ManualClock } from "../../agents/clock.ts";
 import { checkJournalLines, JournalLineError } from "../../env/live/journal-lines.ts";
 import { TableStore } from "../../env/live/store.ts";
 import type { Table } from "../../env/live/table.ts";
-import { http, startLive, tempDir, type Live } from "./helpers.ts";
+import { Client, http, startLive, tempDir, type Live } from "./helpers.ts";
+import { hangGuard, waitUntil } from "../fixtures/hang-guard.ts";
 
 const dirs: string[] = [];
 const stores: TableStore[] = [];
@@ -41,6 +42,8 @@ const journalLines = (dir: string, id: string) =>
     .trim()
     .split("\n")
     .map((l) => JSON.parse(l));
+
+const until = (cond: () => boolean) => waitUntil(cond, "the journal condition", hangGuard(), 5);
 
 /** Thrown or rejected TableError code of `f`. */
 async function codeOf(f: () => unknown): Promise<string> {
@@ -96,6 +99,60 @@ describe("leaving and joining a seat, journaled", () => {
     expect(back.seatInfo()[2]).toMatchObject({ kind: "human", held: true, status: "away" });
   });
 
+  it("the holder's return to a seat they left is journaled: after a restart the seat is still theirs (HTTP)", async () => {
+    const dir = dataDir();
+    let live = await startLive({ liveClock: new ManualClock() }, dir);
+    const { table, tokens } = (await http(live.base, "POST", "/v1/tables", { game: "sevens", seats: ["human", "human", "human"], seed: 3 })).body;
+    const asHolder = { "x-seat-token": tokens["1"] };
+    expect((await http(live.base, "POST", `/v1/tables/${table}/seats/1/leave`, undefined, asHolder)).status).toBe(200);
+    // Back with the token: the seat is the holder's again, and nobody else may take it.
+    expect((await http(live.base, "GET", `/v1/tables/${table}/seats/1/frame`, undefined, asHolder)).status).toBe(200);
+    expect((await http(live.base, "POST", `/v1/tables/${table}/seats/1/join`)).body.error.code).toBe("seat_taken");
+    expect(journalLines(dir, table).filter((l) => l.t === "leave" || l.t === "return")).toEqual([
+      { t: "leave", seat: 1, at: expect.any(Number) },
+      { t: "return", seat: 1, at: expect.any(Number) },
+    ]);
+    await live.close(true);
+
+    live = await startLive({ liveClock: new ManualClock() }, dir);
+    lives.push(live);
+    // After the restart the holder has the grace period like every present holder, not a left seat.
+    expect((await http(live.base, "GET", `/v1/tables/${table}`)).body.seats[1]).toMatchObject({ kind: "human", status: "away", held: true });
+    expect((await http(live.base, "POST", `/v1/tables/${table}/seats/1/join`)).body.error.code).toBe("seat_taken");
+    expect((await http(live.base, "GET", `/v1/tables/${table}/seats/1/frame`, undefined, asHolder)).status).toBe(200);
+  });
+
+  it("a return over a WebSocket is journaled once; after a restart the seat is the holder's", async () => {
+    const dir = dataDir();
+    const live = await startLive({ liveClock: new ManualClock() }, dir);
+    lives.push(live);
+    const { table, tokens } = (await http(live.base, "POST", "/v1/tables", { game: "sevens", seats: ["human", "human", "human"], seed: 4 })).body;
+    const seatUrl = `${live.ws}/v1/tables/${table}/seats/2/ws?token=${tokens["2"]}`;
+    const first = await Client.open(seatUrl);
+    await first.frame();
+    first.send({ type: "leave" });
+    // The leave is journaled, then the seat's channels are closed.
+    await until(() => first.closed !== null);
+    // Coming back on a new connection: the return is journaled, then every frame shows the seat connected.
+    const back = await Client.open(seatUrl);
+    await back.frame((f) => f.seats[2].status === "connected");
+    const returns = () => journalLines(dir, table).filter((l) => l.t === "return");
+    await until(() => returns().length === 1);
+    // A second connection of a holder already back journals nothing more.
+    const again = await Client.open(seatUrl);
+    await again.frame((f) => f.seats[2].status === "connected");
+    again.close();
+    back.close();
+    expect(returns()).toEqual([{ t: "return", seat: 2, at: expect.any(Number) }]);
+    await live.close(true);
+
+    const b = store(dir);
+    expect(b.recover().failed).toEqual([]);
+    expect(b.get(table).seatInfo()[2]).toMatchObject({ kind: "human", held: true, status: "away" });
+    expect(await codeOf(() => b.get(table).join(2))).toBe("seat_taken");
+    expect(b.get(table).authorize(2, tokens["2"])).toBe(true);
+  });
+
   it("an agent's seat is joined by a person where the facilitator allows it (training), refused where not (sandbag)", async () => {
     const dir = dataDir();
     const a = store(dir);
@@ -109,6 +166,25 @@ describe("leaving and joining a seat, journaled", () => {
     b.recover();
     expect(b.get(training.table).authorize(1, token)).toBe(true);
     expect(b.get(training.table).seatInfo()[1]).toMatchObject({ kind: "human", held: true });
+  });
+
+  it("a holder reconnecting while a newcomer's join is being written is not back: the join wins and closes that channel", async () => {
+    const dir = dataDir();
+    const a = store(dir);
+    const made = await a.create({ game: "sevens", seats: ["human", "human", "human"], seed: 6 });
+    const t = a.get(made.table);
+    await t.leave(1);
+    const joining = t.join(1);
+    const closed: number[] = [];
+    t.attach({ seat: 1, sentSeq: 0, send: () => {}, close: (code) => closed.push(code) }, null);
+    const token = await joining;
+    expect(closed).toEqual([4001]);
+    expect(journalLines(dir, made.table).filter((l) => l.t === "return")).toEqual([]);
+    a.close();
+    const b = store(dir);
+    b.recover();
+    expect(b.get(made.table).authorize(1, token)).toBe(true);
+    expect(b.get(made.table).authorize(1, made.tokens["1"])).toBe(false);
   });
 
   it("two people racing for one seat: one gets it, the other is told it is taken", async () => {
@@ -216,25 +292,27 @@ describe("the entry window", () => {
 });
 
 describe("journal lines are checked when read", () => {
-  it("a line of no known type is refused with a message naming the line; the table is not loaded", async () => {
+  /** Why recovering a table whose journal ends with `line` fails (the table is then not loaded). */
+  async function refusalOf(line: unknown): Promise<ReturnType<TableStore["recover"]>> {
     const dir = dataDir();
     const a = store(dir);
     const made = await a.create({ game: "sevens", seats: ["human", "human", "human"], seed: 1 });
     a.close();
-    appendFileSync(join(dir, "tables", `${made.table}.jsonl`), JSON.stringify({ t: "teleport", seat: 1 }) + "\n");
+    appendFileSync(join(dir, "tables", `${made.table}.jsonl`), JSON.stringify(line) + "\n");
     const r = store(dir).recover();
+    expect(r.failed.map((f) => f.id)).toEqual([made.table]);
+    return r;
+  }
+
+  it("a line of no known type is refused with a message naming the line; the table is not loaded", async () => {
+    const r = await refusalOf({ t: "teleport", seat: 1 });
     expect(r.recovered).toBe(0);
-    expect(r.failed).toEqual([{ id: made.table, reason: expect.stringMatching(/^journal line 2: unknown line type "teleport"/) }]);
+    expect(r.failed[0]?.reason).toMatch(/^journal line 2: unknown line type "teleport"/);
   });
 
-  it("a known line with a wrong field is refused with the field's path", async () => {
-    const dir = dataDir();
-    const a = store(dir);
-    const made = await a.create({ game: "sevens", seats: ["human", "human", "human"], seed: 1 });
-    a.close();
-    appendFileSync(join(dir, "tables", `${made.table}.jsonl`), JSON.stringify({ t: "leave", seat: "one", at: 1 }) + "\n");
-    const r = store(dir).recover();
-    expect(r.failed).toEqual([{ id: made.table, reason: expect.stringMatching(/^journal line 2: not a valid leave line: \/seat /) }]);
+  it("a known line with a wrong or missing field is refused with the field's path", async () => {
+    expect((await refusalOf({ t: "leave", seat: "one", at: 1 })).failed[0]?.reason).toMatch(/^journal line 2: not a valid leave line: \/seat /);
+    expect((await refusalOf({ t: "return", seat: 1 })).failed[0]?.reason).toMatch(/^journal line 2: not a valid return line: \/ /);
   });
 
   it("checkJournalLines throws a typed JournalLineError (no header, unknown line, invalid line)", () => {
