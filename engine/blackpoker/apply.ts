@@ -2,7 +2,7 @@ import { chooseTrigger, pass } from "../core/interrupt/index.ts";
 import { composeWith, declare } from "./compose.ts";
 import { discardResolvingKeys, finishAttack, finishBlock, finishEnd, resume, rulesFor, searchTake } from "./resolve.ts";
 import type { BlackpokerDecision, BlackpokerState } from "./state.ts";
-import { draw, updateUnit, withPlayer, findUnit } from "./zones.ts";
+import { draw, updateUnit, withPlayer, findUnit, zonesOf } from "./zones.ts";
 
 const HAND_LIMIT = 7;
 
@@ -37,9 +37,9 @@ export function applyBlackpoker(s: BlackpokerState, d: BlackpokerDecision): Blac
     }
     case "discard": {
       if (p === null || p.kind !== "endDiscard") return s;
-      const z = s.players[p.seat]!;
+      const z = zonesOf(s, p.seat);
       const state = withPlayer(s, p.seat, { hand: z.hand.filter((c) => c !== d.card), grave: z.grave.concat(d.card) });
-      if (state.players[p.seat]!.hand.length > HAND_LIMIT) return state;
+      if (zonesOf(state, p.seat).hand.length > HAND_LIMIT) return state;
       const [ended, triggered] = finishEnd({ ...state, pending: null }, p.seat);
       return resume(ended, triggered);
     }

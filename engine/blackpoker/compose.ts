@@ -3,7 +3,7 @@ import { DECLARABLE, SPECS, matchesKey, type ActionName, type ActionSpec } from 
 import { suitOf, type Card } from "./cards.ts";
 import { rulesFor } from "./resolve.ts";
 import type { BlackpokerDecision, BlackpokerState, Pending } from "./state.ts";
-import { damage, isMountTarget, newRequest, removeFromHand, withPlayer } from "./zones.ts";
+import { damage, isMountTarget, newRequest, removeFromHand, withPlayer, zonesOf } from "./zones.ts";
 
 type Compose = Extract<Pending, { kind: "compose" }>;
 export type ComposeStep = "key" | "target" | "bulwark" | "discard" | "done";
@@ -19,10 +19,11 @@ export function composeStep(p: Compose): ComposeStep {
 }
 
 function keyCandidates(s: BlackpokerState, seat: number, spec: ActionSpec, index: number, chosen: readonly Card[]): Card[] {
-  const pattern = spec.keys[index]!;
-  const field = s.players[seat]!.field;
+  const pattern = spec.keys[index];
+  if (pattern === undefined) return [];
+  const field = zonesOf(s, seat).field;
   const out: Card[] = [];
-  for (const c of s.players[seat]!.hand) {
+  for (const c of zonesOf(s, seat).hand) {
     if (chosen.includes(c) || !matchesKey(c, pattern)) continue;
     // Mount needs a soldier you control of the key's suit (its target) at request time.
     if (spec.target === "ownSoldierSameSuit" && !field.some((u) => isMountTarget(u, suitOf(c)))) continue;
@@ -41,8 +42,9 @@ function targetCandidates(s: BlackpokerState, seat: number, spec: ActionSpec, ke
       for (const r of s.flow.stage) if (r.payload.keys.length > 0) out.push(r.payload.rid);
       return out;
     case "ownSoldierSameSuit": {
-      const suit = keys.length > 0 ? suitOf(keys[0]!) : -1;
-      for (const u of s.players[seat]!.field) if (isMountTarget(u, suit)) out.push(u.uid);
+      const first = keys[0];
+      const suit = first === undefined ? -1 : suitOf(first);
+      for (const u of zonesOf(s, seat).field) if (isMountTarget(u, suit)) out.push(u.uid);
       return out;
     }
     default:
@@ -56,7 +58,9 @@ function targetCandidates(s: BlackpokerState, seat: number, spec: ActionSpec, ke
 }
 
 function chargedBulwarks(s: BlackpokerState, seat: number): number[] {
-  return s.players[seat]!.field.filter((u) => u.bulwark && u.charged).map((u) => u.uid);
+  return zonesOf(s, seat)
+    .field.filter((u) => u.bulwark && u.charged)
+    .map((u) => u.uid);
 }
 
 /**
@@ -71,13 +75,13 @@ export function canDeclare(s: BlackpokerState, seat: number, action: ActionName)
   if (action === "SetBulwark" && s.bulwarkSet) return false;
   const chosen: Card[] = [];
   for (let i = 0; i < spec.keys.length; i++) {
-    const c = keyCandidates(s, seat, spec, i, chosen);
-    if (c.length === 0) return false;
-    chosen.push(c[0]!); // key slots of one action never compete for a card (disjoint suits or one slot)
+    const c = keyCandidates(s, seat, spec, i, chosen)[0];
+    if (c === undefined) return false;
+    chosen.push(c); // key slots of one action never compete for a card (disjoint suits or one slot)
   }
   if (spec.target !== "none" && spec.target !== "ownSoldierSameSuit" && targetCandidates(s, seat, spec, chosen).length === 0) return false;
   if (chargedBulwarks(s, seat).length < spec.costB) return false;
-  if (s.players[seat]!.hand.length < spec.keys.length + spec.costD) return false;
+  if (zonesOf(s, seat).hand.length < spec.keys.length + spec.costD) return false;
   return true;
 }
 
@@ -97,13 +101,14 @@ export function composeOptions(s: BlackpokerState, p: Compose): BlackpokerDecisi
       );
     case "bulwark": {
       // ascending uids, so a pair of bulwarks is paid by exactly one sequence
-      const last = p.bulwarks.length ? p.bulwarks[p.bulwarks.length - 1]! : -1;
+      const last = p.bulwarks.at(-1) ?? -1;
+
       const need = spec.costB - p.bulwarks.length;
       const free = chargedBulwarks(s, p.seat).filter((u) => u > last);
       return free.slice(0, free.length - need + 1).map((unit) => ({ kind: "payBulwark", unit }));
     }
     case "discard": {
-      const hand = s.players[p.seat]!.hand;
+      const hand = zonesOf(s, p.seat).hand;
       return hand
         .filter((c) => !p.keys.includes(c) && !p.discards.includes(c))
         .sort((a, b) => a - b)
@@ -152,7 +157,7 @@ export function declare(s: BlackpokerState, seat: number, action: ActionName): B
 function makeRequest(s: BlackpokerState, p: Compose): BlackpokerState {
   const spec = SPECS[p.action];
   const seat = p.seat;
-  const z = s.players[seat]!;
+  const z = zonesOf(s, seat);
   const field = p.bulwarks.length ? z.field.map((u) => (p.bulwarks.includes(u.uid) ? { ...u, charged: false } : u)) : z.field;
   let state = withPlayer({ ...s, pending: null }, seat, {
     hand: removeFromHand(z.hand, p.keys.concat(p.discards)),

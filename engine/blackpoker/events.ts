@@ -4,7 +4,7 @@ import { cardLabel, type Card } from "./cards.ts";
 import { blackpokerActor } from "./legal.ts";
 import { describeBlackpoker, requestLabel } from "./render.ts";
 import type { BlackpokerDecision, BlackpokerState, BpPayload, Unit } from "./state.ts";
-import { sizeOf } from "./zones.ts";
+import { sizeOf, zonesOf } from "./zones.ts";
 
 /**
  * BlackPoker events (docs/events.md), derived from the states before and after the decision.
@@ -79,8 +79,8 @@ function requestEvents(before: BlackpokerState, after: BlackpokerState, out: Gam
 
 /** Life cards that went to the hand (draws, private) or to the Grave (damage, public). */
 function lifeEvents(before: BlackpokerState, after: BlackpokerState, p: number, out: GameEvent[]): void {
-  const b = before.players[p]!;
-  const a = after.players[p]!;
+  const b = zonesOf(before, p);
+  const a = zonesOf(after, p);
   if (a.life.length >= b.life.length) return;
   const left = b.life.filter((c) => !a.life.includes(c));
   // In the order they arrived (a draw takes the top of Life first).
@@ -113,8 +113,8 @@ function lifeEvents(before: BlackpokerState, after: BlackpokerState, p: number, 
 
 /** Units that entered, left, changed size, or were charged or driven, on seat `p`'s field. */
 function unitEvents(before: BlackpokerState, after: BlackpokerState, p: number, out: GameEvent[]): void {
-  const b = before.players[p]!.field;
-  const a = after.players[p]!.field;
+  const b = zonesOf(before, p).field;
+  const a = zonesOf(after, p).field;
   const byUid = new Map(b.map((u) => [u.uid, u]));
   const still = new Set(a.map((u) => u.uid));
   for (const u of b) {

@@ -1,4 +1,5 @@
 import type { BlackpokerState } from "./state.ts";
+import { zonesOf } from "./zones.ts";
 
 /**
  * Step [9], the win check: a player whose Life is 0 loses; both at 0 -> the turn player loses
@@ -7,8 +8,8 @@ import type { BlackpokerState } from "./state.ts";
  */
 export function judgeBlackpoker(s: BlackpokerState): BlackpokerState | null {
   if (s.result !== null) return s.pending === null ? s : { ...s, pending: null };
-  const dead0 = s.players[0]!.life.length === 0;
-  const dead1 = s.players[1]!.life.length === 0;
+  const dead0 = zonesOf(s, 0).life.length === 0;
+  const dead1 = zonesOf(s, 1).life.length === 0;
   if (!dead0 && !dead1) return null;
   let result: number[];
   if (dead0 && dead1) {

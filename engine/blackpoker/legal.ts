@@ -2,6 +2,8 @@ import type { Actor, Expectation } from "../core/index.ts";
 import { composeOptions, declarable } from "./compose.ts";
 import { blockOptions, eligibleAttackers } from "./resolve.ts";
 import type { BlackpokerDecision, BlackpokerState } from "./state.ts";
+import { zonesOf } from "./zones.ts";
+import { must } from "../core/index.ts";
 
 const PASS: BlackpokerDecision = { kind: "pass" };
 const FINISH_ATTACK: BlackpokerDecision = { kind: "finishAttack" };
@@ -25,7 +27,10 @@ export function blackpokerLegal(s: BlackpokerState): BlackpokerDecision[] {
   if (p === null && s.flow.choice !== undefined) {
     // [6-5-2]/[6-10-2]: one option per different triggered request, in trigger order.
     const buffer = s.flow.buffer;
-    return s.flow.choice.options.map((i): BlackpokerDecision => ({ kind: "chooseTrigger", request: buffer[i]!.payload.rid }));
+    return s.flow.choice.options.map((i): BlackpokerDecision => ({
+      kind: "chooseTrigger",
+      request: must(buffer[i], "blackpoker: a triggered request the choice offers").payload.rid,
+    }));
   }
   if (p === null) {
     const seat = s.flow.chancePlayer;
@@ -38,7 +43,8 @@ export function blackpokerLegal(s: BlackpokerState): BlackpokerDecision[] {
     case "compose":
       return composeOptions(s, p);
     case "attackers": {
-      const last = p.chosen.length ? p.chosen[p.chosen.length - 1]! : -1;
+      const last = p.chosen.at(-1) ?? -1;
+
       const out: BlackpokerDecision[] = eligibleAttackers(s, p.seat)
         .filter((u) => u.uid > last)
         .map((u) => ({ kind: "selectAttacker", unit: u.uid }));
@@ -55,7 +61,8 @@ export function blackpokerLegal(s: BlackpokerState): BlackpokerDecision[] {
       return out;
     }
     case "endDiscard":
-      return s.players[p.seat]!.hand.slice()
+      return zonesOf(s, p.seat)
+        .hand.slice()
         .sort((a, b) => a - b)
         .map((card) => ({ kind: "discard", card }));
     case "twist":
@@ -69,7 +76,8 @@ export function blackpokerLegal(s: BlackpokerState): BlackpokerDecision[] {
         { kind: "drawMore", more: true },
       ];
     case "search":
-      return s.players[p.seat]!.life.slice()
+      return zonesOf(s, p.seat)
+        .life.slice()
         .sort((a, b) => a - b)
         .map((card) => ({ kind: "searchTake", card }));
   }

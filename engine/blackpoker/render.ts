@@ -1,15 +1,15 @@
 import type { CoreRequest } from "../core/interrupt/index.ts";
 import { SPECS } from "./actions.ts";
 import { cardLabel, type Card } from "./cards.ts";
-import type { BlackpokerDecision, BlackpokerState, BpPayload, Unit } from "./state.ts";
-import { findUnit, sizeOf } from "./zones.ts";
+import type { BlackpokerDecision, BlackpokerState, BpPayload, Pending, Unit } from "./state.ts";
+import { findUnit, sizeOf, zonesOf } from "./zones.ts";
 
 const cards = (cs: readonly Card[]) => (cs.length ? cs.map(cardLabel).join(" ") : "-");
 
 function unitLabel(u: Unit, reveal: boolean): string {
   // Only when some card is owned by another seat than the controller (the field's seat).
   const state = `${u.charged ? "charged" : "driven"}${u.owners ? ` owners [${u.owners.join(",")}]` : ""}`;
-  if (u.bulwark) return `#${u.uid} bulwark[${reveal ? cardLabel(u.cards[0]!) : "??"}] ${state}`;
+  if (u.bulwark) return `#${u.uid} bulwark[${reveal ? cards(u.cards) : "??"}] ${state}`;
   const mod = u.mod ? ` (${u.mod > 0 ? "+" : ""}${u.mod})` : "";
   return `#${u.uid} soldier[${cards(u.cards)}] size ${sizeOf(u)}${mod} ${state}`;
 }
@@ -35,31 +35,39 @@ export function renderBlackpoker(s: BlackpokerState): string {
   const f = s.flow;
   lines.push(`BlackPoker turn ${s.turn}  turn player: seat ${f.turnPlayer}  chance: seat ${f.chancePlayer}  passed: [${f.passed.join(",")}]`);
   for (let p = 0; p < s.players.length; p++) {
-    const z = s.players[p]!;
+    const z = zonesOf(s, p);
     lines.push(`seat ${p}: Life ${z.life.length}  hand(${z.hand.length}) ${cards(z.hand)}`);
     lines.push(`  field: ${z.field.length ? z.field.map((u) => unitLabel(u, true)).join(" | ") : "-"}`);
     lines.push(`  grave: ${cards(z.grave)}  fog: ${cards(z.fog)}`);
   }
   lines.push(`STAGE (top first, ${f.stage.length}):`);
   if (f.stage.length === 0) lines.push("  (empty)");
-  for (let i = f.stage.length - 1; i >= 0; i--) lines.push(`  ${i === f.stage.length - 1 ? "top ->" : "      "} ${requestLabel(s, f.stage[i]!)}`);
+  f.stage
+    .slice()
+    .reverse()
+    .forEach((r, i) => lines.push(`  ${i === 0 ? "top ->" : "      "} ${requestLabel(s, r)}`));
   if (f.resolving) lines.push(`resolving: ${requestLabel(s, f.resolving)}`);
   if (s.combat) {
-    const blocks = s.combat.blockers.map((b, i) => `#${b}->#${s.combat!.blocked[i]}`).join(" ");
-    lines.push(`combat: attackers ${s.combat.attackers.map((a) => `#${a}`).join(" ")}${blocks ? `  blocks ${blocks}` : ""}`);
+    const { attackers, blockers, blocked } = s.combat;
+    const blocks = blockers.map((b, i) => `#${b}->#${blocked[i]}`).join(" ");
+    lines.push(`combat: attackers ${attackers.map((a) => `#${a}`).join(" ")}${blocks ? `  blocks ${blocks}` : ""}`);
   }
   lines.push(`used this turn: attack ${s.attacked ? "yes" : "no"}, set bulwark ${s.bulwarkSet ? "yes" : "no"}`);
   if (s.result !== null) lines.push(`GAME OVER: returns [${s.result.join(", ")}]`);
-  else if (s.pending !== null) lines.push(`pending: ${pendingLabel(s)}`);
+  else if (s.pending !== null) lines.push(`pending: ${pendingLabel(s, s.pending)}`);
   else if (f.choice !== undefined) {
-    const options = f.choice.options.map((i) => requestLabel(s, f.buffer[i]!)).join(" | ");
+    const options = f.choice.options
+      .map((i) => {
+        const r = f.buffer[i];
+        return r === undefined ? `(no request ${i})` : requestLabel(s, r);
+      })
+      .join(" | ");
     lines.push(`seat ${f.choice.seat} chooses which triggered request to take first: ${options}`);
   } else lines.push(`seat ${f.chancePlayer} holds the chance: pass or request`);
   return lines.join("\n");
 }
 
-function pendingLabel(s: BlackpokerState): string {
-  const p = s.pending!;
+function pendingLabel(s: BlackpokerState, p: Pending): string {
   switch (p.kind) {
     case "compose":
       return `seat ${p.seat} composes ${p.action} (keys ${cards(p.keys)}${p.target >= 0 ? `, target ${p.target}` : ""}${p.bulwarks.length ? `, B #${p.bulwarks.join(" #")}` : ""})`;

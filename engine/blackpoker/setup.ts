@@ -1,4 +1,4 @@
-import { Rng } from "../core/index.ts";
+import { must, Rng } from "../core/index.ts";
 import { startFlow } from "../core/interrupt/index.ts";
 import { ENTRY16, valueOf, type Card } from "./cards.ts";
 import type { BlackpokerConfig } from "./config.ts";
@@ -15,33 +15,23 @@ const HAND = 7;
  */
 export function setupBlackpoker(config: BlackpokerConfig, seed: number): BlackpokerState {
   const rng = Rng.seeded(seed);
-  const life: Card[][] = [];
-  const hand: Card[][] = [];
-  const grave: Card[][] = [[], []];
-  const field: Unit[][] = [];
-  let uid = 0;
-  for (let p = 0; p < 2; p++) {
-    const deck = rng.shuffle(ENTRY16.slice());
-    const h: Card[] = [];
-    for (let i = 0; i < HAND; i++) h.push(deck.pop()!);
-    const bulwark: Unit = { uid: uid++, bulwark: true, cards: [deck.pop()!], charged: true, mod: 0, entered: 0 };
-    const soldier: Unit = { uid: uid++, bulwark: false, cards: [deck.pop()!], charged: true, mod: 0, entered: 0 };
-    life.push(deck);
-    hand.push(h);
-    field.push([bulwark, soldier]);
-  }
+  const seats = [dealSeat(rng, 0), dealSeat(rng, 2)] as const;
+  const graves: [Card[], Card[]] = [[], []];
   let first = -1;
-  while (life[0]!.length > 0 && life[1]!.length > 0) {
-    const a = life[0]!.pop()!;
-    const b = life[1]!.pop()!;
-    grave[0]!.push(a);
-    grave[1]!.push(b);
-    if (valueOf(a) !== valueOf(b)) {
-      first = valueOf(a) > valueOf(b) ? 0 : 1;
-      break;
-    }
+  while (first < 0) {
+    const a = seats[0].life.at(-1);
+    const b = seats[1].life.at(-1);
+    if (a === undefined || b === undefined) break;
+    seats[0].life.pop();
+    seats[1].life.pop();
+    graves[0].push(a);
+    graves[1].push(b);
+    if (valueOf(a) !== valueOf(b)) first = valueOf(a) > valueOf(b) ? 0 : 1;
   }
-  const players: PlayerZones[] = [0, 1].map((p) => ({ life: life[p]!, hand: hand[p]!, grave: grave[p]!, fog: [], field: field[p]! }));
+  const players: [PlayerZones, PlayerZones] = [
+    { ...seats[0], grave: graves[0], fog: [] },
+    { ...seats[1], grave: graves[1], fog: [] },
+  ];
   const base: BlackpokerState = {
     config,
     flow: startFlow(2, first < 0 ? 0 : first),
@@ -51,14 +41,28 @@ export function setupBlackpoker(config: BlackpokerConfig, seed: number): Blackpo
     bulwarkSet: false,
     combat: null,
     pending: null,
-    nextUid: uid,
+    nextUid: 4,
     nextRid: 0,
     result: first < 0 ? [0, 0] : null,
     rng: rng.save(),
   };
   if (first < 0) return base;
-  const z = players[first]!;
-  const drawn: PlayerZones = { ...z, life: z.life.slice(0, -1), hand: z.hand.concat(z.life[z.life.length - 1]!) };
-  const state = { ...base, players: first === 0 ? [drawn, players[1]!] : [players[0]!, drawn] };
+  const state = { ...base, players: first === 0 ? [drawOne(players[0]), players[1]] : [players[0], drawOne(players[1])] };
   return judgeBlackpoker(state) ?? state;
+}
+
+/** One seat's shuffled deck dealt: 7 to the hand, then a charged bulwark and a charged soldier (uids `uid`, `uid + 1`); the rest is Life. */
+function dealSeat(rng: Rng, uid: number): { life: Card[]; hand: Card[]; field: Unit[] } {
+  const deck = rng.shuffle(ENTRY16.slice());
+  const draw = (): Card => must(deck.pop(), "blackpoker setup: a card of the 16-card deck");
+  const hand = Array.from({ length: HAND }, draw);
+  const bulwark: Unit = { uid, bulwark: true, cards: [draw()], charged: true, mod: 0, entered: 0 };
+  const soldier: Unit = { uid: uid + 1, bulwark: false, cards: [draw()], charged: true, mod: 0, entered: 0 };
+  return { life: deck, hand, field: [bulwark, soldier] };
+}
+
+/** The first player's draw of 1 from the top of Life (none when the reveals emptied it). */
+function drawOne(z: PlayerZones): PlayerZones {
+  const top = z.life.at(-1);
+  return top === undefined ? z : { ...z, life: z.life.slice(0, -1), hand: z.hand.concat(top) };
 }

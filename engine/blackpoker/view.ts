@@ -3,7 +3,7 @@ import type { CoreRequest, FlowState } from "../core/interrupt/index.ts";
 import { ENTRY16, type Card } from "./cards.ts";
 import type { BlackpokerConfig } from "./config.ts";
 import type { BlackpokerState, BpPayload, Combat, Pending, PlayerZones, Unit } from "./state.ts";
-import { cardOwner } from "./zones.ts";
+import { cardOwner, zonesOf } from "./zones.ts";
 
 export interface UnitView {
   readonly uid: number;
@@ -105,7 +105,11 @@ export function blackpokerView(s: BlackpokerState, viewer: Viewer): BlackpokerVi
     bulwarkSet: s.bulwarkSet,
     combat: s.combat,
     players,
-    searchLife: searching ? s.players[viewer as number]!.life.slice().sort((a, b) => a - b) : null,
+    searchLife: searching
+      ? zonesOf(s, viewer as number)
+          .life.slice()
+          .sort((a, b) => a - b)
+      : null,
     result: s.result === null ? null : s.result.slice(),
     nextUid: s.nextUid,
     nextRid: s.nextRid,
@@ -129,30 +133,31 @@ function requestsOf(f: FlowState<BpPayload>): CoreRequest<BpPayload>[] {
 export function determinizeBlackpoker(view: BlackpokerView, _seat: Seat, rng: Rng): BlackpokerState {
   const requests = requestsOf(view.flow);
   const hiddenKeys = new Map<number, Card>();
-  const known = view.players.map((pv, p): Card[] =>
-    pv.hand === null && view.pending !== null && view.pending.kind === "compose" && view.pending.seat === p
-      ? view.pending.keys.concat(view.pending.discards)
-      : [],
-  );
-  const used = view.players.map((pv, p) => new Set<Card>([...pv.grave, ...pv.fog, ...(pv.hand ?? known[p]!)]));
+  const used = view.players.map((pv, p) => new Set<Card>([...pv.grave, ...pv.fog, ...(pv.hand ?? knownHidden(view, pv, p))]));
+  const see = (owner: number, c: Card): void => {
+    const seen = used[owner];
+    if (seen === undefined) throw new Error(`determinize: a card is owned by player ${owner}, who is not in the view`);
+    seen.add(c);
+  };
   view.players.forEach((pv, p) => {
-    for (const u of pv.field) u.cards.forEach((c, i) => used[cardOwner(u, i, p)]!.add(c));
-    for (const r of requests) if (r.controller === p) for (const c of r.payload.keys) used[p]!.add(c);
+    for (const u of pv.field) u.cards.forEach((c, i) => see(cardOwner(u, i, p), c));
+    for (const r of requests) if (r.controller === p) for (const c of r.payload.keys) see(p, c);
   });
   const pools = used.map((u) => rng.shuffle(ENTRY16.filter((c) => !u.has(c))));
   const placed = view.players.map((pv, p) => {
-    const pool = pools[p]!;
-    const field: Unit[] = pv.field.map((u) => ({ ...u, cards: u.cards.length ? u.cards.slice() : [pools[cardOwner(u, 0, p)]!.pop()!] }));
+    const field: Unit[] = pv.field.map((u) => ({ ...u, cards: u.cards.length ? u.cards.slice() : [takeUnseen(pools, cardOwner(u, 0, p))] }));
     // A SetBulwark request whose face-down card the view hid (only at a game decided by its L cost).
     for (const r of requests)
-      if (r.controller === p && r.payload.action === "SetBulwark" && r.payload.keys.length === 0) hiddenKeys.set(r.payload.rid, pool.pop()!);
-    const hand = pv.hand ? pv.hand.slice() : known[p]!.concat(pool.splice(0, pv.handSize - known[p]!.length));
+      if (r.controller === p && r.payload.action === "SetBulwark" && r.payload.keys.length === 0) hiddenKeys.set(r.payload.rid, takeUnseen(pools, p));
+    const seen = knownHidden(view, pv, p);
+    const hand = pv.hand ? pv.hand.slice() : seen.concat(pools[p]?.splice(0, pv.handSize - seen.length) ?? []);
     return { field, hand };
   });
   const players: PlayerZones[] = view.players.map((pv, p) => {
-    const life = pools[p]!;
+    const life = pools[p] ?? [];
+    const { hand, field } = placed[p] ?? { hand: [], field: [] };
     if (life.length !== pv.life) throw new Error(`determinize: player ${p} has ${life.length} unseen cards for a Life of ${pv.life}`);
-    return { life, hand: placed[p]!.hand, grave: pv.grave.slice(), fog: pv.fog.slice(), field: placed[p]!.field };
+    return { life, hand, grave: pv.grave.slice(), fog: pv.fog.slice(), field };
   });
   return {
     config: view.config,
@@ -182,4 +187,18 @@ function refillFlow(f: FlowState<BpPayload>, keys: Map<number, Card>): FlowState
     resolving: f.resolving && fill(f.resolving),
     requested: f.requested && fill(f.requested),
   };
+}
+
+/** The cards of seat `p`'s hidden hand the view still shows: the keys and discards of a request it is composing. */
+function knownHidden(view: BlackpokerView, pv: BlackpokerView["players"][number], p: number): Card[] {
+  return pv.hand === null && view.pending !== null && view.pending.kind === "compose" && view.pending.seat === p
+    ? view.pending.keys.concat(view.pending.discards)
+    : [];
+}
+
+/** The next unseen card of seat `p`'s pool; none left means the view's counts do not add up. */
+function takeUnseen(pools: readonly Card[][], p: number): Card {
+  const card = pools[p]?.pop();
+  if (card === undefined) throw new Error(`determinize: no unseen card left for player ${p}`);
+  return card;
 }

@@ -1,12 +1,20 @@
 import type { CoreRequest } from "../core/interrupt/index.ts";
 import { SPECS, type ActionName } from "./actions.ts";
 import { isJoker, isNextGenerationCard, valueOf, type Card } from "./cards.ts";
+import { InvariantError } from "../core/errors.ts";
 import type { BlackpokerState, BpPayload, PlayerZones, Unit } from "./state.ts";
+
+/** The zones of `seat` (0 or 1); any other seat is a bug. */
+export function zonesOf(s: { readonly players: readonly PlayerZones[] }, seat: number): PlayerZones {
+  const zones = s.players[seat];
+  if (zones === undefined) throw new InvariantError(`blackpoker: no zones for seat ${seat}`);
+  return zones;
+}
 
 /** Copy-on-write of one player's zones (the input state is never mutated). */
 export function withPlayer(s: BlackpokerState, p: number, patch: Partial<PlayerZones>): BlackpokerState {
   const players = s.players.slice();
-  players[p] = { ...players[p]!, ...patch };
+  players[p] = { ...zonesOf(s, p), ...patch };
   return { ...s, players };
 }
 
@@ -25,7 +33,7 @@ export const hasHaste = (u: Unit): boolean => !u.bulwark && u.cards.some((c) => 
 /** The unit `uid` and its controller (the seat whose field holds it), or null once it left the field. */
 export function findUnit(s: BlackpokerState, uid: number): { controller: number; unit: Unit } | null {
   for (let p = 0; p < s.players.length; p++) {
-    for (const unit of s.players[p]!.field) if (unit.uid === uid) return { controller: p, unit };
+    for (const unit of zonesOf(s, p).field) if (unit.uid === uid) return { controller: p, unit };
   }
   return null;
 }
@@ -44,14 +52,14 @@ export function joinCard(u: Unit, controller: number, card: Card, owner: number)
 }
 
 export function updateUnit(s: BlackpokerState, controller: number, uid: number, patch: Partial<Unit>): BlackpokerState {
-  const field = s.players[controller]!.field.map((u) => (u.uid === uid ? { ...u, ...patch } : u));
+  const field = zonesOf(s, controller).field.map((u) => (u.uid === uid ? { ...u, ...patch } : u));
   return withPlayer(s, controller, { field });
 }
 
 /** A new character of `seat` from `cards` out of its hand (so it owns and controls them), charged, entering this turn. */
 export function addUnit(s: BlackpokerState, seat: number, cards: readonly Card[], bulwark: boolean): BlackpokerState {
   const unit: Unit = { uid: s.nextUid, bulwark, cards, charged: true, mod: 0, entered: s.turn };
-  return withPlayer({ ...s, nextUid: s.nextUid + 1 }, seat, { field: s.players[seat]!.field.concat(unit) });
+  return withPlayer({ ...s, nextUid: s.nextUid + 1 }, seat, { field: zonesOf(s, seat).field.concat(unit) });
 }
 
 /**
@@ -62,10 +70,13 @@ export function destroyUnits(s: BlackpokerState, controller: number, uids: reado
   if (uids.length === 0) return { state: s, faces: 0 };
   const moved: Card[][] = s.players.map(() => []);
   let faces = 0;
-  const field = s.players[controller]!.field.filter((u) => {
+  const field = zonesOf(s, controller).field.filter((u) => {
     if (!uids.includes(u.uid)) return true;
     u.cards.forEach((c, i) => {
-      moved[cardOwner(u, i, controller)]!.push(c);
+      const owner = cardOwner(u, i, controller);
+      const grave = moved[owner];
+      if (grave === undefined) throw new InvariantError(`blackpoker: a card's owner ${owner} is not a seat`);
+      grave.push(c);
       if (isNextGenerationCard(c)) faces++;
     });
     return false;
@@ -77,7 +88,7 @@ export function destroyUnits(s: BlackpokerState, controller: number, uids: reado
 
 /** 1 damage = the top of Life to the Grave; applied as far as possible. */
 export function damage(s: BlackpokerState, p: number, amount: number): BlackpokerState {
-  const z = s.players[p]!;
+  const z = zonesOf(s, p);
   const n = Math.min(Math.max(amount, 0), z.life.length);
   if (n === 0) return s;
   const moved = z.life.slice(z.life.length - n).reverse();
@@ -86,7 +97,7 @@ export function damage(s: BlackpokerState, p: number, amount: number): Blackpoke
 
 /** Draw: the top of Life into the hand, as far as possible. */
 export function draw(s: BlackpokerState, p: number, count: number): BlackpokerState {
-  const z = s.players[p]!;
+  const z = zonesOf(s, p);
   const n = Math.min(count, z.life.length);
   if (n === 0) return s;
   const drawn = z.life.slice(z.life.length - n).reverse();
@@ -95,7 +106,7 @@ export function draw(s: BlackpokerState, p: number, count: number): BlackpokerSt
 
 export function toGrave(s: BlackpokerState, p: number, cards: readonly Card[]): BlackpokerState {
   if (cards.length === 0) return s;
-  return withPlayer(s, p, { grave: s.players[p]!.grave.concat(cards) });
+  return withPlayer(s, p, { grave: zonesOf(s, p).grave.concat(cards) });
 }
 
 export function removeFromHand(hand: readonly Card[], cards: readonly Card[]): Card[] {
@@ -130,4 +141,7 @@ export function nextGenerationTriggers(s: BlackpokerState, controller: number, c
 }
 
 /** A soldier whose base card is not a Joker, of the given suit: a Mount target. */
-export const isMountTarget = (u: Unit, suit: number): boolean => !u.bulwark && !isJoker(u.cards[0]!) && Math.floor(u.cards[0]! / 13) === suit;
+export const isMountTarget = (u: Unit, suit: number): boolean => {
+  const base = u.cards[0];
+  return !u.bulwark && base !== undefined && !isJoker(base) && Math.floor(base / 13) === suit;
+};

@@ -37,3 +37,20 @@ export function unwrap<T>(result: Result<T>): T {
   if (!result.ok) throw new GameFailure(result.error);
   return result.value;
 }
+
+/**
+ * A broken invariant: a value the code's own bookkeeping guarantees is not there (a bug, never bad
+ * input; bad input gets a Result). The message names what was missing.
+ */
+export class InvariantError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "InvariantError";
+  }
+}
+
+/** `value`, or an InvariantError naming `what` when it is undefined: for lookups whose absence is a bug. */
+export function must<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new InvariantError(`${what} is missing`);
+  return value;
+}
