@@ -2,16 +2,18 @@
  * npm run arena -- --game <id> --agents a,b,c [--games N] [--seed N] [--seats N] [--config JSON]
  *                  [--gate gates.json] [--out dir] [--concurrency N] [--model-root dir]
  * Round robin between agents with seats swapped; writes arena.json and arena.md to --out and exits
- * 1 when a gate fails (the CI check of bot strength). With --sprt: a sequential test between two
+ * 1 when a gate fails (the CI check of bot strength). --plan prints the run's plan, --fixtures A:B
+ * plays games [A, B) of it into a results file, --from-results merges such files into the report
+ * (scripts/arena/shards.ts; a run split over machines: docs/scale.md). With --sprt: a sequential test between two
  * agents on paired games, or the SPRT gates of a gate file (scripts/arena/sprt-cli.ts, docs/sprt.md).
  */
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { unwrap } from "../engine/core/index.ts";
+import { unwrap, type AnyGame } from "../engine/core/index.ts";
 import { registry } from "../engine/games.ts";
 import { checkGateAgents, evaluateGates, GateFileError, parseGates, type Gate } from "../agents/arena/gates.ts";
 import { markdownReport, summarise } from "../agents/arena/report.ts";
-import { runArena, type Fixture } from "../agents/arena/tournament.ts";
+import { runArena, schedule, type ArenaRun, type Fixture } from "../agents/arena/tournament.ts";
 import { GroupPool } from "./arena/pool.ts";
 import { checkAgentCost } from "../agents/cost.ts";
 import { createAgentReady, knownAgents, parseAgentSpec, seatsModel, splitAgentList } from "../agents/spec.ts";
@@ -21,9 +23,14 @@ import { intArg, jsonArg, main, parseCli, UsageError, printUsage } from "./cli.t
 import { gitCommit, player, SPRT_USAGE, sprtMain } from "./arena/sprt-cli.ts";
 import { loadRegistry } from "./arena/registry.ts";
 import { roundRobinEntry } from "./arena/rr-history.ts";
+import { mergeArenaResults, parseRange, type ArenaPlan } from "./arena/shards.ts";
 
 const USAGE =
-  "npm run arena -- --game <id> --agents spec,spec[,...] [--games N] [--seed N] [--seats N] [--config JSON] [--gate gates.json] [--out dir] [--concurrency N] [--workers N] [--model-root dir] [--history F.jsonl] [--max-agent-cost N]";
+  "npm run arena -- --game <id> --agents spec,spec[,...] [--games N] [--seed N] [--seats N] [--config JSON] [--gate gates.json] [--out dir] [--concurrency N] [--workers N] [--model-root dir] [--history F.jsonl] [--max-agent-cost N] [--plan | --fixtures A:B]\n" +
+  "       npm run arena -- --from-results F.json [--from-results G.json ...] [--gate gates.json] [--out dir] [--history F.jsonl] [--model-root dir]";
+
+/** Flags that say what to play; a merge (--from-results) takes them from its files instead. */
+const PLAN_FLAGS = ["game", "agents", "games", "seed", "seats", "config", "concurrency", "workers", "max-agent-cost", "fixtures", "plan"] as const;
 
 main(async () => {
   if (process.argv.includes("--sprt")) return sprtMain(process.argv.slice(2));
@@ -41,10 +48,26 @@ main(async () => {
     history: { type: "string" },
     workers: { type: "string" },
     "max-agent-cost": { type: "string" },
+    plan: { type: "boolean" },
+    fixtures: { type: "string" },
+    "from-results": { type: "string", multiple: true },
     quiet: { type: "boolean", short: "q" },
   });
   if (values.help) return printUsage(USAGE, `${SPRT_USAGE}\ngames: ${registry.ids().join(", ")}\nagents: ${knownAgents().join(", ")}`);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${USAGE}`);
+  const out = values.out ?? "arena-out";
+  const quiet = values.quiet ?? false;
+  if (values["from-results"] !== undefined) {
+    for (const flag of PLAN_FLAGS)
+      if (values[flag] !== undefined) throw new UsageError(`--${flag} does not go with --from-results (the files say what was played)`);
+    const merged = mergeArenaResults(values["from-results"], (plan) => planGame(plan).config.seats);
+    const { game, config } = planGame(merged.plan);
+    const gates = readGateFile(values.gate, merged.plan.agents, game.info.id, config.seats);
+    const run = { results: merged.results, timing: merged.timing, seconds: merged.seconds };
+    const plan = { game, config, agents: merged.plan.agents, games: merged.plan.games, seed: merged.plan.seed };
+    return report(plan, run, gates, { out, history: values.history, modelRoot: values["model-root"] });
+  }
+
   if (!values.game) throw new UsageError(`--game is required (${registry.ids().join(", ")})`);
   const game = unwrap(registry.get(values.game));
   if (!values.agents) throw new UsageError(`--agents is required, e.g. --agents random,computer (known: ${knownAgents().join(", ")})`);
@@ -75,24 +98,12 @@ main(async () => {
   if (!parsed.ok) throw new UsageError(`${game.info.id}: ${parsed.error.message}`);
   const config = parsed.value as { seats: number } & Record<string, unknown>;
   if (config.seats > 1 && agents.length < 2) throw new UsageError(`a ${config.seats}-seat round robin needs at least two agents`);
-
-  let gates: Gate[] = [];
-  if (values.gate) {
-    let text: string;
-    try {
-      text = readFileSync(values.gate, "utf8");
-    } catch {
-      throw new UsageError(`--gate: cannot read ${values.gate}`);
-    }
-    try {
-      gates = parseGates(JSON.parse(text));
-      checkGateAgents(gates, agents, game.info.id, config.seats);
-    } catch (e) {
-      if (e instanceof SyntaxError) throw new UsageError(`--gate: ${values.gate} is not valid JSON (${e.message})`);
-      if (e instanceof GateFileError) throw new UsageError(`--gate ${values.gate}: ${e.message}`);
-      throw e;
-    }
-  }
+  const total = schedule(agents.length, config.seats, games).length;
+  if (values.plan && values.fixtures !== undefined) throw new UsageError("--plan and --fixtures do not go together");
+  const range = values.fixtures === undefined ? undefined : parseRange(values.fixtures, "fixtures", total);
+  if (range && (values.gate !== undefined || values.history !== undefined))
+    throw new UsageError("--gate and --history judge a whole run: give them to the --from-results merge, not to --fixtures");
+  const gates = readGateFile(values.gate, agents, game.info.id, config.seats);
 
   const adapter = adapters.get(game.info.id);
   const context = {
@@ -104,7 +115,12 @@ main(async () => {
     const made = await createAgentReady(a, { ...context, seed, seat: 0, game: game.info.id });
     if (!made.ok) throw new UsageError(`--agents: ${made.error.message}`);
   }
-  const quiet = values.quiet ?? false;
+  const plan: ArenaPlan = { game: game.info.id, gameVersion: game.info.version, config, agents, games, seed };
+  // --plan: what a driver needs to split the run (docs/scale.md), after every check above.
+  if (values.plan) {
+    console.log(JSON.stringify({ plan, fixtures: total }));
+    return 0;
+  }
   const progress = progressBar(quiet);
   // --workers N: play the fixtures on N worker threads (default 0: all in this thread).
   const workers = intArg(values.workers, "workers", 0, 0, 64);
@@ -116,6 +132,7 @@ main(async () => {
   const lanes = concurrency ?? (pool ? workers * (onnxSeated ? 32 : 2) : undefined);
   const run = await runArena({
     ...(runner ? { runner } : {}),
+    ...(range ? { range } : {}),
     game,
     config,
     agents,
@@ -127,14 +144,76 @@ main(async () => {
   });
   progress.finish();
   await pool?.close();
+  if (range) {
+    // The shape of ArenaResults (scripts/arena/shards.ts), which --from-results validates.
+    const results = {
+      kind: "cardgym-arena-results",
+      plan,
+      seconds: run.seconds,
+      shards: [{ from: range[0], results: [...run.results], timing: [...run.timing] }],
+    };
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, "arena-results.json"), JSON.stringify(results) + "\n");
+    if (!quiet) console.log(`games ${range[0]}..${range[1] - 1} of ${total} written to ${join(out, "arena-results.json")}`);
+    return 0;
+  }
+  return report({ game, config, agents, games, seed }, run, gates, { out, history: values.history, modelRoot: values["model-root"] });
+});
+
+/** The game and parsed config a results file names (its game version must be this checkout's). */
+function planGame(plan: ArenaPlan): { game: AnyGame; config: { seats: number } & Record<string, unknown> } {
+  const game = registry.get(plan.game);
+  if (!game.ok) throw new UsageError(`--from-results: ${game.error.message}`);
+  if (game.value.info.version !== plan.gameVersion)
+    throw new UsageError(`--from-results: the games were played with ${plan.game} ${plan.gameVersion}, this checkout has ${game.value.info.version}`);
+  const parsed = game.value.parseConfig(plan.config);
+  if (!parsed.ok) throw new UsageError(`--from-results: ${plan.game}: ${parsed.error.message}`);
+  return { game: game.value, config: parsed.value as { seats: number } & Record<string, unknown> };
+}
+
+function readGateFile(file: string | undefined, agents: readonly string[], game: string, seats: number): Gate[] {
+  if (file === undefined) return [];
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    throw new UsageError(`--gate: cannot read ${file}`);
+  }
+  try {
+    const gates = parseGates(JSON.parse(text));
+    checkGateAgents(gates, agents, game, seats);
+    return gates;
+  } catch (e) {
+    if (e instanceof SyntaxError) throw new UsageError(`--gate: ${file} is not valid JSON (${e.message})`);
+    if (e instanceof GateFileError) throw new UsageError(`--gate ${file}: ${e.message}`);
+    throw e;
+  }
+}
+
+interface Played {
+  readonly game: AnyGame;
+  readonly config: { readonly seats: number } & Record<string, unknown>;
+  readonly agents: readonly string[];
+  readonly games: number;
+  readonly seed: number;
+}
+
+/** Writes arena.json and arena.md (and a history line), prints the report; 1 when a gate fails. */
+function report(
+  p: Played,
+  run: ArenaRun,
+  gates: readonly Gate[],
+  where: { out: string; history?: string | undefined; modelRoot?: string | undefined },
+): number {
+  const { game, config, agents, games, seed } = p;
   const report = summarise({ game: game.info.id, gameVersion: game.info.version, config, seats: config.seats, seed, games, agents, run });
   const gateResults = evaluateGates(gates, report);
   const md = markdownReport(report, gateResults);
-  const out = values.out ?? "arena-out";
+  const { out } = where;
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, "arena.json"), JSON.stringify({ ...report, gates: gateResults }, null, 1) + "\n");
   writeFileSync(join(out, "arena.md"), md);
-  if (values.history !== undefined && report.seats > 1) {
+  if (where.history !== undefined && report.seats > 1) {
     const reg = (() => {
       try {
         return loadRegistry();
@@ -144,11 +223,11 @@ main(async () => {
     })();
     const entry = roundRobinEntry(
       report,
-      agents.map((a) => player(a, reg, values["model-root"])),
+      agents.map((a) => player(a, reg, where.modelRoot)),
       gitCommit(),
     );
-    mkdirSync(dirname(values.history), { recursive: true });
-    appendFileSync(values.history, JSON.stringify(entry) + "\n");
+    mkdirSync(dirname(where.history), { recursive: true });
+    appendFileSync(where.history, JSON.stringify(entry) + "\n");
   }
   console.log(md);
   console.log(`reports written to ${join(out, "arena.json")} and ${join(out, "arena.md")}`);
@@ -158,7 +237,7 @@ main(async () => {
     return 1;
   }
   return 0;
-});
+}
 
 /** A one-line progress bar on stderr (a line per 10% when stderr is not a terminal). */
 function progressBar(quiet: boolean): ((done: number, total: number) => void) & { finish(): void } {

@@ -30,6 +30,11 @@ export interface ArenaOptions {
   readonly context?: Pick<AgentContext, "adapter" | "actionSpecHash" | "modelRoot">;
   readonly onProgress?: (done: number, total: number) => void;
   /**
+   * Play only the scheduled games [from, to) (part of a run whose other parts are played elsewhere
+   * and merged: scripts/arena/shards.ts); results then hold those games in index order.
+   */
+  readonly range?: readonly [number, number];
+  /**
    * Plays a fixture elsewhere (a worker thread) and returns its result with the thinking time it
    * cost each agent. Default: playFixture in this thread. Results do not depend on where.
    */
@@ -135,7 +140,9 @@ export function pairScore(seats: readonly number[], returns: readonly number[], 
 
 export async function runArena(options: ArenaOptions): Promise<ArenaRun> {
   const { config, agents, games } = options;
-  const fixtures = schedule(agents.length, config.seats, games, (options.fill ?? "random") !== "pair");
+  const all = schedule(agents.length, config.seats, games, (options.fill ?? "random") !== "pair");
+  const [from, to] = options.range ?? [0, all.length];
+  const fixtures = all.slice(from, to);
   const timing: AgentTiming[] = agents.map(() => ({ decisions: 0, seconds: 0 }));
   const results: GameResult[] = new Array(fixtures.length);
   const start = performance.now();
@@ -147,7 +154,7 @@ export async function runArena(options: ArenaOptions): Promise<ArenaRun> {
       if (!f) return;
       if (options.runner) {
         const r = await options.runner(f);
-        results[f.index] = r.result;
+        results[f.index - from] = r.result;
         r.timing.forEach((t, i) => {
           const mine = timing[i];
           if (mine) {
@@ -155,7 +162,7 @@ export async function runArena(options: ArenaOptions): Promise<ArenaRun> {
             mine.seconds += t.seconds;
           }
         });
-      } else results[f.index] = await playFixture(options, f, timing);
+      } else results[f.index - from] = await playFixture(options, f, timing);
       options.onProgress?.(++done, fixtures.length);
     }
   };

@@ -17,10 +17,12 @@ import { adapters } from "../../env/games/index.ts";
 import { specOf } from "../../env/spec.ts";
 import { intArg, jsonArg, parseCli, UsageError, printUsage } from "../cli.ts";
 import { GroupPool } from "./pool.ts";
+import { mergeSprtScores, parseRange, type MergedSprt, type SprtPlan } from "./shards.ts";
 import { loadRegistry, resolveRegistrySpec, sha256File, specModelFile, type Registry } from "./registry.ts";
 
 export const SPRT_USAGE =
-  "npm run arena -- --sprt --game <id> --candidate SPEC --baseline SPEC [--elo0 -10] [--elo1 10] [--alpha 0.05] [--beta 0.05] [--max-games 2000] [--seed N] [--seats N] [--config JSON] [--fill SPEC] [--workers N] [--in-flight N] [--history F.jsonl] [--out dir] [--model-root dir] [-q]\n" +
+  "npm run arena -- --sprt --game <id> --candidate SPEC --baseline SPEC [--elo0 -10] [--elo1 10] [--alpha 0.05] [--beta 0.05] [--max-games 2000] [--seed N] [--seats N] [--config JSON] [--fill SPEC] [--workers N] [--in-flight N] [--history F.jsonl] [--out dir] [--model-root dir] [-q] [--plan | --groups A:B]\n" +
+  "       npm run arena -- --sprt --from-scores F.json [--from-scores G.json ...] [--elo0 -10] [--elo1 10] [--alpha 0.05] [--beta 0.05] [--max-games 2000] [--history F.jsonl] [--out dir] [-q]\n" +
   "       npm run arena -- --sprt --gate gates.json [--game <id>] [--workers N] [--history F.jsonl] [--out dir] [-q]";
 
 export interface SprtJob {
@@ -43,6 +45,8 @@ export interface SprtJobOptions {
   readonly modelRoot?: string;
   readonly quiet: boolean;
   readonly log: (line: string) => void;
+  /** Groups already played elsewhere (--from-scores): counted in order, nothing is played here. */
+  readonly played?: readonly (readonly number[])[];
 }
 
 const seatsOnnx = (m: SprtMatchup) => [m.candidate, m.baseline, m.fill].some(seatsModel);
@@ -60,11 +64,8 @@ export async function runSprtJob(job: SprtJob, options: SprtJobOptions): Promise
   const { game, config, matchup } = job;
   const gamesPerGroup = groupSeatings(config.seats).length;
   const context = contextFor(game, options.modelRoot);
-  // Build every agent once, so a bad spec or model fails before any game is played.
-  for (const spec of [matchup.candidate, matchup.baseline, ...(config.seats > 2 ? [matchup.fill] : [])]) {
-    const made = await createAgentReady(spec, { ...context, seed: matchup.seed, seat: 0, game: game.info.id });
-    if (!made.ok) throw new UsageError(`${job.label}: ${made.error.message}`);
-  }
+  if (options.played) return replaySprt(job, options.played, gamesPerGroup);
+  await checkAgents(job, context);
   const perWorker = options.inFlight ?? (seatsOnnx(matchup) ? 16 : 2);
   const own = options.pool === undefined && options.workers > 0;
   const pool = options.pool ?? (own ? new GroupPool(options.modelRoot === undefined ? {} : { modelRoot: options.modelRoot }, options.workers) : null);
@@ -92,6 +93,54 @@ export async function runSprtJob(job: SprtJob, options: SprtJobOptions): Promise
     pool?.abandon();
     if (own) await pool?.close();
   }
+}
+
+/** Builds every agent once, so a bad spec or model fails before any game is played. */
+async function checkAgents(job: SprtJob, context: ReturnType<typeof contextFor>): Promise<void> {
+  const { game, config, matchup } = job;
+  for (const spec of [matchup.candidate, matchup.baseline, ...(config.seats > 2 ? [matchup.fill] : [])]) {
+    const made = await createAgentReady(spec, { ...context, seed: matchup.seed, seat: 0, game: game.info.id });
+    if (!made.ok) throw new UsageError(`${job.label}: ${made.error.message}`);
+  }
+}
+
+/**
+ * Counts groups played elsewhere exactly as a run here counts them (in index order, stopping at
+ * the first group that decides the test); scores that end before a decision or maxGames are an error.
+ */
+async function replaySprt(job: SprtJob, played: readonly (readonly number[])[], gamesPerGroup: number): Promise<SprtRun> {
+  return runSprt({
+    params: job.params,
+    gamesPerGroup,
+    maxGames: job.maxGames,
+    inFlight: 1,
+    play: (g) => {
+      const scores = played[g];
+      if (scores) return Promise.resolve(scores);
+      return Promise.reject(
+        new UsageError(
+          `--from-scores: the files hold groups 0..${played.length - 1} (${played.length * gamesPerGroup} games) and the test is not decided by then; play more groups`,
+        ),
+      );
+    },
+  });
+}
+
+/** Plays groups [from, to) of a test, several in flight, without stopping (--groups). */
+async function playGroups(job: SprtJob, range: readonly [number, number], options: SprtJobOptions): Promise<number[][]> {
+  const context = contextFor(job.game, options.modelRoot);
+  await checkAgents(job, context);
+  const scores: number[][] = [];
+  let next = range[0];
+  const lane = async () => {
+    while (next < range[1]) {
+      const g = next++;
+      scores[g - range[0]] = await playGroup(job.game, job.config, job.matchup, context, g);
+    }
+  };
+  const lanes = options.inFlight ?? (seatsOnnx(job.matchup) ? 16 : 2);
+  await Promise.all(Array.from({ length: Math.min(lanes, range[1] - range[0]) }, lane));
+  return scores;
 }
 
 export function gitCommit(): string {
@@ -189,6 +238,53 @@ function markdown(entries: readonly SprtEntry[], failures: readonly string[]): s
   return lines.join("\n");
 }
 
+function testParams(values: { elo0?: string | undefined; elo1?: string | undefined; alpha?: string | undefined; beta?: string | undefined }): SprtParams {
+  const params = {
+    elo0: numArg(values.elo0, "elo0", SPRT_DEFAULTS.elo0),
+    elo1: numArg(values.elo1, "elo1", SPRT_DEFAULTS.elo1),
+    alpha: numArg(values.alpha, "alpha", SPRT_DEFAULTS.alpha),
+    beta: numArg(values.beta, "beta", SPRT_DEFAULTS.beta),
+  };
+  const bad = checkSprtParams(params);
+  if (bad) throw new UsageError(bad);
+  return params;
+}
+
+/**
+ * --plan: prints the test's plan (resolved specs, games per group), bounds and max games as JSON;
+ * --groups A:B: plays groups [A, B) in this thread and writes them to <out>/sprt-scores.json.
+ */
+async function planOrPart(
+  job: SprtJob,
+  o: { plan: boolean; groups: string | undefined; out: string; quiet: boolean; inFlight?: number; modelRoot?: string },
+): Promise<number> {
+  const { game, config, matchup } = job;
+  const gamesPerGroup = groupSeatings(config.seats).length;
+  const plan: SprtPlan = { game: game.info.id, gameVersion: game.info.version, config, ...matchup, gamesPerGroup };
+  const maxGroups = Math.max(1, Math.ceil(job.maxGames / gamesPerGroup));
+  if (o.plan) {
+    if (o.groups !== undefined) throw new UsageError("--plan and --groups do not go together");
+    await checkAgents(job, contextFor(game, o.modelRoot));
+    console.log(JSON.stringify({ plan, params: job.params, maxGames: job.maxGames, maxGroups }));
+    return 0;
+  }
+  const range = parseRange(o.groups!, "groups", maxGroups);
+  const start = performance.now();
+  const scores = await playGroups(job, range, {
+    workers: 0,
+    quiet: o.quiet,
+    log: () => {},
+    ...(o.inFlight === undefined ? {} : { inFlight: o.inFlight }),
+    ...(o.modelRoot === undefined ? {} : { modelRoot: o.modelRoot }),
+  });
+  // The shape of SprtScores (./shards.ts), which --from-scores validates.
+  const file = { kind: "cardgym-sprt-scores", plan, seconds: (performance.now() - start) / 1000, shards: [{ from: range[0], scores }] };
+  mkdirSync(o.out, { recursive: true });
+  writeFileSync(join(o.out, "sprt-scores.json"), JSON.stringify(file) + "\n");
+  if (!o.quiet) console.log(`groups ${range[0]}..${range[1] - 1} (${scores.length * gamesPerGroup} games) written to ${join(o.out, "sprt-scores.json")}`);
+  return 0;
+}
+
 /** The `--sprt` entry point; returns the exit code. */
 export async function sprtMain(argv0: readonly string[]): Promise<number> {
   // "--elo0 -30": node's parseArgs takes "-30" for an option; join it as "--elo0=-30".
@@ -223,6 +319,9 @@ export async function sprtMain(argv0: readonly string[]): Promise<number> {
       history: { type: "string" },
       out: { type: "string" },
       "model-root": { type: "string" },
+      plan: { type: "boolean" },
+      groups: { type: "string" },
+      "from-scores": { type: "string", multiple: true },
       quiet: { type: "boolean", short: "q" },
     },
     argv,
@@ -243,8 +342,23 @@ export async function sprtMain(argv0: readonly string[]): Promise<number> {
   };
 
   const jobs: SprtJob[] = [];
+  let merged: MergedSprt | undefined;
   if (values.gate !== undefined) {
-    for (const flag of ["candidate", "baseline", "elo0", "elo1", "alpha", "beta", "max-games", "fill", "config", "seats"] as const) {
+    for (const flag of [
+      "from-scores",
+      "groups",
+      "plan",
+      "candidate",
+      "baseline",
+      "elo0",
+      "elo1",
+      "alpha",
+      "beta",
+      "max-games",
+      "fill",
+      "config",
+      "seats",
+    ] as const) {
       if (values[flag] !== undefined) throw new UsageError(`--${flag} does not go with --gate (the gate file says it)`);
     }
     let text: string;
@@ -282,18 +396,32 @@ export async function sprtMain(argv0: readonly string[]): Promise<number> {
         gate: g,
       });
     }
+  } else if (values["from-scores"] !== undefined) {
+    for (const flag of ["game", "candidate", "baseline", "fill", "seed", "seats", "config", "groups", "plan"] as const) {
+      if (values[flag] !== undefined) throw new UsageError(`--${flag} does not go with --from-scores (the files say what was played)`);
+    }
+    merged = mergeSprtScores(values["from-scores"]);
+    const { plan } = merged;
+    const game = games.get(plan.game);
+    if (!game.ok) throw new UsageError(`--from-scores: ${game.error.message}`);
+    if (game.value.info.version !== plan.gameVersion)
+      throw new UsageError(`--from-scores: the games were played with ${plan.game} ${plan.gameVersion}, this checkout has ${game.value.info.version}`);
+    const config = parseConfig(game.value, plan.config);
+    if (groupSeatings(config.seats).length !== plan.gamesPerGroup)
+      throw new UsageError(`--from-scores: ${plan.gamesPerGroup} games per group do not fit ${config.seats} seats`);
+    jobs.push({
+      label: `${plan.candidate} vs ${plan.baseline}`,
+      game: game.value,
+      config,
+      matchup: { candidate: plan.candidate, baseline: plan.baseline, fill: plan.fill, seed: plan.seed },
+      params: testParams(values),
+      maxGames: intArg(values["max-games"], "max-games", 2000, 2, 10_000_000),
+    });
   } else {
     if (!values.game) throw new UsageError(`--game is required (${games.ids().join(", ")})`);
     const game = unwrap(games.get(values.game));
     if (!values.candidate || !values.baseline) throw new UsageError(`--candidate and --baseline are required\nusage: ${SPRT_USAGE}`);
-    const params = {
-      elo0: numArg(values.elo0, "elo0", SPRT_DEFAULTS.elo0),
-      elo1: numArg(values.elo1, "elo1", SPRT_DEFAULTS.elo1),
-      alpha: numArg(values.alpha, "alpha", SPRT_DEFAULTS.alpha),
-      beta: numArg(values.beta, "beta", SPRT_DEFAULTS.beta),
-    };
-    const bad = checkSprtParams(params);
-    if (bad) throw new UsageError(bad);
+    const params = testParams(values);
     const rawConfig = jsonArg(values.config, "config");
     if (rawConfig === null || typeof rawConfig !== "object" || Array.isArray(rawConfig)) throw new UsageError("--config must be a JSON object");
     const config = parseConfig(game, values.seats === undefined ? rawConfig : { ...rawConfig, seats: intArg(values.seats, "seats", 0) });
@@ -308,15 +436,28 @@ export async function sprtMain(argv0: readonly string[]): Promise<number> {
       maxGames: intArg(values["max-games"], "max-games", 2000, 2, 10_000_000),
     });
   }
+  const out = values.out ?? "arena-out";
+  if (values.plan || values.groups !== undefined) {
+    if (values.gate !== undefined || values.history !== undefined) throw new UsageError("--plan and --groups take one test's flags, not --gate or --history");
+    return planOrPart(jobs[0]!, {
+      plan: values.plan ?? false,
+      groups: values.groups,
+      out,
+      quiet,
+      ...(inFlight === undefined ? {} : { inFlight }),
+      ...(modelRoot === undefined ? {} : { modelRoot }),
+    });
+  }
 
   const entries: SprtEntry[] = [];
   const failures: string[] = [];
   const log = (line: string) => process.stderr.write(`${line}\n`);
   // One pool for every test of the run: workers start once.
-  const pool = workers > 0 ? new GroupPool(modelRoot === undefined ? {} : { modelRoot }, workers) : undefined;
+  const pool = workers > 0 && merged === undefined ? new GroupPool(modelRoot === undefined ? {} : { modelRoot }, workers) : undefined;
   try {
     for (const job of jobs) {
-      const run = await runSprtJob(job, {
+      const ran = await runSprtJob(job, {
+        ...(merged ? { played: merged.groups } : {}),
         workers,
         ...(pool ? { pool } : {}),
         ...(inFlight === undefined ? {} : { inFlight }),
@@ -324,6 +465,8 @@ export async function sprtMain(argv0: readonly string[]): Promise<number> {
         quiet,
         log,
       });
+      // A merged run took the wall time of the parts' run, not of the counting here.
+      const run = merged ? { ...ran, seconds: merged.seconds } : ran;
       const entry = historyEntry(job, run, reg, modelRoot);
       entries.push(entry);
       const s = run.state;
@@ -339,7 +482,6 @@ export async function sprtMain(argv0: readonly string[]): Promise<number> {
   } finally {
     await pool?.close();
   }
-  const out = values.out ?? "arena-out";
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, "sprt.json"), JSON.stringify(entries, null, 1) + "\n");
   writeFileSync(join(out, "sprt.md"), markdown(entries, failures));
