@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Creates python/.venv and installs the cardgym Python package into it (editable, with its test
-# extras). Idempotent: skipped when the venv is complete and python/pyproject.toml is unchanged
+# extras and Ray, for cardgym.ray's tests). Idempotent: skipped when the venv is complete and python/pyproject.toml is unchanged
 # since the last install (a stamp file holds its hash). Set CARDGYM_PYTHON to choose the
 # interpreter; by default Debian's /usr/bin/python3 with --system-site-packages (so Debian's
 # python3-torch is visible to the training example), else the first python3 on PATH.
@@ -17,7 +17,7 @@ stamp="$venv/.cardgym-stamp"
 want="$( (cat "$root/python/pyproject.toml"; echo "${CARDGYM_PYTHON:-}"; echo numpy-constraint-1) | sha256sum | cut -d' ' -f1)"
 
 if [[ -x "$venv/bin/python" && -f "$stamp" && "$(cat "$stamp")" == "$want" ]] \
-  && "$venv/bin/python" -c "import cardgym, pytest" >/dev/null 2>&1; then
+  && "$venv/bin/python" -c "import cardgym, pytest, ray" >/dev/null 2>&1; then
   exit 0
 fi
 
@@ -48,7 +48,7 @@ if [[ $debian == 1 ]]; then
 fi
 echo "python-env: installing cardgym into $venv" >&2
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip >&2 || true
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${constraints[@]}" -e "$root/python[test]" >&2
-"$venv/bin/python" -c "import cardgym, gymnasium, pettingzoo, msgpack, numpy, pytest, mypy" >&2
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${constraints[@]}" -e "$root/python[test,ray]" >&2
+"$venv/bin/python" -c "import cardgym, gymnasium, pettingzoo, msgpack, numpy, pytest, mypy, ray" >&2
 "$venv/bin/ruff" --version >/dev/null
 echo "$want" > "$stamp"

@@ -1,0 +1,158 @@
+"""cardgym.ray on a local Ray cluster (4 CPUs in this process's own cluster, ended at teardown):
+the round robin and the SPRT played in parts over Ray workers report what the arena CLI reports on
+one machine for the same seed, also when a Ray worker is killed in the middle of a part.
+
+Needs Ray (`pip install 'cardgym[ray]'`; scripts/python-env.sh installs it): skipped without it
+locally, failed under CI."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import tempfile
+import threading
+import time
+from typing import Any, Dict, List, Optional
+
+import pytest
+from hang_guard import hang_guard
+from torch_support import in_ci
+
+from cardgym import ray as cardgym_ray
+
+try:
+    import ray
+except ImportError as e:
+    if in_ci():
+        raise ImportError(f"CI=true and Ray is not installed ({e}): scripts/python-env.sh installs cardgym[ray]") from e
+    pytest.skip(f"Ray is not installed ({e}): pip install 'cardgym[ray]'", allow_module_level=True)
+
+# A small round robin: 3-seat sevens (each pair beside a random filler), 3 agents, 12 games.
+ARENA = dict(game="sevens", agents=["random", "computer", "tutorial"], games=4, seed=9, config={"seats": 3})
+ARENA_FLAGS = ["--game", "sevens", "--agents", "random,computer,tutorial", "--games", "4", "--seed", "9", "--config", '{"seats":3}']
+# docs/sprt.md's sevens gate: computer stronger than random, H1 after 138 games (23 groups of 6).
+SPRT = dict(game="sevens", candidate="computer", baseline="random", elo0=0, elo1=50, max_games=1200, config={"seats": 3})
+SPRT_FLAGS = ["--sprt", "--game", "sevens", "--candidate", "computer", "--baseline", "random", "--elo0", "0", "--elo1", "50"]
+SPRT_FLAGS += ["--max-games", "1200", "--config", '{"seats":3}', "--workers", "0"]
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    temp = tempfile.mkdtemp(prefix="ray-")
+    ray.init(num_cpus=4, object_store_memory=100 * 1024 * 1024, include_dashboard=False, _temp_dir=temp, log_to_driver=False)
+    try:
+        yield ray
+    finally:
+        ray.shutdown()
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+def cli_report(flags: List[str], name: str) -> Any:
+    """The arena CLI (the program `npm run arena` runs) on this machine, in one process."""
+    with tempfile.TemporaryDirectory() as out:
+        cardgym_ray._run_cli(None, [*flags, "--out", out, "-q"])
+        with open(os.path.join(out, name), encoding="utf-8") as f:
+            return json.load(f)
+
+
+def timeless(report: Dict[str, Any]) -> Dict[str, Any]:
+    """A report without what depends on the clock."""
+    out = {k: v for k, v in report.items() if k not in ("seconds", "time")}
+    if "agents" in out:
+        out["agents"] = [{k: v for k, v in a.items() if k != "decisionsPerSec"} for a in out["agents"]]
+    return out
+
+
+@pytest.fixture(scope="module")
+def arena_reference() -> Dict[str, Any]:
+    return timeless(cli_report(ARENA_FLAGS, "arena.json"))
+
+
+def test_arena_over_four_workers_matches_the_cli(cluster, arena_reference):
+    with tempfile.TemporaryDirectory() as out:
+        report = cardgym_ray.arena(**ARENA, part_size=3, workers=4, out=out, history=os.path.join(out, "h.jsonl"))
+        assert os.path.isfile(os.path.join(out, "arena.md"))
+        with open(os.path.join(out, "h.jsonl"), encoding="utf-8") as f:
+            assert json.loads(f.readline())["kind"] == "roundrobin"
+    assert report["totalGames"] == 12
+    assert timeless(report) == arena_reference
+
+
+def test_sprt_over_workers_reaches_the_cli_decision(cluster):
+    reference = cli_report(SPRT_FLAGS, "sprt.json")[0]
+    entry = cardgym_ray.sprt(**SPRT, part_groups=4, workers=4)
+    assert (entry["result"], entry["games"]) == ("H1", 138)
+    assert timeless(entry) == timeless(reference)
+    # The driver's own LLR (what it stops on) is the TypeScript one.
+    assert cardgym_ray.sprt_llr(entry["counts"], 0, 50) == pytest.approx(reference["llr"], abs=1e-12)
+
+
+def part_processes(marker: str) -> List[int]:
+    """Pids of arena CLIs playing a part whose arguments include `marker`."""
+    pids = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/cmdline", "rb") as f:
+                args = f.read().split(b"\0")
+        except OSError:
+            continue
+        if b"scripts/arena.ts" in args and b"--fixtures" in args and any(marker.encode() in a for a in args):
+            pids.append(int(name))
+    return pids
+
+
+def parent_of(pid: int) -> Optional[int]:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as f:
+            return int(f.read().rsplit(")", 1)[1].split()[1])
+    except OSError:
+        return None
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="finds the Ray worker to kill through /proc (Linux)")
+def test_a_killed_worker_changes_nothing(cluster, arena_reference):
+    outcome: Dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["report"] = cardgym_ray.arena(**ARENA, part_size=4, workers=2)
+        except BaseException as e:  # reported by the assertion below
+            outcome["error"] = e
+
+    driver = threading.Thread(target=run)
+    driver.start()
+    deadline = time.monotonic() + hang_guard(120)
+    victim = None
+    while victim is None and driver.is_alive() and time.monotonic() < deadline:
+        for pid in part_processes("tutorial"):
+            worker = parent_of(pid)
+            if worker is not None and worker != os.getpid():
+                victim = (worker, pid)
+                break
+        time.sleep(0.02)
+    assert victim is not None, "no part was seen running"
+    worker, part = victim
+    with open(f"/proc/{worker}/cmdline", "rb") as f:
+        assert f.read().startswith(b"ray::"), "the part's parent is a Ray worker"
+    os.kill(worker, signal.SIGKILL)
+    # The part's CLI dies with its worker (it was still playing: its results are never counted).
+    deadline = time.monotonic() + hang_guard(30)
+    while alive(part) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(part)
+    driver.join(hang_guard(300))
+    assert not driver.is_alive()
+    assert "error" not in outcome, outcome.get("error")
+    assert timeless(outcome["report"]) == arena_reference
