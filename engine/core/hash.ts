@@ -156,7 +156,8 @@ function sameItems(a: readonly unknown[], b: readonly unknown[], depth: number):
 function sameFields(a: Record<string, unknown>, b: Record<string, unknown>, depth: number): boolean {
   const keysB = Object.keys(b);
   let definedB = 0;
-  for (let i = 0; i < keysB.length; i++) if (b[keysB[i]!] !== undefined) definedB++;
+  for (const k of keysB) if (b[k] !== undefined) definedB++;
+
   let definedA = 0;
   for (const k of Object.keys(a)) {
     const va = a[k];

@@ -65,7 +65,8 @@ export function replay(registry: GameRegistry, record: GameRecord): Result<Repla
   const config = game.parseConfig(record.config);
   if (!config.ok) return fail("invalid_record", `record.config: ${config.error.message}`, config.error.path ? `config.${config.error.path}` : "config");
   let state = game.setup(config.value, record.seed);
-  const hashes = [stateHash(state)];
+  let finalHash = stateHash(state);
+  const hashes = [finalHash];
   const check = (i: number): Result<null> => {
     const want = record.hashes?.[i];
     if (want !== undefined && want !== hashes[i]) {
@@ -81,11 +82,11 @@ export function replay(registry: GameRegistry, record: GameRecord): Result<Repla
       return fail("invalid_record", `decisions[${i}] cannot be applied: ${out.error.message}`, `decisions[${i}]`);
     }
     state = out.state;
-    hashes.push(stateHash(state));
+    finalHash = stateHash(state);
+    hashes.push(finalHash);
     const c = check(i + 1);
     if (!c.ok) return c;
   }
-  const finalHash = hashes[hashes.length - 1]!;
   if (record.finalHash !== undefined && record.finalHash !== finalHash) {
     return fail("hash_mismatch", `final state hash is ${finalHash}, the record says ${record.finalHash}`, "finalHash");
   }

@@ -1,4 +1,5 @@
 import { CARD_COUNT, RANKS, SUITS, suitOf } from "./cards.ts";
+import { InvariantError } from "../core/errors.ts";
 
 /**
  * One number per card/cell says where that card is. The same array is the board and the hands:
@@ -13,7 +14,15 @@ export const PLACED = 8;
 export const OPENING = PLACED + 7;
 export const DEAD = 16;
 
+/** The value of `card`'s cell; a card outside the 52 is a bug. */
+export function cellOf(cells: readonly number[], card: number): number {
+  const v = cells[card];
+  if (v === undefined) throw new InvariantError(`sevens: no cell for card ${card}`);
+  return v;
+}
+
 export const isEmptyCell = (v: number): boolean => v < PLACED;
+
 export const isFilledCell = (v: number): boolean => v >= PLACED;
 export const isDeadCell = (v: number): boolean => v >= DEAD;
 

@@ -1,5 +1,5 @@
-import { decisionEvent, publicEvent, type GameEvent } from "../core/index.ts";
-import { DEAD, PLACED } from "./board.ts";
+import { decisionEvent, publicEvent, type GameEvent, must } from "../core/index.ts";
+import { DEAD, PLACED, cellOf } from "./board.ts";
 import { cardLabel, CARD_COUNT } from "./cards.ts";
 import { standings } from "./ranking.ts";
 import { describeSevens } from "./render.ts";
@@ -26,7 +26,7 @@ export function sevensEvents(before: SevensState, decision: SevensDecision, afte
   if (decision.kind === "play") out.push(publicEvent("play", seat, `seat ${seat} places ${cardLabel(decision.card)}`, { card: cardLabel(decision.card) }));
   else {
     const limit = before.config.passLimit;
-    const passes = after.passes[seat]!;
+    const passes = must(after.passes[seat], "sevens: the pass count of the seat that passed");
     out.push(
       publicEvent("info", seat, `seat ${seat} has passed ${passes} time${passes === 1 ? "" : "s"}${limit === null ? "" : ` of ${limit}`}`, { passes, limit }),
     );
@@ -38,15 +38,16 @@ export function sevensEvents(before: SevensState, decision: SevensDecision, afte
     if (shown.length > 0) out.push(publicEvent("reveal", seat, `seat ${seat}'s cards go on the table: ${shown.join(", ")}`, { cards: shown.join(", ") }));
   }
   for (let card = 0; card < CARD_COUNT; card++) {
-    const v = after.cells[card]!;
-    if (v < DEAD || before.cells[card]! >= PLACED) continue;
+    const v = cellOf(after.cells, card);
+    if (v < DEAD || cellOf(before.cells, card) >= PLACED) continue;
     const holder = v - DEAD;
     out.push(publicEvent("death", holder, `${cardLabel(card)} of seat ${holder} is walled in and dies`, { card: cardLabel(card), holder, by: seat }));
   }
-  for (let i = before.finishOrder.length; i < after.finishOrder.length; i++) {
-    const t = after.finishOrder[i]!;
-    out.push(publicEvent("result", t, `seat ${t} goes out (${ordinal(i + 1)})`, { status: "out", place: i + 1 }));
-  }
+  after.finishOrder.slice(before.finishOrder.length).forEach((t, k) => {
+    const place = before.finishOrder.length + k + 1;
+    out.push(publicEvent("result", t, `seat ${t} goes out (${ordinal(place)})`, { status: "out", place }));
+  });
+
   if (after.current < 0) {
     const order = standings(after);
     const text = order.map((t) => `seat ${t}`).join(" > ");

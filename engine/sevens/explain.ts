@@ -1,5 +1,5 @@
 import { decisionKey } from "../core/index.ts";
-import { NEIGHBOURS8, isFilledCell } from "./board.ts";
+import { isFilledCell, cellOf, touchesFilled } from "./board.ts";
 import { CARD_COUNT, cardLabel } from "./cards.ts";
 import { passAllowed, sevensLegal } from "./legal.ts";
 import type { SevensState } from "./state.ts";
@@ -21,10 +21,10 @@ export function explainSevens(s: SevensState, raw: unknown): string | null {
   const card = d.card;
   if (typeof card !== "number" || !Number.isInteger(card) || card < 0 || card >= CARD_COUNT)
     return `card ${String(card)} is not a card id (0..${CARD_COUNT - 1})`;
-  const where = s.cells[card]!;
+  const where = cellOf(s.cells, card);
   if (isFilledCell(where)) return `${cardLabel(card)} is already on the table`;
   if (where !== seat) return `${cardLabel(card)} is not in your hand`;
-  if (!NEIGHBOURS8[card]!.some((n) => isFilledCell(s.cells[n]!))) {
+  if (!touchesFilled(s.cells, card)) {
     return `${cardLabel(card)} must be played next to (one of the 8 cells around it) a card already on the table`;
   }
   return null;

@@ -2,6 +2,7 @@ import type { Actor, Expectation } from "../core/index.ts";
 import { CARD_COUNT } from "./cards.ts";
 import { collectPlayable } from "./board.ts";
 import { PASS, type PlayDecision, type SevensDecision, type SevensState } from "./state.ts";
+import { must } from "../core/index.ts";
 
 export function sevensActor(s: SevensState): Actor {
   return s.current < 0 ? "terminal" : s.current;
@@ -22,7 +23,7 @@ export function playableCards(cells: readonly number[], seat: number): number[] 
 export function passAllowed(s: SevensState, seat: number, hasPlayable: boolean): boolean {
   if (!hasPlayable) return true;
   const { voluntaryPass, passLimit } = s.config;
-  return voluntaryPass && (passLimit === null || s.passes[seat]! < passLimit);
+  return voluntaryPass && (passLimit === null || must(s.passes[seat], "sevens: the pass count of the seat to move") < passLimit);
 }
 
 const CARD_IDS: readonly number[] = Array.from({ length: CARD_COUNT }, (_, card) => card);

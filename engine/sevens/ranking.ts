@@ -1,4 +1,5 @@
 import type { SevensState } from "./state.ts";
+import { must } from "../core/index.ts";
 
 /**
  * Final standing, best first: seats that went out sorted by (killed asc, finish order asc), then
@@ -7,10 +8,9 @@ import type { SevensState } from "./state.ts";
 export function standings(s: SevensState): number[] {
   const finished = s.finishOrder.slice();
   // Stable sort keeps finish order among equal killed counts.
-  finished.sort((a, b) => s.killed[a]! - s.killed[b]!);
-  const out = finished;
-  for (let i = s.eliminated.length - 1; i >= 0; i--) out.push(s.eliminated[i]!);
-  return out;
+  const killed = (seat: number): number => must(s.killed[seat], "sevens: the killed count of a finished seat");
+  finished.sort((a, b) => killed(a) - killed(b));
+  return finished.concat(s.eliminated.slice().reverse());
 }
 
 /**
@@ -31,10 +31,11 @@ export function sevensReturns(s: SevensState): number[] {
   const n = s.config.seats;
   const out = new Array<number>(n).fill(0);
   if (s.current >= 0) {
-    if (s.config.shaping) for (let seat = 0; seat < n; seat++) out[seat] = -s.killed[seat]! + 0.1 * s.kills[seat]!;
+    if (s.config.shaping) for (let seat = 0; seat < n; seat++) out[seat] = -(s.killed[seat] ?? 0) + 0.1 * (s.kills[seat] ?? 0);
     return out;
   }
   const order = standings(s);
-  for (let i = 0; i < order.length; i++) out[order[i]!] = rankReward(i + 1, n);
+  order.forEach((seat, i) => (out[seat] = rankReward(i + 1, n)));
+
   return out;
 }

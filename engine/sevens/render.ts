@@ -1,5 +1,5 @@
 import { CARD_COUNT, RANK_LABELS, RANKS, SUITS, SUIT_SYMBOLS, cardLabel } from "./cards.ts";
-import { DEAD, OPENING, PLACED } from "./board.ts";
+import { DEAD, OPENING, PLACED, cellOf } from "./board.ts";
 import { applySevens } from "./apply.ts";
 import { standings } from "./ranking.ts";
 import type { SevensDecision, SevensState } from "./state.ts";
@@ -23,8 +23,7 @@ export function describeSevens(s: SevensState, d: SevensDecision): string {
   }
   const killed: string[] = [];
   for (let card = 0; card < CARD_COUNT; card++) {
-    const v = after.cells[card]!;
-    if (v >= DEAD && s.cells[card]! < DEAD) killed.push(cardLabel(card));
+    if (cellOf(after.cells, card) >= DEAD && cellOf(s.cells, card) < DEAD) killed.push(cardLabel(card));
   }
   if (killed.length > 0) notes.push(`kills ${killed.join(", ")}`);
   if (after.finishOrder.slice(s.finishOrder.length).includes(seat)) notes.push(`seat ${seat} goes out`);
@@ -42,12 +41,13 @@ export function renderSevens(s: SevensState): string {
   lines.push(`   ${RANK_LABELS.map(cell).join("")}`);
   for (let suit = 0; suit < SUITS; suit++) {
     let row = ` ${SUIT_SYMBOLS[suit]} `;
-    for (let rank = 1; rank <= RANKS; rank++) {
-      const v = s.cells[suit * RANKS + rank - 1]!;
+    RANK_LABELS.forEach((label, r) => {
+      const v = cellOf(s.cells, suit * RANKS + r);
       if (v >= DEAD) row += cell(`x${v - DEAD}`);
-      else if (v >= PLACED) row += cell(RANK_LABELS[rank - 1]!);
+      else if (v >= PLACED) row += cell(label);
       else row += cell("·");
-    }
+    });
+
     lines.push(row);
   }
   lines.push("");

@@ -1,6 +1,6 @@
-import { Rng } from "../core/index.ts";
+import { Rng, must } from "../core/index.ts";
 import { CARD_COUNT, DIAMOND_SEVEN, SEVEN_RANK, rankOf } from "./cards.ts";
-import { OPENING, PLACED } from "./board.ts";
+import { OPENING, PLACED, cellOf } from "./board.ts";
 import type { SevensConfig } from "./config.ts";
 import type { SevensState } from "./state.ts";
 
@@ -23,21 +23,22 @@ export function setupSevens(config: SevensConfig, seed: number): SevensState {
     else deck.push(card);
   }
   rng.shuffle(deck);
-  for (let i = 0; i < deck.length; i++) {
+  deck.forEach((card, i) => {
     const seat = i % n;
-    cells[deck[i]!] = seat;
-    handSize[seat]!++;
-  }
+    cells[card] = seat;
+    handSize[seat] = must(handSize[seat], "sevens setup: the hand size of a dealt seat") + 1;
+  });
   let current = 0;
   if (config.startPlayer === "diamond7") {
-    current = cells[DIAMOND_SEVEN]!;
+    current = cellOf(cells, DIAMOND_SEVEN);
     for (let card = 0; card < CARD_COUNT; card++) {
       if (rankOf(card) !== SEVEN_RANK) continue;
-      const holder = cells[card]!;
+      const holder = cellOf(cells, card);
       cells[card] = PLACED + holder;
-      handSize[holder]!--;
+      handSize[holder] = must(handSize[holder], "sevens setup: the hand size of a 7's holder") - 1;
     }
   }
+
   return {
     config,
     cells,

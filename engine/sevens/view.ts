@@ -1,6 +1,6 @@
 import { Rng, type Seat, type Viewer } from "../core/index.ts";
 import { CARD_COUNT } from "./cards.ts";
-import { HIDDEN, PLACED } from "./board.ts";
+import { HIDDEN, PLACED, cellOf } from "./board.ts";
 import type { SevensConfig } from "./config.ts";
 import { passAllowed, playableCards } from "./legal.ts";
 import type { SevensState } from "./state.ts";
@@ -37,7 +37,7 @@ export function sevensView(s: SevensState, viewer: Viewer): SevensView {
   const cells = s.cells.slice();
   const hand: number[] = [];
   for (let card = 0; card < CARD_COUNT; card++) {
-    const v = cells[card]!;
+    const v = cellOf(cells, card);
     if (v >= PLACED) continue;
     if (v === own) hand.push(card);
     else cells[card] = HIDDEN;
@@ -73,15 +73,19 @@ export function determinizeSevens(view: SevensView, seat: Seat, rng: Rng): Seven
   const holders: number[] = [];
   for (let t = 0; t < n; t++) {
     if (t === own) continue;
-    for (let k = 0; k < view.handSize[t]!; k++) holders.push(t);
+    for (let k = 0; k < (view.handSize[t] ?? 0); k++) holders.push(t);
   }
   rng.shuffle(holders);
   const cells = view.cells.slice();
   let next = 0;
   for (let card = 0; card < CARD_COUNT; card++) {
-    if (cells[card] === HIDDEN) cells[card] = holders[next++]!;
+    if (cells[card] !== HIDDEN) continue;
+    const holder = holders[next++];
+    if (holder === undefined) throw new Error(`determinize: more hidden cells than the ${holders.length} hidden cards`);
+    cells[card] = holder;
   }
   if (next !== holders.length) throw new Error(`determinize: ${next} hidden cells but ${holders.length} hidden cards`);
+
   return {
     config: view.config,
     cells,

@@ -1,4 +1,5 @@
 import type { Continuation, CoreRequest, FlowState, Flowing, InterruptRules, Timing, TriggerCursor } from "./types.ts";
+import { InvariantError } from "../errors.ts";
 
 /** Step [1]/[2]: a fresh flow with the turn and the chance at `turnPlayer`. */
 export function startFlow<P>(seats: number, turnPlayer: number): FlowState<P> {
@@ -71,8 +72,8 @@ export function pass<S extends Flowing<P>, P>(state: S, rules: InterruptRules<S,
   const seat = f.chancePlayer;
   const passed = f.passed.includes(seat) ? f.passed : f.passed.concat(seat);
   if (passed.length < f.seats) return withFlow<S, P>(state, { passed, chancePlayer: nextSeat(f, seat) });
-  if (f.stage.length === 0) return withFlow<S, P>(state, { passed: [], chancePlayer: f.turnPlayer });
-  const top = f.stage[f.stage.length - 1]!;
+  const top = f.stage.at(-1);
+  if (top === undefined) return withFlow<S, P>(state, { passed: [], chancePlayer: f.turnPlayer });
   const s = withFlow<S, P>(state, { passed: [], stage: f.stage.slice(0, -1), then: "afterStage" });
   return resolveNow(s, top, rules);
 }
@@ -120,7 +121,8 @@ export function runTriggerCheck<S extends Flowing<P>, P>(state: S, rules: Interr
     }
     const player = (f.turnPlayer + cursor.offset) % f.seats;
     const at = matching(f.buffer, player, cursor);
-    if (at.length === 0) {
+    const first = at[0];
+    if (first === undefined) {
       // [6-5] -> [6-6] -> [6-7]: quick after main, then the next player; after the last, back to [6-2].
       let nextCursor: FlowState<P>["cursor"];
       if (cursor.timing === "main") nextCursor = { ...cursor, timing: "quick" };
@@ -134,7 +136,7 @@ export function runTriggerCheck<S extends Flowing<P>, P>(state: S, rules: Interr
       // [6-5-2]/[6-10-2]: the player chooses; the check waits with its cursor kept.
       if (options.length > 1) return withFlow<S, P>(s, { cursor, choice: { seat: player, options } });
     }
-    const taken = takeTrigger(withFlow<S, P>(s, { cursor }), at[0]!, rules);
+    const taken = takeTrigger(withFlow<S, P>(s, { cursor }), first, rules);
     if (taken.done) return taken.state;
     s = taken.state;
   }
@@ -171,9 +173,13 @@ function matching<P>(buffer: readonly CoreRequest<P>[], player: number, cursor: 
 function distinctTriggers<S extends Flowing<P>, P>(buffer: readonly CoreRequest<P>[], at: readonly number[], rules: InterruptRules<S, P>): number[] {
   const same = rules.sameTrigger ?? ((a: CoreRequest<P>, b: CoreRequest<P>) => sameJson(a.payload, b.payload));
   const out: number[] = [];
+  const taken: CoreRequest<P>[] = [];
   for (const i of at) {
-    const r = buffer[i]!;
-    if (!out.some((j) => same(buffer[j]!, r))) out.push(i);
+    const r = buffer[i];
+    if (r !== undefined && !taken.some((t) => same(t, r))) {
+      out.push(i);
+      taken.push(r);
+    }
   }
   return out;
 }
@@ -196,7 +202,9 @@ function sameJson(a: unknown, b: unknown): boolean {
  */
 function takeTrigger<S extends Flowing<P>, P>(state: S, at: number, rules: InterruptRules<S, P>): { state: S; done: boolean } {
   const f = state.flow;
-  const req = f.buffer[at]!;
+  const req = f.buffer[at];
+  if (req === undefined) throw new InvariantError(`interrupt flow: no triggered request at buffer index ${at}`);
+
   const s = withFlow<S, P>(state, { buffer: f.buffer.slice(0, at).concat(f.buffer.slice(at + 1)) });
   if (req.speed === "immediate") return { state: resolveNow(s, req, rules), done: true };
   if (req.timing === "main" && s.flow.stage.length > 0) {
