@@ -1,6 +1,6 @@
 import { fullDeck, RANK_COUNT, SHEEP_PER_RANK } from "./cards.ts";
 import { chooseDeck, chooseField, chooseHand, confirm, gainOne, select, startEffect, stop } from "./effects.ts";
-import { drawToLimit } from "./piles.ts";
+import { drawToLimit, takeAt } from "./piles.ts";
 import { draft, type ShephyConfig, type ShephyDecision, type ShephyState } from "./state.ts";
 import { Rng } from "../core/index.ts";
 
@@ -8,7 +8,7 @@ export function setup(config: ShephyConfig, seed: number): ShephyState {
   const rng = Rng.seeded(seed);
   const deck = rng.shuffle(fullDeck());
   const stock = new Array<number>(RANK_COUNT).fill(SHEEP_PER_RANK);
-  stock[0]!--; // the starting [1] comes from the stock
+  stock[0] = SHEEP_PER_RANK - 1; // the starting [1] comes from the stock
   const w = {
     config,
     rng: rng.save(),
@@ -32,9 +32,9 @@ export function applyDecision(s: ShephyState, d: ShephyDecision): ShephyState {
   switch (d.kind) {
     case "play": {
       // The played card goes to the discard before its effect resolves.
-      const [card] = w.hand.splice(d.index, 1);
-      w.discard.push(card!);
-      startEffect(w, card!, card!);
+      const card = takeAt(w.hand, d.index, "hand");
+      w.discard.push(card);
+      startEffect(w, card, card);
       break;
     }
     case "chooseField":

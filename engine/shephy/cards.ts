@@ -1,3 +1,4 @@
+import { InvariantError } from "../core/errors.ts";
 /**
  * Shephy's card data: the seven sheep ranks and the 19 event-card types.
  *
@@ -7,6 +8,27 @@
  */
 export const RANKS = [1, 3, 10, 30, 100, 300, 1000] as const;
 export const RANK_COUNT = 7;
+
+/** The printed value of rank index `rank` (0..6); any other index is a bug. */
+export function sheepValue(rank: number): number {
+  const value = RANKS[rank];
+  if (value === undefined) throw new InvariantError(`shephy: no sheep rank ${rank}`);
+  return value;
+}
+
+/** The summed printed values of a field (ranks as stored). */
+export function fieldSum(field: readonly number[]): number {
+  let sum = 0;
+  for (const r of field) sum += sheepValue(r);
+  return sum;
+}
+
+/** The name of event card type `card` (0..18); any other id is a bug. */
+export function cardName(card: number): string {
+  const name = CARD_NAMES[card];
+  if (name === undefined) throw new InvariantError(`shephy: no card type ${card}`);
+  return name;
+}
 /** Copies of each rank in the sheep stock. */
 export const SHEEP_PER_RANK = 7;
 export const FIELD_LIMIT = 7;
@@ -67,14 +89,16 @@ export const DECK_SIZE = 22;
 /** The full event deck in type order (setup shuffles it). */
 export function fullDeck(): number[] {
   const out: number[] = [];
-  for (let id = 0; id < CARD_TYPES; id++) for (let c = 0; c < CARD_COPIES[id]!; c++) out.push(id);
+  CARD_COPIES.forEach((copies, id) => {
+    for (let c = 0; c < copies; c++) out.push(id);
+  });
   return out;
 }
 
 /** The largest rank index whose value is <= sum (sum >= 1): the Dominion composite. */
 export function compositeRank(sum: number): number {
   let k = 0;
-  while (k < TOP_RANK && RANKS[k + 1]! <= sum) k++;
+  while (k < TOP_RANK && sheepValue(k + 1) <= sum) k++;
   return k;
 }
 

@@ -1,6 +1,6 @@
 import { Rng } from "../core/index.ts";
-import { Card, compositeRank, FIELD_LIMIT, RANKS, TOP_RANK } from "./cards.ts";
-import { canGain, drawToLimit, gain, insertSorted, releaseAt } from "./piles.ts";
+import { Card, compositeRank, FIELD_LIMIT, TOP_RANK, sheepValue } from "./cards.ts";
+import { canGain, cardAt, drawToLimit, gain, insertSorted, pendingOf, releaseAt, takeAt } from "./piles.ts";
 import type { Draft } from "./state.ts";
 
 /**
@@ -27,7 +27,7 @@ export function startEffect(w: Draft, card: number, source: number): void {
       break;
     case Card.GoldenHooves:
       // Only cards below the highest rank may be raised; with none, nothing to choose.
-      asks = w.field[0]! < w.field[n - 1]!;
+      asks = cardAt(w.field, 0, "field") < cardAt(w.field, n - 1, "field");
       break;
     case Card.Dominion:
     case Card.Plague:
@@ -86,8 +86,8 @@ export function startEffect(w: Draft, card: number, source: number): void {
 
 /** ChooseFieldCard(index) for the pending effect. */
 export function chooseField(w: Draft, index: number): void {
-  const p = w.pending!;
-  const rank = w.field[index]!;
+  const p = pendingOf(w);
+  const rank = cardAt(w.field, index, "field");
   switch (p.card) {
     case Card.BeFruitful:
       gain(w, rank);
@@ -113,11 +113,11 @@ export function chooseField(w: Draft, index: number): void {
 
 /** ToggleSelect(index): selection only grows, so a card's selection steps are bounded by the field size. */
 export function select(w: Draft, index: number): void {
-  w.pending!.selected.push(index);
+  pendingOf(w).selected.push(index);
 }
 
 export function confirm(w: Draft): void {
-  const p = w.pending!;
+  const p = pendingOf(w);
   const picked = p.selected.slice().sort((a, b) => b - a);
   const ranks: number[] = [];
   // Release every selected card first (highest index first so indices stay valid), then gain:
@@ -128,7 +128,7 @@ export function confirm(w: Draft): void {
     for (const r of ranks) gain(w, r + 1); // r < max rank <= 1000, so r + 1 exists
   } else if (ranks.length > 0) {
     let sum = 0;
-    for (const r of ranks) sum += RANKS[r]!;
+    for (const r of ranks) sum += sheepValue(r);
     gain(w, compositeRank(sum));
   }
   done(w);
@@ -145,23 +145,22 @@ export function stop(w: Draft): void {
 }
 
 export function chooseHand(w: Draft, index: number): void {
-  const p = w.pending!;
+  const p = pendingOf(w);
   if (p.card === Card.AllPurposeSheep) {
     // The chosen card stays in hand; All-purpose Sheep (already discarded) resolves its effect.
-    const card = w.hand[index]!;
+    const card = cardAt(w.hand, index, "hand");
     w.pending = null;
     startEffect(w, card, p.source);
     return;
   }
-  const [card] = w.hand.splice(index, 1);
-  if (p.card === Card.PlanningSheep) w.exile.push(card!);
-  else w.discard.push(card!); // Sheep Dog
+  const card = takeAt(w.hand, index, "hand");
+  if (p.card === Card.PlanningSheep) w.exile.push(card);
+  else w.discard.push(card); // Sheep Dog
   done(w);
 }
 
 export function chooseDeck(w: Draft, index: number): void {
-  const [card] = w.deck.splice(index, 1);
-  insertSorted(w.hand, card!);
+  insertSorted(w.hand, takeAt(w.deck, index, "deck"));
   const rng = Rng.load(w.rng);
   rng.shuffle(w.deck);
   w.rng = rng.save();
@@ -169,7 +168,7 @@ export function chooseDeck(w: Draft, index: number): void {
 }
 
 function done(w: Draft): void {
-  const p = w.pending!;
+  const p = pendingOf(w);
   w.pending = null;
   finishEffect(w, p.card, p.source);
 }

@@ -1,7 +1,8 @@
 import { decisionEvent, publicEvent, type GameEvent } from "../core/index.ts";
-import { CARD_NAMES, RANKS } from "./cards.ts";
+import { sheepValue, cardName, fieldSum } from "./cards.ts";
 import { describeDecision } from "./describe.ts";
 import type { ShephyDecision, ShephyState } from "./state.ts";
+import { cardAt } from "./piles.ts";
 
 /**
  * Shephy events (docs/events.md). Shephy is a solitaire watched over the player's shoulder: the
@@ -18,15 +19,14 @@ import type { ShephyDecision, ShephyState } from "./state.ts";
 export function shephyEvents(before: ShephyState, decision: ShephyDecision, after: ShephyState): GameEvent[] {
   const out: GameEvent[] = [decisionEvent(0, describeDecision(before, decision))];
   const [gained, lost] = multisetDiff(before.field, after.field);
-  for (const r of lost) out.push(publicEvent("death", 0, `A [${RANKS[r]}] sheep leaves the field`, { sheep: RANKS[r]! }));
-  for (const r of gained) out.push(publicEvent("play", 0, `A [${RANKS[r]}] sheep joins the field`, { sheep: RANKS[r]! }));
+  for (const r of lost) out.push(publicEvent("death", 0, `A [${sheepValue(r)}] sheep leaves the field`, { sheep: sheepValue(r) }));
+  for (const r of gained) out.push(publicEvent("play", 0, `A [${sheepValue(r)}] sheep joins the field`, { sheep: sheepValue(r) }));
   const [drawn, left] = multisetDiff(before.hand, after.hand);
   // The played card left the hand by the decision itself; only other departures are news.
-  if (decision.kind === "play") left.splice(left.indexOf(before.hand[decision.index]!), 1);
+  if (decision.kind === "play") left.splice(left.indexOf(cardAt(before.hand, decision.index, "hand")), 1);
   const [exiled] = multisetDiff(before.exile, after.exile);
-  for (const c of exiled) out.push(publicEvent("info", 0, `${CARD_NAMES[c]} is removed from the game`, { card: CARD_NAMES[c]! }));
-  for (const c of left.filter((c) => !exiled.includes(c)))
-    out.push(publicEvent("info", 0, `${CARD_NAMES[c]} is discarded from the hand`, { card: CARD_NAMES[c]! }));
+  for (const c of exiled) out.push(publicEvent("info", 0, `${cardName(c)} is removed from the game`, { card: cardName(c) }));
+  for (const c of left.filter((c) => !exiled.includes(c))) out.push(publicEvent("info", 0, `${cardName(c)} is discarded from the hand`, { card: cardName(c) }));
   if (after.enemy !== before.enemy) {
     out.push(
       publicEvent("stat", null, `The deck ran out: the enemy sheep grows from [${before.enemy}] to [${after.enemy}]`, {
@@ -37,11 +37,11 @@ export function shephyEvents(before: ShephyState, decision: ShephyDecision, afte
     );
   }
   if (drawn.length > 0) {
-    const cards = drawn.map((c) => CARD_NAMES[c]!).join(", ");
+    const cards = drawn.map(cardName).join(", ");
     out.push(publicEvent("draw", 0, `draws ${cards}`, { count: drawn.length, cards }));
   }
   if (after.result !== null && before.result === null) {
-    const score = after.field.reduce((sum, r) => sum + RANKS[r]!, 0);
+    const score = fieldSum(after.field);
     const text =
       after.result === "win"
         ? "A [1000] sheep: the game is won"

@@ -1,5 +1,5 @@
 import { applyChecked, type Game } from "../core/index.ts";
-import { RANKS } from "./cards.ts";
+import { fieldSum } from "./cards.ts";
 import { applyDecision, MAX_DECISIONS_PER_PLAY, MAX_PLAYS, setup } from "./apply.ts";
 import { parseConfig } from "./config.ts";
 import { describeDecision } from "./describe.ts";
@@ -20,9 +20,7 @@ const actor = (s: ShephyState) => (s.result === null ? 0 : ("terminal" as const)
 function returns(s: ShephyState): number[] {
   if (s.result === null) return [0];
   if (s.config.mode === "challenge") {
-    let sum = 0;
-    for (const r of s.field) sum += RANKS[r]!;
-    return [sum / 7000];
+    return [fieldSum(s.field) / 7000];
   }
   return [s.result === "win" ? 1 : -1];
 }

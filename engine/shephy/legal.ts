@@ -1,6 +1,7 @@
 import { Card, STEP_KIND, type StepKind } from "./cards.ts";
-import { firstOfEach } from "./piles.ts";
+import { firstOfEach, pendingOf } from "./piles.ts";
 import type { ShephyDecision, ShephyPending, ShephyState } from "./state.ts";
+import { InvariantError } from "../core/errors.ts";
 
 /** What the player is asked now: a card to play, a sub-decision of a pending effect, or nothing. */
 export type DecisionKind = "play" | StepKind | "none";
@@ -8,7 +9,9 @@ export type DecisionKind = "play" | StepKind | "none";
 export function decisionKind(s: Pick<ShephyState, "result" | "pending">): DecisionKind {
   if (s.result !== null) return "none";
   if (s.pending === null) return "play";
-  return STEP_KIND[s.pending.card]!;
+  const kind = STEP_KIND[s.pending.card];
+  if (kind === undefined || kind === null) throw new InvariantError(`shephy: card ${s.pending.card} has no sub-decision to pend`);
+  return kind;
 }
 
 /**
@@ -25,7 +28,7 @@ export function legalDecisions(s: ShephyState): ShephyDecision[] {
     case "chooseField":
       return firstOfEach(s.field).map((index) => ({ kind: "chooseField", index }));
     case "select": {
-      const out: ShephyDecision[] = selectable(s.field, s.pending!).map((index) => ({ kind: "select", index }));
+      const out: ShephyDecision[] = selectable(s.field, pendingOf(s)).map((index) => ({ kind: "select", index }));
       out.push({ kind: "confirm" });
       return out;
     }
@@ -45,13 +48,13 @@ export function legalDecisions(s: ShephyState): ShephyDecision[] {
  */
 export function selectable(field: readonly number[], p: ShephyPending): number[] {
   const out: number[] = [];
-  const max = field[field.length - 1]!;
-  for (let i = 0; i < field.length; i++) {
-    const r = field[i]!;
-    if (p.card === Card.GoldenHooves && r >= max) break;
-    if (p.selected.includes(i)) continue;
-    if (out.length > 0 && field[out[out.length - 1]!] === r) continue;
+  const max = field.at(-1);
+  let last = -1; // the rank of the last index taken
+  field.forEach((r, i) => {
+    if (p.card === Card.GoldenHooves && max !== undefined && r >= max) return;
+    if (p.selected.includes(i) || (out.length > 0 && last === r)) return;
     out.push(i);
-  }
+    last = r;
+  });
   return out;
 }

@@ -1,6 +1,7 @@
-import { CARD_NAMES, CARD_TYPES, RANKS } from "./cards.ts";
+import { CARD_NAMES, CARD_TYPES, RANKS, cardName, fieldSum } from "./cards.ts";
 import { decisionKind } from "./legal.ts";
 import type { ShephyState } from "./state.ts";
+import { must } from "../core/index.ts";
 
 const ASKS: Record<string, string> = {
   chooseField: "choose a field card",
@@ -12,15 +13,17 @@ const ASKS: Record<string, string> = {
 
 function counts(cards: readonly number[]): string {
   const n = new Array<number>(CARD_TYPES).fill(0);
-  for (const c of cards) n[c]!++;
+  for (const c of cards) n[c] = must(n[c], "shephy: the count of a card type") + 1;
   const parts: string[] = [];
-  for (let t = 0; t < CARD_TYPES; t++) if (n[t]! > 0) parts.push(n[t]! > 1 ? `${CARD_NAMES[t]} x${n[t]}` : CARD_NAMES[t]!);
+  n.forEach((count, t) => {
+    if (count > 0) parts.push(count > 1 ? `${cardName(t)} x${count}` : cardName(t));
+  });
   return parts.length > 0 ? parts.join(", ") : "-";
 }
 
 /** The board for the play CLI. */
 export function renderState(s: ShephyState): string {
-  const sum = s.field.reduce((acc, r) => acc + RANKS[r]!, 0);
+  const sum = fieldSum(s.field);
   const lines: string[] = [];
   const status = s.result === null ? "in play" : s.result;
   lines.push(`Shephy (${s.config.mode})  enemy sheep: ${s.enemy}  status: ${status}`);

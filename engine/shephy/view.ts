@@ -49,9 +49,11 @@ export function viewOf(s: ShephyState, viewer: Viewer): ShephyView {
 /** The deck's contents as counts per type: all 22 cards minus those in view. Public knowledge. */
 export function unseenCounts(v: Pick<ShephyView, "hand" | "discard" | "exile">): number[] {
   const counts = CARD_COPIES.slice();
-  for (const c of v.hand) counts[c]!--;
-  for (const c of v.discard) counts[c]!--;
-  for (const c of v.exile) counts[c]!--;
+  for (const c of [...v.hand, ...v.discard, ...v.exile]) {
+    const left = counts[c];
+    if (left === undefined) throw new Error(`shephy view: ${c} is not a card type (0..${CARD_TYPES - 1})`);
+    counts[c] = left - 1;
+  }
   return counts;
 }
 
@@ -63,7 +65,9 @@ export function determinize(v: ShephyView, _seat: Seat, rng: Rng): ShephyState {
   } else {
     const counts = unseenCounts(v);
     deck = [];
-    for (let t = 0; t < CARD_TYPES; t++) for (let c = 0; c < counts[t]!; c++) deck.push(t);
+    counts.forEach((count, t) => {
+      for (let c = 0; c < count; c++) deck.push(t);
+    });
     rng.shuffle(deck);
   }
   return {
