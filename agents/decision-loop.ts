@@ -18,8 +18,16 @@ import { isPassive } from "./passive.ts";
  * - `trainer`: step style (an external trainer). The loop stops until `answer`; nothing fires
  *   while it waits (the trainer already holds the observation), and an answer that comes after
  *   the deadline is replaced by the default.
+ * - `concede`: the seat was resigned and the game has a conceding decision for it: applied at
+ *   once (cause "resign"), whatever was asked before.
+ * A seat's driver may change while its decision is pending (a person leaves, comes back or joins
+ * an agent's seat): the loop asks the driver again each time it is driven.
  */
-export type SeatDriver = { readonly kind: "agent"; readonly agent: Facilitatee } | { readonly kind: "remote" } | { readonly kind: "trainer" };
+export type SeatDriver =
+  | { readonly kind: "agent"; readonly agent: Facilitatee }
+  | { readonly kind: "remote" }
+  | { readonly kind: "trainer" }
+  | { readonly kind: "concede"; readonly decision: unknown };
 
 /** Why a decision was applied: a seat's answer, an agent's, the deadline's default, or a resignation. */
 export type DecisionCause = "answer" | "agent" | "timeout" | "resign";
@@ -46,6 +54,14 @@ export interface PendingDecision {
   readonly seat: Seat;
   readonly since: number | null;
   readonly deadline: number | null;
+}
+
+/** The pending decision as the loop keeps it: its time, whether or not its seat is timed now. */
+interface OpenDecision {
+  readonly step: number;
+  readonly seat: Seat;
+  readonly since: number | null;
+  readonly ms: number | null;
 }
 
 /** One applied decision. Its events and label are worked out on first read (a learning session rarely reads them). */
@@ -90,7 +106,11 @@ export interface DecisionLoopOptions {
   readonly clock?: Clock | null;
   /** The deadline of a decision whose game gives none (ms); null or absent: none. */
   readonly turnMs?: number | null;
-  /** Which seats' decisions have deadlines (default: every seat's). */
+  /**
+   * Which seats' decisions have deadlines (default: every seat's). Asked whenever the deadline is
+   * read, so a seat that becomes timed while its decision is pending (a person joins an agent's
+   * seat) gets the deadline counted from when the decision became pending.
+   */
   readonly timed?: (seat: Seat) => boolean;
   /** The game's bound on decisions: passing it is a game fault. Default: the game's maxDecisions. */
   readonly bound?: number;
@@ -103,6 +123,18 @@ export interface DecisionLoopOptions {
    * default decision (cause "agent"). Absent: the fault stops the loop.
    */
   readonly onAgentFault?: (fault: DecisionLoopFault) => void;
+  /**
+   * Present: when an agent fails with an error this gives a time for (a busy agent runner), the
+   * seat's driver is asked again after that many ms instead of the default being applied.
+   */
+  readonly retryAgent?: (error: unknown) => number | null;
+  /**
+   * An agent's decision counts no sooner than this many ms (by the clock) after it was asked: a
+   * live table paces its bots so people can follow. Default 0.
+   */
+  readonly agentDelayMs?: number;
+  /** Told once when the loop stops on a fault (whether or not anybody awaits `drive`). */
+  readonly onFault?: (error: unknown) => void;
   /**
    * Makes a decision durable before it counts (a live table's journal). The loop waits for `done`;
    * nothing else is applied meanwhile. An error stops the loop.
@@ -137,12 +169,14 @@ export class DecisionLoop {
   private readonly clock: Clock | null;
   private readonly seats: number;
   private readonly bound: number;
-  private open: PendingDecision | null = null;
+  private open: OpenDecision | null = null;
   /** The step whose driver was asked, and its kind then (an agent is asked once per step). */
   private askedStep = -1;
   private askedKind: SeatDriver["kind"] | null = null;
   private cancelTimer: (() => void) | null = null;
-  private committing = false;
+  private cancelRetry: (() => void) | null = null;
+  private cancelPace: (() => void) | null = null;
+  private inCommit = false;
   private pumping = false;
   private repump = false;
   private stopped: LoopStatus | null = null;
@@ -174,7 +208,7 @@ export class DecisionLoop {
     this.made.length = 0;
     this.askedStep = -1;
     this.askedKind = null;
-    this.committing = false;
+    this.inCommit = false;
     this.stopped = null;
     this.failure = null;
     this.openPending();
@@ -196,7 +230,13 @@ export class DecisionLoop {
 
   /** The pending decision, or null when the game is over. */
   get pending(): PendingDecision | null {
-    return this.open;
+    const open = this.open;
+    return open === null ? null : { step: open.step, seat: open.seat, since: open.since, deadline: this.deadlineOf(open) };
+  }
+
+  /** A decision is being committed (nothing else can be applied until it is). */
+  get committing(): boolean {
+    return this.inCommit;
   }
 
   get status(): LoopStatus {
@@ -276,24 +316,24 @@ export class DecisionLoop {
 
   /** One move forward: true when a decision counted (look again). */
   private tick(): boolean {
-    if (this.stopped !== null || this.failure !== null || this.committing) return false;
+    if (this.stopped !== null || this.failure !== null || this.inCommit) return false;
     const open = this.open;
     if (open === null) return this.stop("over");
     if (this.options.stopAfter != null && this.step >= this.options.stopAfter) return this.stop("truncated");
     if (this.step >= this.bound)
       throw new DecisionLoopFault("game", `${this.game.info.id} did not end within its declared bound of ${this.bound} decisions`, null);
     const driver = this.options.driver(open.seat);
+    if (driver.kind === "concede") return this.offer(open.step, open.seat, driver.decision, "resign");
+    if (driver.kind !== "trainer") this.arm(open);
     if (this.askedStep === this.step && (this.askedKind === "agent" || driver.kind !== "agent")) return false;
     this.askedStep = this.step;
     this.askedKind = driver.kind;
-    if (driver.kind === "trainer") return this.settle();
-    this.arm(open);
-    if (driver.kind === "remote") return this.settle();
+    if (driver.kind !== "agent") return this.settle();
     return this.ask(open, driver.agent);
   }
 
   /** Asks an agent; true when it answered at once and the decision counted. */
-  private ask(open: PendingDecision, agent: Facilitatee): boolean {
+  private ask(open: OpenDecision, agent: Facilitatee): boolean {
     const { step, seat } = open;
     let legal: readonly unknown[];
     try {
@@ -301,34 +341,58 @@ export class DecisionLoop {
     } catch (e) {
       throw this.gameFault("legal", e);
     }
+    const asked = this.clock?.now() ?? 0;
     let answer: number | Promise<number>;
     try {
       answer = agent.decide(new LazyRequest(this.game, this.current, seat, legal, step));
     } catch (e) {
       return this.agentFailed(step, seat, agentFault(agent, seat, e));
     }
-    if (typeof answer === "number") return this.agentAnswered(step, seat, agent, legal, answer);
+    if (typeof answer === "number") return this.agentAnswered(step, seat, agent, legal, answer, asked);
     Promise.resolve(answer).then(
-      (index) => this.later(() => this.agentAnswered(step, seat, agent, legal, index)),
+      (index) => this.later(() => this.agentAnswered(step, seat, agent, legal, index, asked)),
       (e: unknown) => this.later(() => this.agentFailed(step, seat, agentFault(agent, seat, e))),
     );
     return false;
   }
 
-  private agentAnswered(step: number, seat: Seat, agent: Facilitatee, legal: readonly unknown[], index: unknown): boolean {
-    if (step !== this.step) return false;
+  private agentAnswered(step: number, seat: Seat, agent: Facilitatee, legal: readonly unknown[], index: unknown, asked: number): boolean {
+    if (step !== this.step || this.stopped !== null) return false;
     if (typeof index !== "number" || !Number.isInteger(index) || index < 0 || index >= legal.length) {
       const fault = new DecisionLoopFault("agent", `agent ${agent.name} at seat ${seat} chose index ${String(index)} of ${legal.length} legal decisions`, seat);
       return this.agentFailed(step, seat, fault);
     }
-    return this.offer(step, seat, legal[index], "agent");
+    const clock = this.clock;
+    const wait = clock === null ? 0 : (this.options.agentDelayMs ?? 0) - (clock.now() - asked);
+    if (clock === null || wait <= 0) return this.offer(step, seat, legal[index], "agent");
+    this.cancelPace?.();
+    this.cancelPace = clock.setTimer(wait, () => {
+      this.cancelPace = null;
+      this.later(() => this.offer(step, seat, legal[index], "agent"));
+    });
+    return false;
   }
 
   private agentFailed(step: number, seat: Seat, fault: DecisionLoopFault): boolean {
-    if (step !== this.step) return false;
+    if (step !== this.step || this.stopped !== null) return false;
+    const retryMs = this.options.retryAgent?.(fault.cause) ?? null;
+    if (retryMs !== null && this.clock !== null) return this.askAgain(this.clock, step, retryMs);
     if (!this.options.onAgentFault) throw fault;
     this.options.onAgentFault(fault);
     return this.offer(step, seat, this.defaultDecision(), "agent");
+  }
+
+  /** The agent could not take the decision now: after `ms` its seat's driver is asked again (it may be a person by then). */
+  private askAgain(clock: Clock, step: number, ms: number): false {
+    this.cancelRetry?.();
+    this.cancelRetry = clock.setTimer(ms, () => {
+      this.cancelRetry = null;
+      if (this.step !== step || this.stopped !== null) return;
+      this.askedStep = -1;
+      this.askedKind = null;
+      this.pump();
+    });
+    return false;
   }
 
   /** Continues after an agent's promise settled: runs `fn`, then the loop; a fault goes to whoever awaits `drive`. */
@@ -346,8 +410,8 @@ export class DecisionLoop {
    */
   private offer(step: number, seat: Seat, decision: unknown, cause: DecisionCause): boolean {
     const open = this.open;
-    if (this.stopped !== null || this.failure !== null || this.committing || open === null || step !== open.step || seat !== open.seat) return false;
-    if (cause !== "timeout" && cause !== "resign" && this.late(open)) {
+    if (this.stopped !== null || this.failure !== null || this.inCommit || open === null || step !== open.step || seat !== open.seat) return false;
+    if (cause !== "timeout" && cause !== "resign" && this.isLate(open)) {
       decision = this.defaultDecision();
       cause = "timeout";
     }
@@ -359,9 +423,9 @@ export class DecisionLoop {
       this.count(decision, after, applied);
       return true;
     }
-    this.committing = true;
+    this.inCommit = true;
     commit(applied!, (err) => {
-      this.committing = false;
+      this.inCommit = false;
       if (err) this.fail(err);
       else this.count(decision, after, applied);
     });
@@ -412,8 +476,13 @@ export class DecisionLoop {
       throw new DecisionLoopFault("game", `${this.game.info.id}.actor returned ${String(seat)}, not a seat of ${this.seats}`, null);
     }
     const since = this.clock === null ? null : this.clock.now();
-    const ms = since === null || this.options.timed?.(seat) === false ? null : this.timeoutMs();
-    this.open = { step: this.step, seat, since, deadline: since === null || ms === null ? null : since + ms };
+    this.open = { step: this.step, seat, since, ms: since === null ? null : this.timeoutMs() };
+  }
+
+  /** The pending decision's deadline: its time from when it became pending, if its seat is timed now. */
+  private deadlineOf(open: OpenDecision): number | null {
+    if (open.since === null || open.ms === null || this.options.timed?.(open.seat) === false) return null;
+    return open.since + open.ms;
   }
 
   /** The pending decision's time: the game's, else the configured turn time. */
@@ -422,15 +491,17 @@ export class DecisionLoop {
     return own ?? this.options.turnMs ?? null;
   }
 
-  private late(open: PendingDecision): boolean {
-    return open.deadline !== null && this.clock !== null && this.clock.now() > open.deadline;
+  private isLate(open: OpenDecision): boolean {
+    const deadline = this.deadlineOf(open);
+    return deadline !== null && this.clock !== null && this.clock.now() > deadline;
   }
 
-  /** Sets the deadline's timer (once per step): when it fires, the default is applied. */
-  private arm(open: PendingDecision): void {
-    if (open.deadline === null || this.clock === null || this.cancelTimer !== null) return;
+  /** Sets the deadline's timer (once per step, once the seat is timed): when it fires, the default is applied. */
+  private arm(open: OpenDecision): void {
+    const deadline = this.deadlineOf(open);
+    if (deadline === null || this.clock === null || this.cancelTimer !== null) return;
     const { step, seat } = open;
-    this.cancelTimer = this.clock.setTimer(open.deadline - this.clock.now(), () => {
+    this.cancelTimer = this.clock.setTimer(deadline - this.clock.now(), () => {
       this.cancelTimer = null;
       this.later(() => this.offer(step, seat, this.defaultDecision(), "timeout"));
     });
@@ -439,6 +510,10 @@ export class DecisionLoop {
   private cancel(): void {
     this.cancelTimer?.();
     this.cancelTimer = null;
+    this.cancelRetry?.();
+    this.cancelRetry = null;
+    this.cancelPace?.();
+    this.cancelPace = null;
   }
 
   // ------------------------------------------------------------ ends
@@ -457,11 +532,13 @@ export class DecisionLoop {
   }
 
   private fail(e: unknown): void {
-    if (this.failure === null) this.failure = e;
+    if (this.failure !== null) return;
+    this.failure = e;
     this.cancel();
     const w = this.waiter;
     this.waiter = null;
-    w?.reject(this.failure);
+    w?.reject(e);
+    this.options.onFault?.(e);
   }
 
   /** Runs one of the game's functions; a throw becomes a game fault that says which. */

@@ -8,7 +8,6 @@ import type { GameAdapter } from "../codec.ts";
 import { decisionPoint } from "../decision-point.ts";
 import type { DecisionOption, LiveEvent, LiveExpectation, SeatFrame, SeatInfo, SpectatorFrame } from "./protocol.ts";
 import type { Channel } from "./table-common.ts";
-import { defaultDecision } from "../../agents/decision-loop.ts";
 
 /** The seat's legal decisions with their stable ids and labels, computed once per seq. */
 export class DecisionOptions {
@@ -33,9 +32,10 @@ export class DecisionOptions {
  * Who must decide and until when, as `viewer` sees it: only the deciding seat learns which
  * decision its deadline applies (it is one of its options).
  */
-export function expectationOf(game: AnyGame, adapter: GameAdapter, state: unknown, actor: Seat, deadline: number | null, viewer: Seat | null): LiveExpectation {
+function expectationOf(src: FrameSource, actor: Seat, viewer: Seat | null): LiveExpectation {
+  const { game, adapter, state, deadline } = src;
   if (deadline === null || viewer !== actor) return { seat: actor, deadline, defaultId: null, defaultLabel: null };
-  const d = defaultDecision(game, state);
+  const d = src.defaultDecision();
   let id: number | null;
   try {
     id = adapter.actions.encode(game.view(state, actor), d);
@@ -54,8 +54,10 @@ export interface FrameSource {
   readonly seq: number;
   readonly finished: boolean;
   readonly actor: Seat | "terminal";
-  /** The pending decision's deadline (server clock), or null. */
+  /** The pending decision's deadline (server clock), or null: the table's decision loop sets it. */
   readonly deadline: number | null;
+  /** The decision the deadline applies: the decision loop's default. */
+  defaultDecision(): unknown;
   /** While the entry window is open: when it closes at the latest (nobody decides until then); else null. */
   readonly startsAt: number | null;
   readonly seats: SeatInfo[];
@@ -67,8 +69,7 @@ export interface FrameSource {
 
 /** What a seat's and a spectator's frame share, for `viewer`. */
 function frameFields(src: FrameSource, viewer: Seat | null, since: number) {
-  const expectation =
-    src.actor === "terminal" || src.finished || src.startsAt !== null ? null : expectationOf(src.game, src.adapter, src.state, src.actor, src.deadline, viewer);
+  const expectation = src.actor === "terminal" || src.finished || src.startsAt !== null ? null : expectationOf(src, src.actor, viewer);
   return {
     seq: src.seq,
     status: src.finished ? ("finished" as const) : ("playing" as const),

@@ -6,12 +6,14 @@ import { Seats } from "./seats.ts";
 import { notFinished, SignedLog } from "./signed-log.ts";
 import type { Channel, ResolvedDeadlines, TableDeps, TableSetup } from "./table-common.ts";
 import { EntryWindow } from "./entry-window.ts";
-import { Turns } from "./turns.ts";
+import { TableAgents } from "./table-agents.ts";
+import type { DecisionLoop } from "../../agents/decision-loop.ts";
 
 /**
  * A live table's parts and what can be read from them (table.ts adds what changes them): the
- * seats (seats.ts: tokens, presence, status), the turns (turns.ts: deadlines and agents), the
- * signed log and its journal (signed-log.ts), the channels and the frames they get (frames.ts).
+ * seats (seats.ts: tokens, presence, status), the decision loop that plays the game once it has
+ * started (its deadlines and defaults) and the agents it asks (table-agents.ts), the signed log
+ * and its journal (signed-log.ts), the channels and the frames they get (frames.ts).
  */
 export abstract class TableView {
   readonly id: string;
@@ -27,13 +29,13 @@ export abstract class TableView {
   protected state: unknown;
   protected readonly log: SignedLog;
   protected readonly seats: Seats;
-  protected readonly turns: Turns;
+  protected readonly agents: TableAgents;
+  /** The game's decision loop: null until the game starts (while the entry window is open). */
+  protected loop: DecisionLoop | null = null;
   protected readonly channels = new Channels();
   protected readonly entry: EntryWindow;
   protected readonly options: DecisionOptions;
   protected finished = false;
-  /** A decision is being written to the journal; nothing else may be applied until it is. */
-  protected committing = false;
   protected closed = false;
   protected readonly deps: TableDeps;
 
@@ -53,26 +55,16 @@ export abstract class TableView {
     this.seats = new Seats(setup.seats, deps.clock, setup.deadlines, createdAt, () => this.changed());
     this.options = new DecisionOptions(setup.game, setup.adapter);
     this.entry = new EntryWindow(deps.clock, () => this.entryClosed());
-    this.turns = new Turns(
-      {
-        id: this.id,
-        game: this.game,
-        seed: this.seed,
-        deadlines: this.deadlines,
-        deps,
-        seq: () => this.seq,
-        state: () => this.state,
-        closed: () => this.closed,
-        finished: () => this.finished,
-        apply: (seq, seat, decision, cause) => this.applyAt(seq, seat, decision, cause),
-        drive: () => this.drive(),
-      },
-      createdAt,
-    );
+    this.agents = new TableAgents({
+      id: this.id,
+      game: this.game,
+      seed: this.seed,
+      deadlines: this.deadlines,
+      deps,
+      isPending: (step) => !this.closed && this.loop?.step === step,
+    });
   }
 
-  /** The only way a decision enters the game (table.ts). */
-  protected abstract applyAt(seq: number, seat: Seat, decision: unknown, cause: LiveEvent["cause"], done?: (err: Error | null) => void): boolean;
   /** Something changed (a decision, a seat's status): push frames, then see who must act. */
   protected abstract changed(): void;
   /** See who must act now. */
@@ -169,7 +161,8 @@ export abstract class TableView {
       seq: this.seq,
       finished: this.finished,
       actor,
-      deadline: actor === "terminal" ? null : this.turns.deadlineOf(this.seats.get(actor)),
+      deadline: this.loop?.pending?.deadline ?? null,
+      defaultDecision: () => this.loop?.defaultDecision(),
       startsAt: this.entry.closesAt,
       seats: this.seatInfo(),
       returns: this.returns(),

@@ -1,22 +1,32 @@
 import { decisionKey, type AnyGame, type Seat } from "../../engine/core/index.ts";
+import { DecisionLoop, type AppliedDecision, type SeatDriver } from "../../agents/decision-loop.ts";
 import type { GameAdapter } from "../codec.ts";
 import type { JournalLines, SeatLine } from "./journal-lines.ts";
-import type { LiveEvent, LogHeader } from "./protocol.ts";
+import type { LogHeader } from "./protocol.ts";
 import { readJournalContent, replayEntries, type JournalContent } from "./recover.ts";
 import { DEFAULT_JOIN_RULES, newToken, sha256, type SeatState } from "./seats.ts";
 import { RESIGNED_CLOSE, resignedError, TableError, type Channel, type TableDeps, type TableSetup } from "./table-common.ts";
 import { TableView } from "./table-view.ts";
+import { isAgentBusy } from "./table-agents.ts";
 
 export * from "./table-common.ts";
 
+/** A person decides at the seat: the loop waits for their answer. */
+const REMOTE: SeatDriver = { kind: "remote" };
+/** How long an agent waits to be asked again when the agent runner is full (ms). */
+const AGENT_BUSY_RETRY_MS = 100;
+
 /**
- * One live game (docs/live.md). Every change goes through applyAt, which checks the sequence
- * number, journals the signed entry (fsync) and only then updates the state and pushes frames: a
- * decision is applied once, and nothing is shown or acknowledged before it is on disk.
+ * One live game (docs/live.md): a configuration of the decision loop (agents/decision-loop.ts).
+ * People's seats are its remote seats (their answers come from sockets and HTTP, checked against
+ * the seq), agent seats and seats nobody is present at are its agent seats, a resigned seat
+ * concedes through it, and its commit hook journals the signed entry (fsync) before a decision
+ * counts: a decision is applied once, its deadline and default are the loop's, and nothing is
+ * shown or acknowledged before it is on disk.
  *
- * Its parts: the seats (seats.ts: tokens, presence, status), the turns (turns.ts: deadlines and
- * agents), the signed log and its journal (signed-log.ts), the channels and frames (frames.ts) and
- * the reading of a journal on recovery (recover.ts).
+ * Its other parts: the seats (seats.ts: tokens, presence, status), the agents (table-agents.ts),
+ * the signed log and its journal (signed-log.ts), the channels and frames (frames.ts) and the
+ * reading of a journal on recovery (recover.ts).
  */
 export class Table extends TableView {
   private constructor(setup: TableSetup, deps: TableDeps, createdAt: number) {
@@ -57,7 +67,6 @@ export class Table extends TableView {
     this.log.items.push(...replayed.items);
     this.state = replayed.state;
     const now = this.deps.clock.now();
-    this.turns.pendingSince = now;
     for (const s of this.seats.list) s.presentUntil = now + this.deadlines.graceMs;
     const over = this.game.actor(this.state) === "terminal";
     if (!over && content.endLine) throw new Error("the journal has an end marker but its game is not over");
@@ -78,9 +87,10 @@ export class Table extends TableView {
    */
   private openEntryWindow(): void {
     const ms = this.deadlines.entryMs;
-    if (ms === null) return;
-    if (this.seq === 0 && this.seats.emptyOpenSeats().length > 0) this.entry.open(this.createdAt + ms);
-    if (!this.entry.isOpen) for (const s of this.seats.emptyOpenSeats()) s.filled = true;
+    if (ms !== null && this.seq === 0 && this.seats.emptyOpenSeats().length > 0) this.entry.open(this.createdAt + ms);
+    if (this.entry.isOpen) return;
+    if (ms !== null) for (const s of this.seats.emptyOpenSeats()) s.filled = true;
+    this.startLoop();
   }
 
   private startPresenceTimers(): void {
@@ -160,9 +170,9 @@ export class Table extends TableView {
 
   /**
    * The holder gives the seat up for good (docs/live.md, Resigning). Journaled first (a restart
-   * keeps it), then: where the game has a conceding decision (dcg's forceFinish) it is applied
-   * through applyAt with cause "resign", at once or at the seat's next decision; otherwise the
-   * takeover agent plays the seat to the end. Either way the token is refused from now on and the
+   * keeps it), then: where the game has a conceding decision (dcg's forceFinish) the decision loop
+   * applies it with cause "resign", at once or at the seat's next decision; otherwise the takeover
+   * agent plays the seat to the end. Either way the token is refused from now on and the
    * seat's channels are closed (code 4002) once they have the frame that shows it.
    */
   async resign(seat: number): Promise<{ outcome: "conceded" | "takeover" }> {
@@ -203,25 +213,70 @@ export class Table extends TableView {
   /** The entry window closed: the open seats nobody took are the agents' for this game, and the first turn starts now. */
   protected entryClosed(): void {
     for (const s of this.seats.emptyOpenSeats()) s.filled = true;
-    this.turns.committed();
+    this.startLoop();
     this.changed();
   }
 
   // ------------------------------------------------------------ decisions
 
   /**
-   * A person's answer: checked against the seq, the actor and the legal ids, then applied; resolves
-   * once the decision is on disk (the ack may be sent then).
+   * The game starts: the decision loop plays it from the current state (a recovered table's
+   * journaled decisions count as made), the pending decision's time counting from now.
+   */
+  private startLoop(): void {
+    const log = this.deps.log;
+    this.loop = new DecisionLoop({
+      game: this.game,
+      state: this.state,
+      decisions: this.log.items.map((i) => i.decision),
+      driver: (seat) => this.driverOf(seat),
+      clock: this.deps.clock,
+      turnMs: this.deadlines.turnMs,
+      // An agent's seat has no deadline; a person's has one even while an agent stands in for them.
+      timed: (seat) => this.seats.get(seat)?.kind !== "agent",
+      agentDelayMs: this.deadlines.botDelayMs,
+      retryAgent: (e) => (isAgentBusy(e) ? AGENT_BUSY_RETRY_MS : null),
+      onAgentFault: (f) => log(`table ${this.id}: ${f.message}; default applied`),
+      commit: (applied, done) => this.commit(applied, done),
+      onDecision: () => this.changed(),
+      onFault: (e) => {
+        if (this.closed) return;
+        log(`table ${this.id}: ${e instanceof Error ? e.message : String(e)}; the table stops`);
+        this.close();
+      },
+    });
+  }
+
+  /**
+   * Who decides at a seat now: a resigned seat concedes where the game allows it; an agent plays
+   * an agent's seat, a seat nobody holds or is present at, and a resigned seat; else the person.
+   */
+  private driverOf(seat: Seat): SeatDriver {
+    const s = this.seats.get(seat);
+    if (s === undefined) return REMOTE;
+    if (s.resigned) {
+      const c = this.concession(seat);
+      if (c !== null) return { kind: "concede", decision: c };
+    }
+    const status = this.seats.statusOf(s);
+    return status === "bot" || status === "resigned" ? { kind: "agent", agent: this.agents.agentOf(s) } : REMOTE;
+  }
+
+  /**
+   * A person's answer: checked against the seq, the actor and the legal ids, then given to the
+   * decision loop; resolves once the decision is on disk (the ack may be sent then).
    */
   answer(seat: Seat, seq: number, decisionId: number): Promise<{ seq: number }> {
     if (this.finished) throw new TableError(409, "game_over", "the game is over; no decision can be applied");
-    if (this.entry.isOpen) throw new TableError(409, "not_started", `the game starts when its entry window closes (at ${this.entry.closesAt} at the latest)`);
+    const loop = this.loop;
+    if (this.entry.isOpen || loop === null)
+      throw new TableError(409, "not_started", `the game starts when its entry window closes (at ${this.entry.closesAt} at the latest)`);
     if (this.seats.isResigned(seat)) throw resignedError(seat);
-    if (seq !== this.seq || this.committing) {
+    if (seq !== this.seq || loop.committing) {
       throw new TableError(
         409,
         "stale_answer",
-        `this answers seq ${seq}, the table is at seq ${this.committing ? this.seq + 1 : this.seq}; answer the latest frame`,
+        `this answers seq ${seq}, the table is at seq ${loop.committing ? this.seq + 1 : this.seq}; answer the latest frame`,
       );
     }
     const actor = this.actorSeat();
@@ -229,52 +284,55 @@ export class Table extends TableView {
     const found = this.options.of(this.state, this.seq, seat).options.find((o) => o.id === decisionId);
     if (!found) throw new TableError(400, "unknown_decision", `no legal decision has id ${decisionId} now`);
     return new Promise((resolve, reject) => {
-      const accepted = this.applyAt(seq, seat, found.decision, "answer", (err) => {
+      this.ack = (err) => {
         if (err) reject(new TableError(500, "journal_failed", "the decision could not be written to disk; it was not applied"));
         else resolve({ seq: seq + 1 });
-      });
-      if (!accepted) reject(new TableError(409, "stale_answer", `the table moved past seq ${seq}`));
+      };
+      let accepted = false;
+      try {
+        accepted = loop.answer(seq, seat, found.decision);
+      } catch {
+        // The loop stopped on a fault (onFault closed the table); the answer was not applied.
+      }
+      if (!accepted) {
+        this.ack = null;
+        reject(new TableError(409, "stale_answer", `the table moved past seq ${seq}`));
+      }
     });
   }
 
+  /** Told when the decision being committed is on disk (or not): the person's answer that made it waits for this. */
+  private ack: ((err: Error | null) => void) | null = null;
+
   /**
-   * The only way a decision enters the game: refused unless `seq` is the table's seq and no other
-   * decision is being committed (so an answer, a deadline and an agent racing for the same decision
-   * apply it exactly once). The signed entry is journaled (written and fsync'ed off the event loop)
-   * and only then is the state changed, the decision shown and `done` called.
+   * The decision loop's commit hook: the signed entry is journaled (written and fsync'ed off the
+   * event loop) and only then does the decision count: the state changes, the decision is shown
+   * and acknowledged. A journal that cannot be written stops the table.
    */
-  protected applyAt(seq: number, seat: Seat, decision: unknown, cause: LiveEvent["cause"], done?: (err: Error | null) => void): boolean {
-    if (this.closed || this.finished || this.committing || seq !== this.seq) return false;
-    const before = this.state;
-    const out = this.game.apply(before, decision);
-    if (!out.ok) {
-      this.deps.log(`table ${this.id}: seat ${seat} decision refused by the game: ${out.error.message}`);
-      return false;
-    }
-    const events = this.game.events(before, decision, out.state);
-    const signed = this.log.sign(this.game, seq, seat, decision, cause, this.deps.clock.now(), out.state);
-    this.committing = true;
+  private commit(applied: AppliedDecision, done: (err: Error | null) => void): void {
+    const { step, seat, decision, cause, after } = applied;
+    const signed = this.log.sign(this.game, step, seat, decision, cause, this.deps.clock.now(), after);
     this.log.write(signed, (err) => {
-      this.committing = false;
+      const ack = this.ack;
+      this.ack = null;
       if (err) {
         this.deps.log(`table ${this.id}: journal write failed (${err.message}); the table stops`);
-        done?.(err);
+        ack?.(err);
         this.close();
+        done(err);
         return;
       }
-      this.state = out.state;
-      this.log.items.push({ entry: signed.entry, decision, events });
-      this.turns.committed();
+      this.state = after;
+      this.log.items.push({ entry: signed.entry, decision, events: applied.events });
       if (signed.end) {
         this.finished = true;
         this.log.finish(signed.end);
         this.deps.onFinish?.(this);
       }
       this.deps.onApplied?.();
-      done?.(null);
-      this.changed();
+      ack?.(null);
+      done(null);
     });
-    return true;
   }
 
   /** Something changed (a decision, a seat's status): push frames, then see who must act. */
@@ -292,22 +350,14 @@ export class Table extends TableView {
     this.drive();
   }
 
+  /** The decision loop asks the seat that must act again (its driver may have changed); its faults go to onFault. */
   protected drive(): void {
-    if (this.closed || this.finished || this.entry.isOpen) return;
-    const actor = this.actorSeat();
-    if (actor === "terminal") return;
-    const s: SeatState = this.seats.get(actor)!;
-    if (s.resigned) {
-      // A resigned seat concedes where the game allows it (refused while another decision commits;
-      // the commit drives again); otherwise the takeover agent plays it, below.
-      const c = this.concession(actor);
-      if (c !== null) {
-        this.applyAt(this.seq, actor, c, "resign");
-        return;
-      }
+    if (this.closed || this.loop === null) return;
+    try {
+      this.loop.drive()?.catch(() => undefined);
+    } catch {
+      // Told through onFault.
     }
-    const status = this.seats.statusOf(s);
-    this.turns.schedule(actor, s, status === "bot" || status === "resigned");
   }
 
   /**
@@ -316,7 +366,7 @@ export class Table extends TableView {
    */
   close(reason = "server shutting down"): void {
     this.closed = true;
-    this.turns.cancel();
+    this.loop?.close();
     this.entry.stop();
     this.seats.cancelTimers();
     this.channels.closeAll(reason);

@@ -225,3 +225,117 @@ describe("commit and bounds", () => {
     expect(() => bounded.drive()).toThrow(/did not end within its declared bound of 2/);
   });
 });
+
+describe("a live seat's changing driver", () => {
+  it("applies a conceding seat's decision at once (cause resign), even after it was asked as a person", () => {
+    const clock = new ManualClock();
+    let resigned = false;
+    const causes: string[] = [];
+    const loop = new DecisionLoop({
+      game: tiny,
+      state: setup({ timeoutMs: 30, target: 4 }),
+      driver: (seat) => (seat === 0 && resigned ? { kind: "concede", decision: { kind: "stall" } } : seat === 0 ? { kind: "remote" } : agent(first)),
+      clock,
+      onDecision: (d) => causes.push(d.cause),
+    });
+    loop.drive();
+    expect(loop.status).toBe("waiting");
+    resigned = true;
+    loop.drive();
+    // Seat 0 concedes now and at its next turn; seat 1's agent plays in between.
+    expect(loop.decisions.slice(0, 3)).toEqual([{ kind: "stall" }, { kind: "add", n: 1 }, { kind: "stall" }]);
+    expect(causes.slice(0, 3)).toEqual(["resign", "agent", "resign"]);
+  });
+
+  it("gives a decision a deadline once its seat becomes timed, counted from when it became pending", () => {
+    const clock = new ManualClock();
+    let joined = false;
+    const never: Facilitatee = { name: "never", decide: () => new Promise<number>(() => undefined) };
+    const loop = new DecisionLoop({
+      game: tiny,
+      state: setup({ timeoutMs: 30, target: 4 }),
+      driver: () => (joined ? { kind: "remote" } : agent(never)),
+      clock,
+      timed: () => joined,
+    });
+    const since = clock.now();
+    void loop.drive();
+    expect(loop.pending).toMatchObject({ since, deadline: null });
+    clock.advance(20);
+    expect(clock.pending()).toBe(0);
+    // A person joins the agent's seat 20 ms in: the deadline is 30 ms after the decision became pending.
+    joined = true;
+    loop.drive();
+    expect(loop.pending).toMatchObject({ since, deadline: since + 30 });
+    clock.advance(9);
+    expect(loop.step).toBe(0);
+    clock.advance(1);
+    expect(loop.decisions).toEqual([{ kind: "stall" }]);
+    loop.close();
+  });
+
+  it("asks the driver again after retryAgent's time when an agent is busy, instead of applying the default", async () => {
+    const clock = new ManualClock();
+    const busy = Object.assign(new Error("busy"), { name: "Busy" });
+    let calls = 0;
+    const flaky: Facilitatee = { name: "flaky", decide: () => (++calls === 1 ? Promise.reject(busy) : Promise.resolve(1)) };
+    const faults: string[] = [];
+    const loop = new DecisionLoop({
+      game: tiny,
+      state: setup({ target: 1 }),
+      driver: () => agent(flaky),
+      clock,
+      retryAgent: (e) => (e === busy ? 100 : null),
+      onAgentFault: (f) => faults.push(f.message),
+    });
+    void loop.drive();
+    await new Promise((r) => setImmediate(r));
+    expect(calls).toBe(1);
+    expect(loop.step).toBe(0);
+    clock.advance(99);
+    expect(calls).toBe(1);
+    clock.advance(1);
+    expect(calls).toBe(2);
+    await new Promise((r) => setImmediate(r));
+    expect(loop.decisions).toEqual([{ kind: "add", n: 2 }]);
+    expect(faults).toEqual([]);
+  });
+
+  it("counts an agent's decision no sooner than agentDelayMs after it was asked; the deadline still wins before it", async () => {
+    const clock = new ManualClock();
+    const loop = new DecisionLoop({
+      game: tiny,
+      state: setup({ timeoutMs: 50, target: 20 }),
+      driver: () => agent(second),
+      clock,
+      agentDelayMs: 40,
+      timed: (seat) => seat === 1,
+    });
+    loop.drive();
+    expect(loop.step).toBe(0);
+    clock.advance(39);
+    expect(loop.step).toBe(0);
+    clock.advance(1);
+    expect(loop.decisions).toEqual([{ kind: "add", n: 2 }]);
+    // Seat 1 is timed: a 60 ms pace loses to its 50 ms deadline.
+    const slow = new DecisionLoop({ game: tiny, state: setup({ timeoutMs: 50, target: 20 }), driver: () => agent(second), clock, agentDelayMs: 60 });
+    slow.drive();
+    clock.advance(50);
+    expect(slow.decisions).toEqual([{ kind: "stall" }]);
+    loop.close();
+    slow.close();
+  });
+
+  it("tells onFault once when a deadline's decision faults with nobody awaiting drive", () => {
+    const clock = new ManualClock();
+    const faults: unknown[] = [];
+    const broken: AnyGame = { ...tiny, apply: () => ({ ok: false as const, error: { code: "illegal_decision" as const, message: "refused" } }) };
+    const loop = new DecisionLoop({ game: broken, state: setup({ timeoutMs: 10 }), driver: () => ({ kind: "remote" }), clock, onFault: (e) => faults.push(e) });
+    loop.drive();
+    clock.advance(10);
+    expect(faults.length).toBe(1);
+    expect(String(faults[0])).toMatch(/refused decision 0: refused/);
+    expect(() => loop.drive()).toThrow(DecisionLoopFault);
+    expect(faults.length).toBe(1);
+  });
+});

@@ -1,11 +1,15 @@
 /**
  * One decision loop: the same deal (game, config, seed) with the same deadlines, some decisions
  * answered late so the default applies, gives the same record through the arena's match runner,
- * a live table and a learning session. Time is a ManualClock in all three.
+ * a live table and a learning session. Time is a ManualClock in all three. The table's deadlines
+ * are the loop's own: every deadline a frame shows is the loop's pending decision's, every answer
+ * goes through the loop, and env/live has no deadline timer or default rule of its own.
  */
-import { rmSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ManualClock } from "../../agents/clock.ts";
+import { DecisionLoop, type PendingDecision } from "../../agents/decision-loop.ts";
 import type { Facilitatee } from "../../agents/facilitatee.ts";
 import { runMatch } from "../../agents/match.ts";
 import { deriveSeed, type AnyGame } from "../../engine/core/index.ts";
@@ -80,6 +84,7 @@ async function arena(deal: Deal): Promise<Played> {
 const dirs: string[] = [];
 const stores: TableStore[] = [];
 afterEach(() => {
+  vi.restoreAllMocks();
   for (const s of stores.splice(0)) s.close();
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
@@ -98,14 +103,22 @@ async function table(deal: Deal): Promise<Played> {
     deadlines: { turnMs: deal.turnMs },
   });
   const t = store.get(made.table);
-  let timeouts = 0;
+  // The table reads its pending decision and hands answers to a decision loop: spy on both.
+  const pending = vi.spyOn(DecisionLoop.prototype, "pending", "get");
+  const answers = vi.spyOn(DecisionLoop.prototype, "answer");
+  const lastPending = () => pending.mock.results.at(-1)?.value as PendingDecision | null | undefined;
+  let lateAnswers = 0;
   while (!t.isFinished) {
     const seq = t.seq;
     const actor = t.spectatorFrame(seq).actor as number;
     const frame = t.seatFrame(actor, seq);
+    // The deadline the seat is shown is the loop's pending decision's, counted from when it became pending.
+    const loopPending = lastPending();
+    expect(frame.expectation?.deadline).toBeGreaterThan(clock.now());
+    expect(loopPending).toMatchObject({ step: seq, seat: actor, deadline: frame.expectation?.deadline });
     if (late(seq)) {
       clock.advance(frame.expectation!.deadline! - clock.now());
-      timeouts++;
+      lateAnswers++;
       while (t.seq === seq) await t.waitForChange(1000);
     } else {
       await t.answer(
@@ -120,7 +133,8 @@ async function table(deal: Deal): Promise<Played> {
     }
   }
   const record = t.record();
-  return { decisions: record.decisions, finalHash: record.finalHash, timeouts };
+  expect(answers.mock.calls.length).toBe(record.decisions.length - lateAnswers);
+  return { decisions: record.decisions, finalHash: record.finalHash, timeouts: record.signed.entries.filter((e) => e.cause === "timeout").length };
 }
 
 async function learning(deal: Deal): Promise<Played> {
@@ -166,10 +180,28 @@ describe("one decision loop: arena, live table and learning session play the sam
       const t = await table(deal);
       const l = await learning(deal);
       expect(a.timeouts).toBeGreaterThan(0);
+      expect(t.timeouts).toBe(a.timeouts);
       expect(t.decisions).toEqual(a.decisions);
       expect(t.finalHash).toBe(a.finalHash);
       expect(l.decisions).toEqual(a.decisions);
       expect(l.finalHash).toBe(a.finalHash);
     });
   }
+});
+
+describe("one decision loop: the live table has no deadline code of its own", () => {
+  const dir = join(import.meta.dirname, "../../env/live");
+  const sources = readdirSync(dir)
+    .filter((f) => f.endsWith(".ts"))
+    .map((f) => ({ file: f, text: readFileSync(join(dir, f), "utf8") }));
+
+  it("no env/live file applies the loop's default rule itself", () => {
+    const own = sources.filter((s) => /import\s*\{[^}]*\bdefaultDecision\b[^}]*\}\s*from\s*"[^"]*decision-loop/.test(s.text)).map((s) => s.file);
+    expect(own).toEqual([]);
+  });
+
+  it("the only clock timers in env/live are the entry window's and the seats' grace periods", () => {
+    const timers = sources.filter((s) => /\bsetTimer\s*\(/.test(s.text)).map((s) => s.file);
+    expect(timers.sort()).toEqual(["entry-window.ts", "seats.ts"]);
+  });
 });
