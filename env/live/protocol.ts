@@ -78,6 +78,13 @@ export const SeatInfo = Type.Object({
   status: SeatStatus,
   /** Whether a person holds a token for this seat. */
   held: Type.Boolean(),
+  /**
+   * Whether a person may take this seat now (POST .../join): an open seat nobody holds, a seat its
+   * holder left, or an agent's seat where the table's facilitator allows it; false once the game is over.
+   */
+  joinable: Type.Boolean(),
+  /** How many times a person joined this seat after the table was made (each join is a new holder). */
+  joins: Type.Integer({ minimum: 0 }),
   /** While `away`: when the takeover agent starts playing the seat (server clock, epoch ms); else null. */
   takeoverAt: Type.Union([EpochMs, Type.Null()]),
 });

@@ -149,6 +149,8 @@ export class ReplayTable {
         agent: null,
         status: "bot" as const,
         held: false,
+        joinable: false,
+        joins: 0,
         takeoverAt: null,
       })),
       spectators: true,

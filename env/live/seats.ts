@@ -32,6 +32,8 @@ export interface SeatState {
   pending: number;
   /** An open seat nobody held when the entry window closed: the agents filled it for the game. */
   filled: boolean;
+  /** How many times a person joined the seat (each join is a new holder). */
+  joins: number;
 }
 
 /** What a table's facilitator lets a person join (FacilitatorPreset.joinable). */
@@ -71,6 +73,7 @@ export class Seats {
         cancelPresence: null,
         pending: 0,
         filled: false,
+        joins: 0,
       };
     });
   }
@@ -103,7 +106,8 @@ export class Seats {
     return "bot";
   }
 
-  info(): SeatInfo[] {
+  /** Every seat as frames and summaries show it; `joinRules` null: nobody may join (the game is over). */
+  info(joinRules: JoinRules | null): SeatInfo[] {
     return this.list.map((s) => {
       const status = this.statusOf(s);
       return {
@@ -112,6 +116,8 @@ export class Seats {
         agent: s.kind === "human" ? (status === "bot" || status === "resigned" ? this.deadlines.takeover : null) : s.agentSpec,
         status,
         held: s.tokenHash !== null,
+        joinable: joinRules !== null && this.refusal(s, joinRules) === null,
+        joins: s.joins,
         takeoverAt: status === "away" ? s.presentUntil : null,
       };
     });
@@ -164,21 +170,25 @@ export class Seats {
    */
   joinable(table: string, seat: number, rules: JoinRules): SeatState {
     const s = this.require(table, seat);
-    const no = (code: string, why: string) => new TableError(409, code, `seat ${seat}: ${why}`);
-    if (s.pending > 0) throw no("seat_taken", "somebody is joining or leaving it right now");
-    if (s.resigned) throw no("not_joinable", "its holder resigned; the takeover agent plays it to the end");
+    const refused = this.refusal(s, rules);
+    if (refused) throw refused;
+    return s;
+  }
+
+  /** Why a person may not join `s` now under `rules` (see joinable), or null when they may. */
+  private refusal(s: SeatState, rules: JoinRules): TableError | null {
+    const no = (code: string, why: string) => new TableError(409, code, `seat ${s.index}: ${why}`);
+    if (s.pending > 0) return no("seat_taken", "somebody is joining or leaving it right now");
+    if (s.resigned) return no("not_joinable", "its holder resigned; the takeover agent plays it to the end");
     if (s.kind === "agent") {
-      if (!rules.agentSeats) throw no("not_joinable", "an agent plays it and this table's mode does not let a person take an agent's seat");
-      return s;
+      return rules.agentSeats ? null : no("not_joinable", "an agent plays it and this table's mode does not let a person take an agent's seat");
     }
     if (s.tokenHash !== null) {
-      if (!s.left || s.sockets > 0) throw no("seat_taken", "a person holds it");
-      if (!rules.personSeats) throw no("not_joinable", "this table's mode does not let a person take a seat another left");
-      return s;
+      if (!s.left || s.sockets > 0) return no("seat_taken", "a person holds it");
+      return rules.personSeats ? null : no("not_joinable", "this table's mode does not let a person take a seat another left");
     }
-    if (s.filled && !rules.agentSeats) throw no("window_closed", "the entry window closed before anybody took it; the agents play it for this game");
-    if (!rules.personSeats) throw no("not_joinable", "this table's mode does not let a person take an open seat");
-    return s;
+    if (s.filled && !rules.agentSeats) return no("window_closed", "the entry window closed before anybody took it; the agents play it for this game");
+    return rules.personSeats ? null : no("not_joinable", "this table's mode does not let a person take an open seat");
   }
 
   /** The open seats nobody holds (the entry window waits for people to take them). */
@@ -260,6 +270,7 @@ export class Seats {
     s.kind = "human";
     s.left = false;
     s.filled = false;
+    s.joins++;
   }
 
   markResigned(s: SeatState): void {

@@ -2,7 +2,7 @@ import { stateHash, type AnyGame, type Seat, type Viewer } from "../../engine/co
 import type { GameAdapter } from "../codec.ts";
 import { Channels, DecisionOptions, seatFrameOf, spectatorFrameOf, type FrameSource } from "./frames.ts";
 import type { FacilitatorName, LiveEvent, SeatFrame, SeatInfo, SignedRecord, SpectatorFrame, TableSummary } from "./protocol.ts";
-import { Seats } from "./seats.ts";
+import { DEFAULT_JOIN_RULES, Seats, type JoinRules } from "./seats.ts";
 import { notFinished, SignedLog } from "./signed-log.ts";
 import type { Channel, ResolvedDeadlines, TableDeps, TableSetup } from "./table-common.ts";
 import { EntryWindow } from "./entry-window.ts";
@@ -91,7 +91,12 @@ export abstract class TableView {
   }
 
   seatInfo(): SeatInfo[] {
-    return this.seats.info();
+    return this.seats.info(this.finished ? null : this.joinRules);
+  }
+
+  /** What this table's facilitator lets a person join (docs/live.md, "Joining a seat"). */
+  protected get joinRules(): JoinRules {
+    return this.deps.joinRules?.(this.facilitator) ?? DEFAULT_JOIN_RULES;
   }
 
   summary(): TableSummary {

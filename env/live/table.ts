@@ -4,7 +4,7 @@ import type { GameAdapter } from "../codec.ts";
 import type { JournalLines, SeatLine } from "./journal-lines.ts";
 import type { LogHeader } from "./protocol.ts";
 import { readJournalContent, replayEntries, type JournalContent } from "./recover.ts";
-import { DEFAULT_JOIN_RULES, newToken, sha256, type SeatState } from "./seats.ts";
+import { newToken, sha256, type SeatState } from "./seats.ts";
 import { RESIGNED_CLOSE, resignedError, TableError, type Channel, type TableDeps, type TableSetup } from "./table-common.ts";
 import { TableView } from "./table-view.ts";
 import { isAgentBusy } from "./table-agents.ts";
@@ -154,7 +154,7 @@ export class Table extends TableView {
    */
   async join(seat: number): Promise<string> {
     if (this.finished) throw new TableError(409, "game_over", "the game is over");
-    const s = this.seats.joinable(this.id, seat, this.deps.joinRules?.(this.facilitator) ?? DEFAULT_JOIN_RULES);
+    const s = this.seats.joinable(this.id, seat, this.joinRules);
     const token = newToken();
     const tokenHash = sha256(token);
     await this.writeSeatLine(s, { t: "join", seat, tokenHash, at: this.deps.clock.now() });

@@ -61,8 +61,9 @@ describe("leaving and joining a seat, journaled", () => {
     let live = await startLive({ liveClock: new ManualClock() }, dir);
     const made = (await http(live.base, "POST", "/v1/tables", { game: "sevens", seats: ["human", "human", "human"], seed: 3 })).body;
     const { table, tokens } = made;
-    // Nobody may take a seat its holder still has.
+    // Nobody may take a seat its holder still has, and the summary says so.
     expect((await http(live.base, "POST", `/v1/tables/${table}/seats/1/join`)).body.error.code).toBe("seat_taken");
+    expect((await http(live.base, "GET", `/v1/tables/${table}`)).body.seats.map((s: { joinable: boolean }) => s.joinable)).toEqual([false, false, false]);
     const left = await http(live.base, "POST", `/v1/tables/${table}/seats/1/leave`, undefined, { "x-seat-token": tokens["1"] });
     expect(left).toEqual({ status: 200, body: { left: true } });
     expect(journalLines(dir, table).filter((l) => l.t === "leave")).toEqual([{ t: "leave", seat: 1, at: expect.any(Number) }]);
@@ -72,7 +73,7 @@ describe("leaving and joining a seat, journaled", () => {
     lives.push(live);
     // After the restart the seat is still given up: the takeover agent plays it, nobody's grace period.
     const summary = (await http(live.base, "GET", `/v1/tables/${table}`)).body;
-    expect(summary.seats[1]).toMatchObject({ kind: "human", status: "bot", held: true });
+    expect(summary.seats[1]).toMatchObject({ kind: "human", status: "bot", held: true, joinable: true });
     const joined = await http(live.base, "POST", `/v1/tables/${table}/seats/1/join`);
     expect(joined.status).toBe(200);
     expect(joined.body).toMatchObject({ table, seat: 1, token: expect.any(String) });
@@ -81,6 +82,7 @@ describe("leaving and joining a seat, journaled", () => {
     // The one who left lost the seat to the newcomer: the old token no longer plays it.
     expect((await frameWith(tokens["1"])).body.error.code).toBe("unauthorized");
     expect((await http(live.base, "POST", `/v1/tables/${table}/seats/1/join`)).body.error.code).toBe("seat_taken");
+    expect((await http(live.base, "GET", `/v1/tables/${table}`)).body.seats[1].joinable).toBe(false);
   });
 
   it("the join of a left seat survives a restart too: the newcomer's token holds it, the leaver's does not", async () => {
@@ -157,10 +159,22 @@ describe("leaving and joining a seat, journaled", () => {
     const dir = dataDir();
     const a = store(dir);
     const training = await a.create({ game: "sevens", seats: ["human", "random", "random"], seed: 2, facilitator: "training" });
+    expect(
+      a
+        .get(training.table)
+        .seatInfo()
+        .map((s) => s.joinable),
+    ).toEqual([false, true, true]);
     const token = await a.get(training.table).join(1);
     expect(a.get(training.table).seatInfo()[1]).toMatchObject({ kind: "human", held: true });
     const sandbag = await a.create({ game: "sevens", facilitator: "sandbag", seed: 2 });
     expect(await codeOf(() => a.get(sandbag.table).join(1))).toBe("not_joinable");
+    expect(
+      a
+        .get(sandbag.table)
+        .seatInfo()
+        .some((s) => s.joinable),
+    ).toBe(false);
     a.close();
     const b = store(dir);
     b.recover();

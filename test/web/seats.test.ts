@@ -181,6 +181,82 @@ describe("seats in the browser", () => {
     expect(errors).toEqual([]);
   });
 
+  it("a seat its player left is taken from the lobby by another browser, which plays it; an agent's seat is taken from Watch", async () => {
+    const made = await api(env.server.base, "POST", "/v1/tables", {
+      game: "sevens",
+      seats: ["human", "human", "random"],
+      seed: 12,
+      deadlines: { takeover: "random", botDelayMs: 0 },
+    });
+    const { table, tokens } = made;
+    const ctxA = await env.browser.newContext({ viewport: { width: 1000, height: 760 } });
+    const ctxB = await env.browser.newContext({ viewport: { width: 1000, height: 760 } });
+    const a0 = await openPage(ctxA, `${env.server.base}/#/play/${table}/0?token=${tokens["0"]}`, errors);
+    const a1 = await openPage(ctxA, `${env.server.base}/#/play/${table}/1?token=${tokens["1"]}`, errors);
+    await a0.waitForSelector('.table-screen[data-link="open"]');
+    await a1.waitForSelector('.table-screen[data-link="open"]');
+    const row = (p: Page, id: string) => p.locator(`.lobby[data-ready="true"] tr[data-table="${id}"]`);
+
+    // Nobody else may take a seat its player holds: another browser's lobby offers only the agent's
+    // seat (people and agents at one table: a training table, where a person may take an agent's seat).
+    expect(made.facilitator).toBe("training");
+    const b = await openPage(ctxB, `${env.server.base}/#/`, errors);
+    const takes = () => row(b, table).locator("[data-act=take]").allTextContents();
+    await row(b, table).waitFor();
+    await expect(takes()).resolves.toEqual(["take seat 2 from random"]);
+
+    // Seat 1's player leaves for the lobby and opens the seat to others; their own lobby offers their seat back, not a take.
+    await a1.click("[data-act=leave]");
+    await expect(a1.locator("dialog.confirm[open]").textContent()).resolves.toMatch(/Or open the seat: random plays it at once, anybody may take it/);
+    await a1.click("dialog.confirm [data-action=open]");
+    await news(a0, /^Seat 1 left; random plays for them$/);
+    await row(a1, table).locator("a", { hasText: "my seat 1" }).waitFor();
+    expect(await row(a1, table).locator('[data-act=take][data-seat="1"]').count()).toBe(0);
+
+    // Another browser's lobby offers the seat, clearly; taking it goes to the seat and everybody is told.
+    const take = row(b, table).locator('[data-act=take][data-seat="1"]');
+    await take.waitFor();
+    await expect(takes()).resolves.toEqual(["take seat 1 (its player left)", "take seat 2 from random"]);
+    await take.click();
+    await b.waitForURL((u) => u.hash === `#/play/${table}/1`);
+    await b.waitForSelector('.table-screen[data-link="open"]');
+    await news(a0, /^A person joined seat 1; they play it from now on$/);
+    expect((await api(env.server.base, "GET", `/v1/tables/${table}`)).seats[1]).toMatchObject({ kind: "human", status: "connected", joinable: false });
+
+    // Seat 0 plays until it is seat 1's turn; the newcomer plays it (an answer, not the bot's move).
+    for (let guard = 0; (await b.getAttribute(".table-screen", "data-my-turn")) !== "true"; guard++) {
+      expect(guard).toBeLessThan(100);
+      // Whichever page's turn comes first; the other wait may outlive the pages (its failure is not this test's).
+      const turns = [waitTurn(a0), waitTurn(b)];
+      for (const t of turns) t.catch(() => {});
+      await Promise.race(turns);
+      if ((await a0.getAttribute(".table-screen", "data-my-turn")) !== "true") continue;
+      const s0 = await seqOf(a0);
+      await a0.keyboard.press("1");
+      await moved(a0, s0);
+    }
+    const seq = await seqOf(b);
+    await b.keyboard.press("1");
+    await moved(b, seq);
+    const log = await api(env.server.base, "GET", `/v1/tables/${table}/log?since=${seq}`);
+    expect(log.events[0]).toMatchObject({ seq, seat: 1, cause: "answer" });
+
+    // The one who left watches the table: Watch offers the agent's seat (only it), and taking it plays it.
+    await a1.goto(`${env.server.base}/#/watch/${table}`);
+    const takeAgent = a1.locator('.seatlist li[data-seat="2"] [data-act=take]');
+    await takeAgent.waitFor();
+    await expect(takeAgent.textContent()).resolves.toBe("Take seat 2");
+    expect(await a1.locator(".seatlist [data-act=take]").count()).toBe(1);
+    await takeAgent.click();
+    await a1.waitForURL((u) => u.hash === `#/play/${table}/2`);
+    await a1.waitForSelector('.table-screen[data-link="open"]');
+    await news(a0, /^A person joined seat 2; they play it from now on$/);
+    expect((await api(env.server.base, "GET", `/v1/tables/${table}`)).seats[2]).toMatchObject({ kind: "human", held: true, joins: 1 });
+    await ctxA.close();
+    await ctxB.close();
+    expect(errors).toEqual([]);
+  });
+
   it("dcg: resigning loses at once; the results say why; Rematch goes to the new seat", async () => {
     const made = await api(env.server.base, "POST", "/v1/tables", { game: "dcg", seats: ["human", "random"], seed: 3, deadlines: { botDelayMs: 0 } });
     const ctx = await env.browser.newContext({ viewport: { width: 1000, height: 800 } });

@@ -56,6 +56,13 @@ export const tokens = {
   },
 };
 
+/** Takes a seat a person may join (POST .../join), keeps its new token in this browser and goes to it. */
+export async function takeSeat(table: string, seat: number): Promise<void> {
+  const r = await api.join(table, seat);
+  tokens.set(r.table, r.seat, r.token);
+  location.hash = `#/play/${encodeURIComponent(r.table)}/${r.seat}`;
+}
+
 /** The link that plays a seat (the token rides in the fragment, which browsers never send to a server). */
 export function seatLink(table: string, seat: number, token: string): string {
   return `${location.origin}${location.pathname}#/play/${encodeURIComponent(table)}/${seat}?token=${encodeURIComponent(token)}`;

@@ -1,5 +1,5 @@
-import type { CreateTableBody, TableSummary } from "../../env/live/protocol.ts";
-import { api, ApiFailure, seatLink, tokens, type GameInfo } from "./api.ts";
+import type { CreateTableBody, SeatInfo, TableSummary } from "../../env/live/protocol.ts";
+import { api, ApiFailure, seatLink, takeSeat, tokens, type GameInfo } from "./api.ts";
 import { button, h, mount } from "./dom.ts";
 
 type SeatChoice = "you" | "person" | "open" | "agent";
@@ -116,6 +116,16 @@ function seatRow(s: SeatRow, i: number, redraw: () => void): HTMLElement {
   );
 }
 
+/**
+ * The button that takes a seat a person may join (the server says which: SeatInfo.joinable): an
+ * open seat nobody holds, a seat its holder left, or an agent's seat where the table allows it.
+ */
+export function takeLabel(s: SeatInfo): string {
+  if (s.kind === "open" && !s.held) return `join seat ${s.seat}`;
+  if (s.kind === "human") return `take seat ${s.seat} (its player left)`;
+  return `take seat ${s.seat} from ${s.agent ?? "the bot"}`;
+}
+
 /** The tables the server holds, newest first, with the links this browser may use on each. */
 function tablesTable(tables: readonly TableSummary[], join: (t: TableSummary, seat: number) => void): HTMLElement {
   if (tables.length === 0) return h("p", null, h("em", null, "No tables yet."));
@@ -136,7 +146,11 @@ function tablesTable(tables: readonly TableSummary[], join: (t: TableSummary, se
           "td",
           { class: "acts" },
           t.status === "playing" ? mySeats.map((s) => h("a", { href: `#/play/${t.table}/${s.seat}`, class: "btn" }, `my seat ${s.seat}`)) : null,
-          t.status === "playing" ? t.seats.filter((s) => s.kind === "open" && !s.held).map((s) => button(`join seat ${s.seat}`, () => join(t, s.seat))) : null,
+          t.status === "playing"
+            ? t.seats
+                .filter((s) => s.joinable && tokens.get(t.table, s.seat) === null)
+                .map((s) => button(takeLabel(s), () => join(t, s.seat), { "data-act": "take", "data-seat": s.seat }))
+            : null,
           t.spectators ? h("a", { href: `#/watch/${t.table}`, class: "btn" }, "watch") : null,
           t.status === "finished" ? h("a", { href: `#/replay/${t.table}`, class: "btn" }, "replay") : null,
         ),
@@ -334,9 +348,7 @@ export function lobbyScreen(root: HTMLElement, prefill: LobbyPrefill | null = nu
 
   const join = async (t: TableSummary, seat: number) => {
     try {
-      const r = await api.join(t.table, seat);
-      tokens.set(r.table, r.seat, r.token);
-      location.hash = `#/play/${r.table}/${r.seat}`;
+      await takeSeat(t.table, seat);
     } catch (err) {
       mount(note, errorLine(err));
     }

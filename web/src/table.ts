@@ -1,12 +1,12 @@
 import type { CreateTableBody, Hello, LiveEvent, SeatInfo } from "../../env/live/protocol.ts";
 import { registry } from "../../engine/games.ts";
-import { api, ApiFailure, tokens } from "./api.ts";
+import { api, ApiFailure, takeSeat, tokens } from "./api.ts";
 import { boardFor, headlineFor, primaryFor, type BoardCtx } from "./boards/index.ts";
 import type { DecisionOption } from "./boards/common.ts";
 import { ask } from "./dialog.ts";
 import { button, h, mount } from "./dom.ts";
 import { eventItem } from "./eventlog.ts";
-import { invitePanel } from "./lobby.ts";
+import { invitePanel, takeLabel } from "./lobby.ts";
 import { LiveLink, type Frame, type LinkState } from "./live.ts";
 import { resultsPanel } from "./results.ts";
 
@@ -52,8 +52,8 @@ const secondsOf = (ms: number) => Math.max(0, Math.ceil(ms / 1000));
 
 /** What a seat's status change means, in words (pushed to every channel as a frame). */
 export function seatChange(before: SeatInfo, after: SeatInfo, name: string, takeover: string, concede: boolean, now: number): string | null {
-  if (before.status === after.status || after.kind === "agent") return null;
-  if (before.kind === "open" && after.kind === "human") return `A person joined ${name.toLowerCase()}; they play it from now on`;
+  if ((before.status === after.status && before.joins === after.joins) || after.kind === "agent") return null;
+  if (after.joins > before.joins) return `A person joined ${name.toLowerCase()}; they play it from now on`;
   const agent = after.agent ?? takeover;
   switch (after.status) {
     case "away":
@@ -107,6 +107,8 @@ class TableScreen {
   private frame: Frame | null = null;
   /** Seat status changes in words, placed in the log after the decision they followed. */
   private readonly notices: { afterSeq: number; text: string }[] = [];
+  /** Seats a person joined who has not connected yet. */
+  private readonly newcomers = new Set<number>();
   private invite: HTMLElement | null = null;
   private link: LinkState = "connecting";
   private linkDetail = "";
@@ -462,9 +464,23 @@ class TableScreen {
               : s.status === "resigned"
                 ? "⚑ resigned"
                 : "⚙ bot",
+          // Watching: a seat a person may take (open, left by its player, or an agent's where the table allows it).
+          this.me === null && f.status === "playing" && s.joinable
+            ? [" ", button(`Take seat ${s.seat}`, () => void this.take(s.seat), { "data-act": "take", "data-seat": s.seat, title: takeLabel(s) })]
+            : null,
         ),
       ),
     );
+  }
+
+  /** Takes a seat from the spectator's view; a refusal (somebody was faster) is shown like any error. */
+  private async take(seat: number): Promise<void> {
+    try {
+      await takeSeat(this.o.table, seat);
+    } catch (err) {
+      this.errorText = err instanceof ApiFailure ? `${err.code}: ${err.message}` : String(err);
+      this.draw();
+    }
   }
 
   private tick(): void {
@@ -495,13 +511,22 @@ class TableScreen {
       for (const s of f.seats) {
         const was = before.seats[s.seat];
         // Your own seat changes only by your doing (you see the resign in the banner).
-        const text = was && s.seat !== this.me ? seatChange(was, s, `Seat ${s.seat}`, takeover, concedes(this.game), f.now) : null;
+        const text = was && s.seat !== this.me ? this.newcomerAware(was, s, seatChange(was, s, `Seat ${s.seat}`, takeover, concedes(this.game), f.now)) : null;
         if (text) this.notices.push({ afterSeq: f.seq, text });
       }
     }
     if (!before || f.seq !== before.seq) this.choosing = [];
     this.frame = f;
     this.draw();
+  }
+
+  /** A person who joined a seat shows away until their page connects: that first connection is no return. */
+  private newcomerAware(before: SeatInfo, after: SeatInfo, text: string | null): string | null {
+    if (after.joins > before.joins) {
+      if (after.status !== "connected") this.newcomers.add(after.seat);
+      return text;
+    }
+    return after.status === "connected" && this.newcomers.delete(after.seat) ? null : text;
   }
 
   private step(): void {
@@ -544,16 +569,29 @@ class TableScreen {
       [
         h("p", null, grace > 0 ? `A bot (${who}) takes your seat in ${grace} s unless you come back.` : `A bot (${who}) takes your seat at once.`),
         h("p", null, `The seat stays yours: come back from the lobby (“my seat ${me}”) and you play again from your next decision.`),
+        h("p", null, `Or open the seat: ${who} plays it at once, anybody may take it from the lobby, and until somebody does you may still come back.`),
         h("p", null, concedes(game) ? "Or resign: you lose the game." : `Or resign: ${who} plays your seat for the rest of the game and you cannot come back.`),
       ],
       [
         { label: "Stay", value: "stay", safe: true },
         { label: "Leave", value: "leave" },
+        { label: "Open the seat", value: "open" },
         { label: "Resign", value: "resign", danger: true },
       ],
     );
     if (choice === "leave") location.hash = target;
+    else if (choice === "open") this.openSeat(target);
     else if (choice === "resign") void this.resign(target, true);
+  }
+
+  /** Gives the seat up for now ({"type": "leave"}): the takeover agent plays it until its holder comes back or somebody takes it. */
+  private openSeat(then: string): void {
+    if (!this.live.send({ type: "leave" })) {
+      this.errorText = "not connected: could not open the seat";
+      this.draw();
+      return;
+    }
+    location.hash = then;
   }
 
   private async resign(then: string | null, confirmed = false): Promise<void> {
