@@ -156,3 +156,10 @@ def test_a_killed_worker_changes_nothing(cluster, arena_reference):
     assert not driver.is_alive()
     assert "error" not in outcome, outcome.get("error")
     assert timeless(outcome["report"]) == arena_reference
+
+
+def test_parts_resolve_the_champion_from_the_checkout():
+    """The bundled arena CLI the parts run finds models/registry.json (champion, model:<name>)."""
+    planned = json.loads(cardgym_ray._run_cli(None, ["--sprt", "--game", "dcg", "--candidate", "champion", "--baseline", "model:dcg-ppo-v1", "--plan"]))
+    assert planned["plan"]["candidate"].startswith("onnx:builtin/dcg-")
+    assert planned["plan"]["baseline"] == "onnx:builtin/dcg-ppo-v1"

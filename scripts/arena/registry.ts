@@ -6,12 +6,14 @@
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Type, type Static } from "typebox";
 import { Value } from "typebox/value";
 import { readModelInfo } from "../../agents/onnx/model-info.ts";
+import { PACKAGE_ROOT } from "../../agents/paths.ts";
 
-export const MODELS_DIR = fileURLToPath(new URL("../../models/", import.meta.url));
+// From the package root (agents/paths.ts), not from this file: a bundled arena (scripts/run-bundled.mjs,
+// as cardgym.ray runs it) sits one folder below the checkout, where "../../models" would leave it.
+export const MODELS_DIR = join(PACKAGE_ROOT, "models");
 export const REGISTRY_PATH = join(MODELS_DIR, "registry.json");
 
 const Name = Type.String({ minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9][A-Za-z0-9._-]*$" });

@@ -401,6 +401,11 @@ export async function sprtMain(argv0: readonly string[]): Promise<number> {
       if (values[flag] !== undefined) throw new UsageError(`--${flag} does not go with --from-scores (the files say what was played)`);
     }
     merged = mergeSprtScores(values["from-scores"]);
+    try {
+      registry(); // for the history line's model names, as a run here that resolved its specs has
+    } catch {
+      // No readable registry: players are named by spec and sha256 only.
+    }
     const { plan } = merged;
     const game = games.get(plan.game);
     if (!game.ok) throw new UsageError(`--from-scores: ${game.error.message}`);

@@ -107,3 +107,20 @@ describe("SPRT in parts", () => {
     expect(twice.stderr).toContain("group 11 is in the files twice");
   });
 });
+
+describe("SPRT merge of model players", () => {
+  it("names registered models in the history line, as a run that played them here does", () => {
+    const dcgPlan = JSON.parse(
+      runScript("arena.ts", ["--sprt", "--game", "dcg", "--candidate", "model:dcg-ppo-v1", "--baseline", "champion", "--plan"]).stdout,
+    ).plan;
+    // Scores as parts would return them: the candidate loses both games of every group.
+    const file = { kind: "cardgym-sprt-scores", plan: dcgPlan, seconds: 1, shards: [{ from: 0, scores: Array.from({ length: 40 }, () => [0, 0]) }] };
+    writeFileSync(join(dir, "dcg-scores.json"), JSON.stringify(file));
+    const merged = runScript("arena.ts", ["--sprt", "--from-scores", join(dir, "dcg-scores.json"), "--elo0", "-50", "--elo1", "0", "--out", join(dir, "dcg")]);
+    expect(merged.code, merged.stderr).toBe(0);
+    const [entry] = json(join(dir, "dcg", "sprt.json"));
+    expect(entry.result).toBe("H0");
+    expect(entry.candidate).toMatchObject({ spec: "onnx:builtin/dcg-ppo-v1", model: "dcg-ppo-v1" });
+    expect(entry.baseline.model).toMatch(/^dcg-/);
+  });
+});
