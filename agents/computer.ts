@@ -22,15 +22,7 @@ export interface ComputerOptions {
 
 export const COMPUTER_DEFAULTS: ComputerOptions = { dets: 4, rollouts: 1, depth: 0, evaluator: "auto", beam: 8, blunder: 0 };
 
-/** Difficulty levels for game builders (`computer:level=N`); level 3 is the default computer. */
-export type ComputerLevel = 1 | 2 | 3 | 4 | 5;
-export const COMPUTER_LEVELS: Readonly<Record<ComputerLevel, Pick<ComputerOptions, "dets" | "rollouts" | "beam" | "blunder">>> = {
-  1: { dets: 1, rollouts: 1, beam: 2, blunder: 0.5 },
-  2: { dets: 2, rollouts: 1, beam: 4, blunder: 0.15 },
-  3: { dets: 4, rollouts: 1, beam: 8, blunder: 0 },
-  4: { dets: 8, rollouts: 2, beam: 12, blunder: 0 },
-  5: { dets: 16, rollouts: 4, beam: 16, blunder: 0 },
-};
+export { COMPUTER_LEVELS, type ComputerLevel } from "./levels.ts";
 
 /**
  * ComputerOpponent (docs/agents.md): one ply of simulation per legal decision. It samples a few
@@ -94,7 +86,7 @@ export class ComputerAgent implements Facilitatee {
     let p = this.planners.get(id);
     if (p === undefined) {
       const factory = this.options.evaluator === "rollout" ? undefined : gamePlanner(id);
-      p = factory ? factory({ samples: this.options.dets, width: this.options.beam, horizon: this.options.depth }) : null;
+      p = factory ? factory({ samples: this.options.dets, rollouts: this.options.rollouts, width: this.options.beam, horizon: this.options.depth }) : null;
       this.planners.set(id, p);
     }
     return p;

@@ -1,5 +1,5 @@
 import { fail, ok, type Result } from "../engine/core/index.ts";
-import { COMPUTER_DEFAULTS, COMPUTER_LEVELS, type ComputerLevel } from "./computer.ts";
+import { computerLevels, DEFAULT_LEVEL, type ComputerLevel } from "./levels.ts";
 import { MCTS_DEFAULTS } from "./mcts.ts";
 import { parseAgentSpec } from "./spec.ts";
 
@@ -11,7 +11,7 @@ import { parseAgentSpec } from "./spec.ts";
  *
  * - random, sandbag, tutorial (and agents this table does not know): 1;
  * - computer: dets x rollouts x 16 (it scores every legal candidate, 16 taken as a typical count),
- *   dets and rollouts from its level unless given;
+ *   dets and rollouts from its level (the game's level table when the game is named) unless given;
  * - mcts: iters, or with `ms` the iterations that time allows at MS_UNITS per ms, whichever is less;
  * - onnx: 4 per MB of its maxMB size cap (inference cost grows with the model's size).
  * A budget is an estimate, not a measurement: the step timeout is what holds every request to
@@ -28,13 +28,14 @@ const num = (v: string | undefined, def: number): number => {
   return Number.isFinite(n) && n > 0 ? n : def;
 };
 
-export function agentCost(spec: string): Result<number> {
+export function agentCost(spec: string, game?: string): Result<number> {
   const parsed = parseAgentSpec(spec);
   if (!parsed.ok) return parsed;
   const { name, params } = parsed.value;
   switch (name) {
     case "computer": {
-      const preset = COMPUTER_LEVELS[num(params.level, 3) as ComputerLevel] ?? COMPUTER_DEFAULTS;
+      const levels = computerLevels(game);
+      const preset = levels[num(params.level, DEFAULT_LEVEL) as ComputerLevel] ?? levels[DEFAULT_LEVEL];
       return ok(num(params.dets, preset.dets) * num(params.rollouts, preset.rollouts) * CANDIDATES);
     }
     case "mcts": {
@@ -52,12 +53,16 @@ export function agentCost(spec: string): Result<number> {
 }
 
 /** The cost of one step of a session: the sum over agent seats of their cost, times numEnvs. */
-export function seatsCost(seats: readonly string[], numEnvs: number): Result<{ cost: number; worst: { seat: number; spec: string; cost: number } | null }> {
+export function seatsCost(
+  seats: readonly string[],
+  numEnvs: number,
+  game?: string,
+): Result<{ cost: number; worst: { seat: number; spec: string; cost: number } | null }> {
   let cost = 0;
   let worst: { seat: number; spec: string; cost: number } | null = null;
   for (const [seat, spec] of seats.entries()) {
     if (spec === "learner" || spec === "external") continue;
-    const c = agentCost(spec);
+    const c = agentCost(spec, game);
     if (!c.ok) return c;
     cost += c.value;
     if (!worst || c.value > worst.cost) worst = { seat, spec, cost: c.value };
@@ -66,8 +71,8 @@ export function seatsCost(seats: readonly string[], numEnvs: number): Result<{ c
 }
 
 /** Refuses (an error value) a session over `limit`; the message names the limit and the costliest seat. */
-export function checkAgentCost(seats: readonly string[], numEnvs: number, limit: number, flag = "--max-agent-cost"): Result<number> {
-  const r = seatsCost(seats, numEnvs);
+export function checkAgentCost(seats: readonly string[], numEnvs: number, limit: number, flag = "--max-agent-cost", game?: string): Result<number> {
+  const r = seatsCost(seats, numEnvs, game);
   if (!r.ok) return r;
   const { cost, worst } = r.value;
   if (cost <= limit) return ok(cost);

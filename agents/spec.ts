@@ -1,5 +1,6 @@
 import { deriveSeed, fail, ok, type Result } from "../engine/core/index.ts";
-import { ComputerAgent, COMPUTER_DEFAULTS, COMPUTER_LEVELS, type ComputerLevel, type EvaluatorChoice } from "./computer.ts";
+import { ComputerAgent, COMPUTER_DEFAULTS, type EvaluatorChoice } from "./computer.ts";
+import { computerLevels, DEFAULT_LEVEL, MAX_LEVEL, MIN_LEVEL, type ComputerLevel } from "./levels.ts";
 import type { Facilitatee } from "./facilitatee.ts";
 import { GuidedMctsAgent, GUIDED_DEFAULTS } from "./guided-mcts.ts";
 import { MctsAgent, MCTS_DEFAULTS } from "./mcts.ts";
@@ -65,9 +66,9 @@ const factories: Record<string, { params: readonly string[]; make: Factory }> = 
   computer: {
     params: ["dets", "rollouts", "depth", "eval", "beam", "level"],
     make(spec, ctx) {
-      const level = intParam(spec, "level", 3, 1, 5);
+      const level = intParam(spec, "level", DEFAULT_LEVEL, MIN_LEVEL, MAX_LEVEL);
       if (!level.ok) return level;
-      const preset = COMPUTER_LEVELS[level.value as ComputerLevel];
+      const preset = computerLevels(ctx.game)[level.value as ComputerLevel];
       const dets = intParam(spec, "dets", preset.dets, 1, 256);
       if (!dets.ok) return dets;
       const rollouts = intParam(spec, "rollouts", preset.rollouts, 1, 1024);

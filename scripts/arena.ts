@@ -81,7 +81,7 @@ main(async () => {
   if (values["max-agent-cost"] !== undefined) {
     const limit = intArg(values["max-agent-cost"], "max-agent-cost", 1, 1, Number.MAX_SAFE_INTEGER);
     for (const a of agents) {
-      const c = checkAgentCost([a], 1, limit);
+      const c = checkAgentCost([a], 1, limit, undefined, game.info.id);
       if (!c.ok) throw new UsageError(`--agents: ${c.error.message}`);
     }
   }

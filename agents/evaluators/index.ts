@@ -5,7 +5,9 @@ import type { EvaluatorFactory } from "./evaluator.ts";
 import { rolloutEvaluator } from "./rollout.ts";
 import { shephyEvaluator } from "./shephy.ts";
 import type { PlannerFactory } from "./planner.ts";
-import { shephyPlanner } from "./shephy-plan.ts";
+import { SHEPHY_LEVELS, shephyPlanner } from "./shephy-plan.ts";
+import { SEVENS_LEVELS, sevensPlanner } from "./sevens-plan.ts";
+import type { LevelTable } from "../levels.ts";
 
 export type { EvalInput, Evaluator, EvaluatorFactory, EvaluatorOptions } from "./evaluator.ts";
 export { isWin, randomPlayout } from "./evaluator.ts";
@@ -34,10 +36,25 @@ export const genericEvaluator: EvaluatorFactory = rolloutEvaluator;
  */
 const plannerByGame: Readonly<Record<string, PlannerFactory>> = Object.assign(Object.create(null), {
   shephy: shephyPlanner,
+  sevens: sevensPlanner,
 });
 
 export function gamePlanner(gameId: string): PlannerFactory | undefined {
   return plannerByGame[gameId];
+}
+
+/**
+ * Game-specific difficulty levels by game id: what `computer:level=1..5` means for a game whose
+ * planner needs other sizes than the generic table (agents/levels.ts), each level measured in
+ * docs/agents.md.
+ */
+const levelsByGame: Readonly<Record<string, LevelTable>> = Object.assign(Object.create(null), {
+  shephy: SHEPHY_LEVELS,
+  sevens: SEVENS_LEVELS,
+});
+
+export function gameLevels(gameId: string): LevelTable | undefined {
+  return levelsByGame[gameId];
 }
 
 /**

@@ -16,6 +16,8 @@ export interface Planner {
 export interface PlannerOptions {
   /** Determinizations searched per decision. */
   readonly samples: number;
+  /** Playouts per candidate and sample, for planners that play out (sevens). */
+  readonly rollouts: number;
   /** States kept per search level (beam width). */
   readonly width: number;
   /** Search horizon in plays; 0 = to the end of the game. */

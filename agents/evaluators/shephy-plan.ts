@@ -3,6 +3,7 @@ import { sampleState } from "../determinized.ts";
 import type { DecisionRequest } from "../facilitatee.ts";
 import { shephy, type ShephyDecision, type ShephyState, type ShephyView } from "../../engine/shephy/index.ts";
 import type { Rng } from "../../engine/core/index.ts";
+import type { LevelTable } from "../levels.ts";
 import type { Planner, PlannerOptions } from "./planner.ts";
 import { shephyValue } from "./shephy.ts";
 import { completions, plays, successors, type Move } from "./shephy-moves.ts";
@@ -145,3 +146,15 @@ export class ShephyPlanner implements Planner {
 export function shephyPlanner(options: PlannerOptions): Planner {
   return new ShephyPlanner(options);
 }
+
+/**
+ * Shephy's levels (docs/agents.md, measured): the planner wins more deals with more sampled deck
+ * orders and a wider beam; playouts are unused. Level 1 also blunders.
+ */
+export const SHEPHY_LEVELS: LevelTable = {
+  1: { dets: 2, rollouts: 1, beam: 4, blunder: 0.15 },
+  2: { dets: 4, rollouts: 1, beam: 8, blunder: 0 },
+  3: { dets: 8, rollouts: 1, beam: 12, blunder: 0 },
+  4: { dets: 8, rollouts: 1, beam: 16, blunder: 0 },
+  5: { dets: 16, rollouts: 1, beam: 16, blunder: 0 },
+};

@@ -214,9 +214,9 @@ export class TableStore {
       // Admission as for sessions: a table computes one decision at a time, so each agent is
       // priced alone, for one env.
       for (const spec of specs) {
-        const priced = seatsCost([spec], 1);
+        const priced = seatsCost([spec], 1, game.info.id);
         if (!priced.ok) throw new TableError(400, "invalid_seats", `seat spec ${JSON.stringify(spec)}: ${priced.error.message}`);
-        const cost = checkAgentCost([spec], 1, this.o.maxAgentCost);
+        const cost = checkAgentCost([spec], 1, this.o.maxAgentCost, undefined, game.info.id);
         if (!cost.ok) throw new TableError(400, "agent_too_costly", cost.error.message);
       }
     }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { deriveSeed, Rng, unwrap, type AnyGame } from "../../engine/core/index.ts";
 import { registry } from "../../engine/games.ts";
 import { agentCost } from "../../agents/cost.ts";
+import { computerLevels, COMPUTER_LEVELS, type ComputerLevel } from "../../agents/levels.ts";
 import { createAgent } from "../../agents/spec.ts";
 import type { DecisionRequest } from "../../agents/facilitatee.ts";
 
@@ -34,6 +35,38 @@ describe("computer difficulty levels", () => {
     expect(unwrap(agentCost("computer:level=5"))).toBeGreaterThan(unwrap(agentCost("computer")));
     expect(unwrap(agentCost("computer:level=1"))).toBeLessThan(unwrap(agentCost("computer")));
     expect(agentCost("computer:level=5,dets=4,rollouts=1")).toEqual(agentCost("computer"));
+  });
+
+  it("refuses levels outside 1..5 and non-integers, for every game", () => {
+    for (const game of ["sevens", "shephy", "dcg"]) {
+      for (const level of ["0", "6", "-1", "2.5", "abc", ""]) {
+        const made = createAgent(`computer:level=${level}`, { seed: 1, seat: 0, game });
+        expect(!made.ok && made.error.message).toMatch(/agent "computer": level must be an integer between 1 and 5/);
+      }
+    }
+  });
+
+  it("games with their own table (sevens, shephy) grow monotonically with the level; others use the generic table", () => {
+    expect(computerLevels("dcg")).toBe(COMPUTER_LEVELS);
+    expect(computerLevels(undefined)).toBe(COMPUTER_LEVELS);
+    for (const game of ["sevens", "shephy", "dcg"]) {
+      const table = computerLevels(game);
+      for (const level of [2, 3, 4, 5] as ComputerLevel[]) {
+        const [lo, hi] = [table[(level - 1) as ComputerLevel], table[level]];
+        expect(hi.dets * hi.rollouts * hi.beam).toBeGreaterThan(lo.dets * lo.rollouts * lo.beam);
+        expect(hi.blunder).toBeLessThanOrEqual(lo.blunder);
+      }
+    }
+    // Sevens' default runs the planner with 32 samples of 2 playouts; shephy's samples 8 deck orders with a beam of 12.
+    expect(computerLevels("sevens")[3]).toMatchObject({ dets: 32, rollouts: 2, blunder: 0 });
+    expect(computerLevels("shephy")[3]).toMatchObject({ dets: 8, beam: 12, blunder: 0 });
+  });
+
+  it("prices a computer seat by its game's level table when the game is named", () => {
+    expect(unwrap(agentCost("computer", "sevens"))).toBe(32 * 2 * 16);
+    expect(unwrap(agentCost("computer", "dcg"))).toBe(unwrap(agentCost("computer")));
+    expect(unwrap(agentCost("computer:level=5", "sevens"))).toBeGreaterThan(unwrap(agentCost("computer", "sevens")));
+    expect(unwrap(agentCost("computer:dets=4,rollouts=1", "sevens"))).toBe(unwrap(agentCost("computer")));
   });
 
   it("level 1 often plays a decision the default computer would not; level 3 is the default computer", () => {

@@ -58,11 +58,12 @@ describe("live tables: agents on the worker pool", () => {
   });
 
   it("refuses a table whose agent costs more than --max-agent-cost, naming the limit", async () => {
-    live = await startLive({ workers: 1, maxAgentCost: 1000 });
+    // The limit sits between sevens' default computer (1024 units) and a 100000-iteration search.
+    live = await startLive({ workers: 1, maxAgentCost: 2000 });
     const bad = await http(live.base, "POST", "/v1/tables", { game: "dcg", seats: ["human", "mcts:iters=100000"] });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe("agent_too_costly");
-    expect(bad.body.error.message).toMatch(/--max-agent-cost 1000/);
+    expect(bad.body.error.message).toMatch(/--max-agent-cost 2000/);
     const fine = await http(live.base, "POST", "/v1/tables", {
       game: "sevens",
       seats: ["random", "computer", "random"],

@@ -130,7 +130,7 @@ async function createSession(core: ServerCore, request: FastifyRequest, reply: F
   findGame(o, body.game);
   const numEnvs = body.numEnvs ?? 1;
   if (body.seats) {
-    const cost = checkAgentCost(body.seats, numEnvs, o.maxAgentCost);
+    const cost = checkAgentCost(body.seats, numEnvs, o.maxAgentCost, undefined, body.game);
     if (!cost.ok) {
       const invalid = !cost.error.message.includes("playout units");
       throw new ApiError(400, invalid ? "invalid_seats" : "agent_too_costly", cost.error.message, invalid ? undefined : { limit: o.maxAgentCost });
