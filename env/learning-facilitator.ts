@@ -3,7 +3,7 @@ import type { GameAdapter } from "./codec.ts";
 import { actionLabels } from "./decision-point.ts";
 import { EnvFault, EnvRequestError, describeThrown } from "./errors.ts";
 import { chooseActions, resetPlan } from "./learning/actions.ts";
-import { Done, newEnvSlot, type EnvSlot } from "./learning/env-slot.ts";
+import { Done, encodeSeat, newEnvSlot, type EnvSlot } from "./learning/env-slot.ts";
 import { EpisodeRunner } from "./learning/episodes.ts";
 import { ReplyWriter } from "./learning/replies.ts";
 import { resolveSettings, type SessionSettings } from "./learning/settings.ts";
@@ -125,9 +125,21 @@ export class LearningFacilitator {
    * The first reset must restart every env.
    */
   async reset(request?: number | ResetRequest | null): Promise<EnvBatch> {
+    return this.resetNow(request);
+  }
+
+  /**
+   * reset() without a promise when every agent answered synchronously (the in-process runtime,
+   * which has no event loop to settle one): same effects and errors as reset(), thrown
+   * synchronously; a promise only when some agent returned one.
+   */
+  resetNow(request?: number | ResetRequest | null): EnvBatch | Promise<EnvBatch> {
     const req: ResetRequest = typeof request === "number" ? { seed: request } : (request ?? {});
     const plan = resetPlan(this.envs, req, this.seed, this.started);
-    return this.exclusive(async () => {
+    if (this.busy) throw busyError();
+    this.busy = true;
+    let sync = true;
+    try {
       if (req.seed !== undefined && req.envs === undefined) this.seed = req.seed;
       for (const [env, envSeed] of plan) {
         if (envSeed !== null) {
@@ -136,21 +148,32 @@ export class LearningFacilitator {
           env.episode = 0;
         }
       }
-      const pending: Promise<void>[] = [];
+      let pending: Promise<void>[] | null = null;
       try {
         for (const [env] of plan) {
           const p = this.episodes.beginEpisode(env);
-          if (p) pending.push(p);
+          if (p) (pending ??= []).push(p);
         }
       } catch (e) {
-        abandon(pending);
+        if (pending) abandon(pending);
         throw e;
       }
-      await settleInOrder(pending);
-      this.started = true;
-      this.stepIndex = 0;
-      return this.replies.batch(this.envs, this.stepIndex, "reset");
-    });
+      if (pending === null) return this.finishReset();
+      sync = false;
+      return settleInOrder(pending)
+        .then(() => this.finishReset())
+        .finally(() => {
+          this.busy = false;
+        });
+    } finally {
+      if (sync) this.busy = false;
+    }
+  }
+
+  private finishReset(): EnvBatch {
+    this.started = true;
+    this.stepIndex = 0;
+    return this.replies.batch(this.envs, this.stepIndex, "reset");
   }
 
   /**
@@ -270,19 +293,25 @@ export class LearningFacilitator {
     return env.loop?.decisions ?? [];
   }
 
+  /**
+   * Seat `seat`'s observation of env `index` as it stands: the row an observe "all" reply carries
+   * for that seat (all zeros for a seat played by an agent), for a host that asks for the other
+   * seats' observations only when they are read (observe "acting" replies, then this).
+   */
+  observation(index: number, seat: number): Float32Array {
+    const env = this.envs[index];
+    if (!env) throw new EnvRequestError("invalid_config", `env ${index} is not an env index in [0, ${this.numEnvs})`);
+    const role = this.roles[seat];
+    if (!Number.isInteger(seat) || !role) throw new EnvRequestError("invalid_config", `seat ${seat} is not a seat index in [0, ${this.numSeats})`);
+    if (!this.started) throw new EnvRequestError("reset_required", "reset the session before reading its observations", 409);
+    const out = new Float32Array(this.spec.observation.size);
+    if (role.kind !== "agent") encodeSeat(this.settings, env, seat, out);
+    return out;
+  }
+
   /** The canonical state hash of every env (tests and desync hunting; never sent by default: it fingerprints hidden state). */
   hashes(): (string | null)[] {
     return this.envs.map((env) => (this.started ? stateHash(env.state) : null));
-  }
-
-  private async exclusive<T>(run: () => Promise<T>): Promise<T> {
-    if (this.busy) throw busyError();
-    this.busy = true;
-    try {
-      return await run();
-    } finally {
-      this.busy = false;
-    }
   }
 }
 

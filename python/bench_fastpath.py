@@ -137,6 +137,16 @@ def cardgym_aec_row() -> Row:
     return Row("AEC sevens (cardgym, fast path)", aec_runner(env, client.server.pid if client.server else None), lambda: (env.close(), client.close()))
 
 
+def inprocess_aec_row() -> Optional[Row]:
+    try:
+        client: Any = cardgym.InProcessClient()
+    except ImportError as e:
+        print(f"(skipped the in-process AEC row: {e})")
+        return None
+    env = cardgym.pettingzoo.env("sevens", seed=0, client=client)
+    return Row("AEC sevens (cardgym, in process)", aec_runner(env, None), env.close)
+
+
 def aec_runner(env: Any, pid: Optional[int]) -> Callable[[float], Tuple[int, float, float, float]]:
     rng = random.Random(0)
     env.reset(seed=0)
@@ -293,7 +303,8 @@ def main() -> None:
     if "single" in only:
         rows += [single_row(False), single_row(True)]
     if "aec" in only:
-        rows += [cardgym_aec_row(), *pettingzoo_rows()]
+        inprocess = inprocess_aec_row()
+        rows += [cardgym_aec_row(), *([inprocess] if inprocess else []), *pettingzoo_rows()]
     if "vec64" in only or "selfplay64" in only:
         spiel = openspiel_rows()
         if "vec64" in only:
@@ -326,6 +337,8 @@ def main() -> None:
         ("1 env sevens, fast path", "1 env sevens, HTTP"),
         ("AEC sevens (cardgym, fast path)", "AEC leduc_holdem_v4 (PettingZoo, in process)"),
         ("AEC sevens (cardgym, fast path)", "AEC texas_holdem_v4 (PettingZoo, in process)"),
+        ("AEC sevens (cardgym, in process)", "AEC leduc_holdem_v4 (PettingZoo, in process)"),
+        ("AEC sevens (cardgym, in process)", "AEC texas_holdem_v4 (PettingZoo, in process)"),
         ("vec 64 sevens, fast path", "vec 64 sevens, HTTP"),
         ("self-play 64 sevens, fast path", "self-play 64 sevens, HTTP"),
     ]

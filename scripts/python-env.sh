@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Creates python/.venv and installs the cardgym Python package into it (editable, with its test
-# extras and Ray, for cardgym.ray's tests). Idempotent: skipped when the venv is complete and python/pyproject.toml is unchanged
-# since the last install (a stamp file holds its hash). Set CARDGYM_PYTHON to choose the
+# extras, Ray for cardgym.ray's tests, and the in-process extra). Idempotent: skipped when the venv
+# is complete and python/pyproject.toml is unchanged since the last install (a stamp file holds its
+# hash). Set CARDGYM_PYTHON to choose the
 # interpreter; by default Debian's /usr/bin/python3 with --system-site-packages (so Debian's
 # python3-torch is visible to the training example), else the first python3 on PATH.
 #
@@ -48,7 +49,7 @@ if [[ $debian == 1 ]]; then
 fi
 echo "python-env: installing cardgym into $venv" >&2
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip >&2 || true
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${constraints[@]}" -e "$root/python[test,ray]" >&2
-"$venv/bin/python" -c "import cardgym, gymnasium, pettingzoo, msgpack, numpy, pytest, mypy, ray" >&2
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${constraints[@]}" -e "$root/python[test,ray,inprocess]" >&2
+"$venv/bin/python" -c "import cardgym, gymnasium, pettingzoo, msgpack, numpy, pytest, mypy, ray, pythonmonkey" >&2
 "$venv/bin/ruff" --version >/dev/null
 echo "$want" > "$stamp"

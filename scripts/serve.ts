@@ -18,7 +18,7 @@ const USAGE =
   "npm start -- [--host H] [--port N] [--socket PATH] [--token-file FILE] [--token T] [--workers N] [--max-agent-cost N] " +
   "[--max-sessions N] [--max-envs N] [--max-total-envs N] [--max-connections N] [--body-limit BYTES] [--idle-timeout S] " +
   "[--request-timeout S] [--step-timeout S] [--model-dir DIR] [--card-set-dir DIR] [--data-dir DIR] [--max-tables N] [--quiet] [--exit-on-stdin-eof] [--remove-socket-dir] [--no-fast-path] " +
-  "[--lease-socket PATH] [--lease-grace-ms N] [--build-id ID]\n" +
+  "[--lease-socket PATH] [--lease-grace-ms N] [--build-id ID] [--expose-state-hashes]\n" +
   "environment: CARDGYM_HOST, PORT, CARDGYM_SOCKET, CARDGYM_TOKEN, CARDGYM_DATA_DIR\n" +
   "--socket PATH listens on a Unix domain socket instead of host:port (its URL is unix:PATH): on one\n" +
   "machine, 1.1-1.4x the requests/s of TCP loopback in our runs (docs/protocol.md, Transports); each session\n" +
@@ -29,7 +29,9 @@ const USAGE =
   `one request (default ${DEFAULT_LIMITS.stepTimeoutMs / 1000}); --max-agent-cost N: per-step agent cost a session may have (default ${DEFAULT_LIMITS.maxAgentCost}, docs/agents.md)\n` +
   "--lease-socket PATH: a server shared by several processes (the Python package starts one): it counts\n" +
   "connections to PATH as leases, greets each with a line of JSON (--build-id, pid, URL) and exits\n" +
-  `--lease-grace-ms after the last one closes (default ${DEFAULT_LEASE_GRACE_MS})`;
+  `--lease-grace-ms after the last one closes (default ${DEFAULT_LEASE_GRACE_MS})\n` +
+  "--expose-state-hashes: GET /v1/sessions/:id lists each env's state hash (tests and desync hunting: a hash\n" +
+  "fingerprints hidden cards, so never on a server whose sessions' players must not see each other's)";
 
 main(async () => {
   const { values } = parseCli(USAGE, {
@@ -59,6 +61,7 @@ main(async () => {
     "lease-socket": { type: "string" },
     "lease-grace-ms": { type: "string" },
     "build-id": { type: "string" },
+    "expose-state-hashes": { type: "boolean" },
   });
   if (values.help) return printUsage(USAGE);
   // CARDGYM_HOST only: the generic HOST is often set to the machine's name by shells and
@@ -95,6 +98,7 @@ main(async () => {
     ...(values["model-dir"] === undefined ? {} : { modelDir: values["model-dir"] }),
     ...(values["card-set-dir"] === undefined ? {} : { cardSetDir: values["card-set-dir"] }),
     fastPath: socketPath !== null && !values["no-fast-path"] ? fastPathPrefix(socketPath, log) : null,
+    exposeStateHashes: values["expose-state-hashes"] === true,
   });
   let address: string;
   try {

@@ -1,8 +1,8 @@
-import type { GameRegistry } from "../../engine/core/index.ts";
-import type { GameAdapter } from "../codec.ts";
-import { EnvFault, EnvRequestError, describeThrown } from "../errors.ts";
-import { LearningFacilitator, type AgentFactory, type EnvBatch, type FacilitatorOptions } from "../learning-facilitator.ts";
-import type { HostError, HostReply, HostRequest, RebuildBody } from "./host-protocol.ts";
+import { EnvFault } from "../errors.ts";
+import type { EnvBatch, LearningFacilitator } from "../learning-facilitator.ts";
+import { hostError } from "./host-error.ts";
+import { createFacilitator, sessionInfo, type HostSetup } from "./session-info.ts";
+import type { HostReply, HostRequest, RebuildBody } from "./host-protocol.ts";
 import { runJob } from "./jobs.ts";
 import type { CreateBody } from "./schemas.ts";
 import { Tensor, encodeReply } from "./wire.ts";
@@ -18,12 +18,7 @@ import { Tensor, encodeReply } from "./wire.ts";
  * the main thread only forwards bytes (transferred, not copied, from a worker).
  */
 
-export interface HostSetup {
-  readonly registry: GameRegistry;
-  readonly adapters: ReadonlyMap<string, GameAdapter>;
-  readonly createAgent: AgentFactory;
-  readonly modelDir: string;
-}
+export type { HostSetup } from "./session-info.ts";
 
 export class SessionHost {
   private readonly sessions = new Map<string, LearningFacilitator>();
@@ -64,7 +59,7 @@ export class SessionHost {
         this.sessions.set(session, f);
         return {
           status: 201,
-          payload: encodeReply(createReply(session, f), format),
+          payload: encodeReply(sessionInfo(session, f), format),
           meta: { game: f.game.info.id, mode: f.mode, seats: f.seatNames, numEnvs: f.numEnvs },
         };
       }
@@ -115,51 +110,9 @@ export class SessionHost {
     return { status: 200, ...(last ? { digest: digestBatch(last), step: last.step } : {}) };
   }
 
-  /** Builds a facilitator from a validated create body: every body field but game is a FacilitatorOptions field. */
   private create(body: CreateBody): LearningFacilitator {
-    const { game, ...rest } = body;
-    const adapter = this.setup.adapters.get(game);
-    if (!adapter || !this.setup.registry.get(game).ok) throw new EnvRequestError("invalid_config", `no game ${JSON.stringify(game)} with an RL adapter`);
-    const options: FacilitatorOptions = {
-      ...rest,
-      adapter,
-      numEnvs: rest.numEnvs ?? 1,
-      seed: rest.seed ?? 0,
-      maxDecisions: rest.maxDecisions ?? null,
-      createAgent: this.setup.createAgent,
-      modelRoot: this.setup.modelDir,
-    };
-    return LearningFacilitator.create(options);
+    return createFacilitator(body, this.setup);
   }
-}
-
-export function hostError(e: unknown): HostError {
-  if (e instanceof EnvRequestError) {
-    return { status: e.status, code: e.code, message: e.message, fault: false, ...(e.details ? { details: { ...e.details } } : {}) };
-  }
-  if (e instanceof EnvFault) return { status: 500, code: e.code, message: e.message, fault: true, ...(e.env === undefined ? {} : { details: { env: e.env } }) };
-  return { status: 500, code: "internal_error", message: describeThrown(e), fault: true };
-}
-
-function createReply(id: string, f: LearningFacilitator): Record<string, unknown> {
-  return {
-    session: id,
-    game: f.game.info.id,
-    gameVersion: f.game.info.version,
-    mode: f.mode,
-    seats: f.seatNames,
-    numSeats: f.numSeats,
-    numEnvs: f.numEnvs,
-    maxDecisions: f.maxDecisions,
-    autoreset: f.autoreset,
-    learnerSeat: f.learnerSeatMode,
-    illegalAction: f.illegalAction,
-    illegalReward: f.illegalReward,
-    obsWire: f.obsWire.info,
-    observe: f.observe,
-    config: f.config,
-    spec: f.spec,
-  };
 }
 
 function maskReply(f: LearningFacilitator, labels: boolean): Record<string, unknown> {

@@ -24,6 +24,7 @@ from . import onnx, pettingzoo, pool, selfplay
 from .client import Client, Session, tensor
 from .env import CardgymEnv, Opponents
 from .errors import CardgymError, IllegalActionError, ServerError, ServerStartError, ServerUnavailable
+from .inprocess import InProcessClient
 from .pool import EnvPool
 from .table import Table
 from .vector import CardgymVectorEnv
@@ -37,6 +38,7 @@ __all__ = [
     "Client",
     "EnvPool",
     "IllegalActionError",
+    "InProcessClient",
     "ServerError",
     "ServerStartError",
     "ServerUnavailable",

@@ -289,27 +289,62 @@ class Client:
         (default), ``"alternating"`` or ``"random"``; ``illegal_action``: ``"reject"`` (default)
         or ``"terminate"``, with ``illegal_reward`` (default -1); ``observe`` (multi mode):
         ``"all"`` (default) or ``"acting"``."""
-        body: Dict[str, Any] = {"game": game, "numEnvs": int(num_envs), "seed": int(seed)}
-        if obs_dtype != "float32":
-            body["obsDtype"] = obs_dtype
-        if autoreset is not None:
-            body["autoreset"] = autoreset
-        if learner_seat is not None:
-            body["learnerSeat"] = learner_seat
-        if illegal_action is not None:
-            body["illegalAction"] = illegal_action
-        if illegal_reward is not None:
-            body["illegalReward"] = float(illegal_reward)
-        if observe is not None:
-            body["observe"] = observe
-        if seats is not None:
-            body["seats"] = list(seats)
-        if config:
-            body["config"] = dict(config)
-        if max_decisions is not None:
-            body["maxDecisions"] = int(max_decisions)
+        body = create_body(
+            game, seats=seats, config=config, num_envs=num_envs, seed=seed, max_decisions=max_decisions, obs_dtype=obs_dtype,
+            autoreset=autoreset, learner_seat=learner_seat, illegal_action=illegal_action, illegal_reward=illegal_reward, observe=observe,
+        )
         return Session(self, self.request("POST", "/v1/sessions", body), decode_obs=decode_obs)
 
+
+def create_body(
+    game: str,
+    *,
+    seats: Optional[Sequence[str]] = None,
+    config: Optional[Mapping[str, Any]] = None,
+    num_envs: int = 1,
+    seed: int = 0,
+    max_decisions: Optional[int] = None,
+    obs_dtype: str = "float32",
+    autoreset: Optional[str] = None,
+    learner_seat: Optional[str] = None,
+    illegal_action: Optional[str] = None,
+    illegal_reward: Optional[float] = None,
+    observe: Optional[str] = None,
+) -> Dict[str, Any]:
+    """The create-session body (POST /v1/sessions) of :meth:`Client.create_session`'s arguments."""
+    body: Dict[str, Any] = {"game": game, "numEnvs": int(num_envs), "seed": int(seed)}
+    if obs_dtype != "float32":
+        body["obsDtype"] = obs_dtype
+    if autoreset is not None:
+        body["autoreset"] = autoreset
+    if learner_seat is not None:
+        body["learnerSeat"] = learner_seat
+    if illegal_action is not None:
+        body["illegalAction"] = illegal_action
+    if illegal_reward is not None:
+        body["illegalReward"] = float(illegal_reward)
+    if observe is not None:
+        body["observe"] = observe
+    if seats is not None:
+        body["seats"] = list(seats)
+    if config:
+        body["config"] = dict(config)
+    if max_decisions is not None:
+        body["maxDecisions"] = int(max_decisions)
+    return body
+
+
+
+def reset_body(seed: Optional[int], seeds: Optional[Sequence[Optional[int]]], envs: Optional[Sequence[int]]) -> Dict[str, Any]:
+    """The body of a reset (POST /v1/sessions/:id/reset): see :meth:`Session.reset`."""
+    body: Dict[str, Any] = {}
+    if seed is not None:
+        body["seed"] = operator.index(seed)
+    if seeds is not None:
+        body["seeds"] = [None if s is None else operator.index(s) for s in seeds]
+    if envs is not None:
+        body["envs"] = [operator.index(i) for i in envs]
+    return body
 
 def _obs_plan(spec: Mapping[str, Any], wire: Mapping[str, Any]) -> Any:
     """Per-feature float32 denominators, and for ``bits`` the feature indices packed as bits,
@@ -345,7 +380,41 @@ def _reconnect(url: str) -> Client:
 Actions = Union[Sequence[int], np.ndarray]
 
 
-class Session:
+class SessionInfo:
+    """What a session is, from its create reply: game, mode, seats, counts, config, spec and the
+    observation wire form (shared by :class:`Session` and the in-process session)."""
+
+    game: str
+    mode: str
+    autoreset: str
+    learner_seat: str
+    seats: List[str]
+    num_seats: int
+    num_envs: int
+    config: Dict[str, Any]
+    spec: Dict[str, Any]
+    observation_size: int
+    action_size: int
+    obs_wire: Dict[str, Any]
+    obs_dtype: str
+
+    def _describe(self, created: Mapping[str, Any]) -> None:
+        self.game = created["game"]
+        self.mode = created["mode"]
+        self.autoreset = created.get("autoreset", "next-step")
+        self.learner_seat = created.get("learnerSeat", "fixed")
+        self.seats = list(created["seats"])
+        self.num_seats = int(created["numSeats"])
+        self.num_envs = int(created["numEnvs"])
+        self.config = created["config"]
+        self.spec = created["spec"]
+        self.observation_size = int(self.spec["observation"]["size"])
+        self.action_size = int(self.spec["action"]["size"])
+        self.obs_wire = created.get("obsWire") or {"dtype": "float32"}
+        self.obs_dtype = self.obs_wire["dtype"]
+
+
+class Session(SessionInfo):
     """One server session: ``num_envs`` envs of one game stepped together.
 
     ``reset()`` and ``step()`` return the reply batch as a dict of numpy arrays: ``obs``, ``mask``,
@@ -356,19 +425,7 @@ class Session:
     def __init__(self, client: Client, created: Dict[str, Any], decode_obs: bool = True):
         self.client = client
         self.id: str = created["session"]
-        self.game: str = created["game"]
-        self.mode: str = created["mode"]
-        self.autoreset: str = created.get("autoreset", "next-step")
-        self.learner_seat: str = created.get("learnerSeat", "fixed")
-        self.seats: List[str] = list(created["seats"])
-        self.num_seats: int = int(created["numSeats"])
-        self.num_envs: int = int(created["numEnvs"])
-        self.config: Dict[str, Any] = created["config"]
-        self.spec: Dict[str, Any] = created["spec"]
-        self.observation_size: int = int(self.spec["observation"]["size"])
-        self.action_size: int = int(self.spec["action"]["size"])
-        self.obs_wire: Dict[str, Any] = created.get("obsWire") or {"dtype": "float32"}
-        self.obs_dtype: str = self.obs_wire["dtype"]
+        self._describe(created)
         self._decode = decode_obs and self.obs_dtype != "float32"
         self._obs_plan = _obs_plan(self.spec, self.obs_wire)
         self._path = f"/v1/sessions/{quote(self.id, safe='')}"
@@ -449,13 +506,7 @@ class Session:
     ) -> Dict[str, Any]:
         """Restarts every env, or the envs listed in ``envs``. ``seed``: env i is re-seeded with
         ``seed + i``; ``seeds``: one seed (or None: not re-seeded) per env restarted."""
-        body: Dict[str, Any] = {}
-        if seed is not None:
-            body["seed"] = operator.index(seed)
-        if seeds is not None:
-            body["seeds"] = [None if s is None else operator.index(s) for s in seeds]
-        if envs is not None:
-            body["envs"] = [operator.index(i) for i in envs]
+        body = reset_body(seed, seeds, envs)
         if self.fast is not None:
             return self._decoded(self._fast(lambda f: f.reset(body)))
         return self._decoded(self.client.request("POST", f"{self._path}/reset", body, plain=True))

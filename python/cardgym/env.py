@@ -117,6 +117,9 @@ def open_session(
     """
     owner.client, owner._owns_client = open_client(client, url)
     owner.session = None
+    if getattr(owner, "observes_seats_on_demand", False) and getattr(owner.client, "seat_observations", False):
+        # Replies carry the acting seat's observation only; the env asks for another seat's when read.
+        create.setdefault("observe", "acting")
     try:
         config = game_config(game, config)
         session = owner.client.create_session(

@@ -41,7 +41,12 @@ class CardgymAECEnv(MultiAgentSessionEnv, AECEnv):
     copies the caller may modify (default: read-only views of the reply).
     """
 
+    #: With a client whose sessions give any seat's observation on demand (the in-process
+    #: runtime), replies carry the acting seat's only and observe() asks for the others.
+    observes_seats_on_demand = True
+
     def _start(self, session: Session) -> None:
+        self._on_demand = getattr(session, "observe", "all") == "acting"
         self.metadata: Dict[str, Any] = {"name": f"cardgym_{self.game}_v0", "render_modes": RENDER_MODES, "render_fps": 4, "is_parallelizable": False}
         self._single = session.mode == "single"
         self.possible_agents = [f"player_{s}" for s in self._client_seats]
@@ -81,8 +86,14 @@ class CardgymAECEnv(MultiAgentSessionEnv, AECEnv):
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
         b = self._batch
         assert b is not None, "call reset() first"
-        obs = b["obs"][0] if self._single else b["obs"][0, self._seat_of[agent]]
-        acting = int(b["seat"][0]) == self._seat_of[agent]
+        seat = self._seat_of[agent]
+        acting = int(b["seat"][0]) == seat
+        if self._single:
+            obs = b["obs"][0]
+        elif self._on_demand:
+            obs = b["obs"][0] if acting else self.session.observation(0, seat)  # type: ignore[union-attr]
+        else:
+            obs = b["obs"][0, seat]
         mask = b["mask"][0].view(np.int8) if acting else self._zero_mask.copy()
         obs, mask = self._own(obs, mask)
         return {"observation": obs, "action_mask": mask}
@@ -97,12 +108,13 @@ class CardgymAECEnv(MultiAgentSessionEnv, AECEnv):
             raise ValueError(f"{agent} is to act and must be given an action, not None")
         b = self.session.step([action])
         self._batch, self._mask = b, b["mask"][0].view(np.int8)
-        reward = b["reward"][0]
+        reward = b["reward"][0].tolist()
         self._cumulative_rewards[agent] = 0.0
         if self._single:
-            self.rewards = {a: float(reward) for a in self.agents}
+            self.rewards = {a: reward for a in self.agents}
         else:
-            self.rewards = {a: float(reward[self._seat_of[a]]) for a in self.agents}
+            seat_of = self._seat_of
+            self.rewards = {a: reward[seat_of[a]] for a in self.agents}
         terminated, truncated = bool(b["terminated"][0]), bool(b["truncated"][0])
         if terminated or truncated:
             self.terminations = {a: terminated for a in self.agents}

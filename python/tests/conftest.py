@@ -49,3 +49,16 @@ def masked_choice(rng: np.random.Generator, mask: np.ndarray) -> int:
     legal = np.flatnonzero(mask)
     assert legal.size > 0, "no legal action in a live state"
     return int(rng.choice(legal))
+
+
+def same_reply(a, b, where: str) -> None:
+    """Equal replies: the same keys, types, dtypes, shapes and bytes, recursively."""
+    assert type(a) is type(b), where
+    if isinstance(a, dict):
+        assert a.keys() == b.keys(), where
+        for k in a:
+            same_reply(a[k], b[k], f"{where}.{k}")
+    elif isinstance(a, np.ndarray):
+        assert a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes(), where
+    else:
+        assert a == b, where

@@ -9,7 +9,7 @@ import struct
 
 import numpy as np
 import pytest
-from conftest import shared_client
+from conftest import same_reply, shared_client
 
 import cardgym
 from cardgym.fastpath import FastConnection, FastPathBroken
@@ -20,18 +20,6 @@ def http_client():
     c = cardgym.Client(shared_client().url, fast_path=False)
     yield c
     c.close()
-
-
-def _same(a, b, where: str) -> None:
-    assert type(a) is type(b), where
-    if isinstance(a, dict):
-        assert a.keys() == b.keys(), where
-        for k in a:
-            _same(a[k], b[k], f"{where}.{k}")
-    elif isinstance(a, np.ndarray):
-        assert a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes(), where
-    else:
-        assert a == b, where
 
 
 def test_default_is_the_fast_path_and_http_is_selectable(client, http_client):
@@ -58,7 +46,7 @@ def test_same_replies_as_http(game, autoreset, client, http_client):
     try:
         assert fast.fast is not None
         a, b = fast.reset(seed=3), slow.reset(seed=3)
-        _same(a, b, "reset")
+        same_reply(a, b, "reset")
         ends = 0
         for step in range(120):
             actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in a["mask"]])
@@ -74,7 +62,7 @@ def test_same_replies_as_http(game, autoreset, client, http_client):
                 b = slow.reset(envs=[0], seeds=[step])
             else:
                 b = slow.step(actions)
-            _same(a, b, f"step {step}")
+            same_reply(a, b, f"step {step}")
             ends += int((a["terminated"] | a["truncated"]).sum())
         assert ends > 0
     finally:

@@ -4,6 +4,8 @@
  * 1. esbuild bundles the server (scripts/serve.ts and everything it imports, card data included)
  *    into one plain-JavaScript file, python/cardgym/_server/dist/serve.mjs: no tsx, no TypeScript,
  *    no node_modules at run time but one.
+ *    Beside it, dist/inprocess.js: env/inprocess.ts bundled for the in-process runtime
+ *    (scripts/build/inprocess.mjs, python/cardgym/inprocess.py).
  * 2. onnxruntime-node stays outside the bundle (a native addon cannot be bundled); its JavaScript and
  *    the Linux x86_64 binary are copied to python/cardgym/_server/node_modules/.
  * 3. The shipped models go to python/cardgym/_server/models/builtin/ and the shipped card sets
@@ -71,6 +73,8 @@ main(async () => {
     minifySyntax: true,
     logLevel: "warning",
   });
+  // The engine for in-process sessions (cardgym.InProcessClient), built from the same sources.
+  execFileSync(process.execPath, [join(ROOT, "scripts", "build", "inprocess.mjs"), "--out", join(SERVER, "dist", "inprocess.js")], { stdio: ["ignore", "ignore", "inherit"] });
   copyOnnxRuntime();
   cpSync(join(ROOT, "models", "builtin"), join(SERVER, "models", "builtin"), { recursive: true });
   copyWebClient(SERVER);

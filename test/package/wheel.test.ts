@@ -27,6 +27,9 @@ assert finished > 0, "no episode finished"
 print("vector episodes finished:", finished)
 import cardgym.server as s
 print("server:", s.BUNDLED_SERVER.is_file(), "node:", s.find_node())
+# The engine bundle of in-process sessions ships beside the server (cardgym.InProcessClient loads it).
+import cardgym.inprocess as ip
+assert ip.bundle_path() == ip.BUNDLED and ip.BUNDLED.is_file(), ip.BUNDLED
 # The bundled server also serves the browser client at /.
 import urllib.request
 srv = s.EmbeddedServer(transport="tcp")

@@ -8,6 +8,7 @@ import type { ServerCore } from "../core.ts";
 import type { ResolvedOptions } from "../options.ts";
 import { sendEncoded } from "../reply.ts";
 import { gameParams } from "../schemas.ts";
+import { gameSummary } from "../session-info.ts";
 
 /**
  * What the server is and serves: the probes (`/healthz`, `/metrics`, JSON unless msgpack is asked
@@ -38,23 +39,7 @@ const games: FastifyPluginCallback<{ core: ServerCore }> = (app, { core }, done)
   });
 
   app.get("/v1/games", (request, reply) => {
-    const list = servedGames(o).map((id) => {
-      const adapter = o.adapters.get(id)!;
-      const spec = specOf(adapter);
-      const info = adapter.game.info;
-      return {
-        id,
-        title: info.title,
-        version: info.version,
-        minSeats: info.minSeats,
-        maxSeats: info.maxSeats,
-        defaultSeats: info.defaultSeats,
-        zeroSum: info.zeroSum,
-        observationSize: spec.observation.size,
-        actionSize: spec.action.size,
-        actionSpecHash: spec.actionSpecHash,
-      };
-    });
+    const list = servedGames(o).map((id) => gameSummary(id, o.adapters.get(id)!));
     return sendEncoded(core, request, reply, 200, { games: list });
   });
 

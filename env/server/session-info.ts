@@ -1,0 +1,76 @@
+import type { GameRegistry } from "../../engine/core/index.ts";
+import type { GameAdapter } from "../codec.ts";
+import { EnvRequestError } from "../errors.ts";
+import { LearningFacilitator, type AgentFactory, type FacilitatorOptions } from "../learning-facilitator.ts";
+import { specOf } from "../spec.ts";
+import type { CreateBody } from "./schemas.ts";
+
+/**
+ * What a client is told about games and sessions, as plain data: shared by the server (GET
+ * /v1/games, the create reply) and the in-process runtime (env/inprocess.ts), so both describe
+ * them alike, and how both build a session from a validated create body.
+ */
+
+export interface HostSetup {
+  readonly registry: GameRegistry;
+  readonly adapters: ReadonlyMap<string, GameAdapter>;
+  readonly createAgent: AgentFactory;
+  readonly modelDir: string;
+}
+
+/** Builds a facilitator from a validated create body: every body field but game is a FacilitatorOptions field. */
+export function createFacilitator(body: CreateBody, setup: HostSetup): LearningFacilitator {
+  const { game, ...rest } = body;
+  const adapter = setup.adapters.get(game);
+  if (!adapter || !setup.registry.get(game).ok) throw new EnvRequestError("invalid_config", `no game ${JSON.stringify(game)} with an RL adapter`);
+  const options: FacilitatorOptions = {
+    ...rest,
+    adapter,
+    numEnvs: rest.numEnvs ?? 1,
+    seed: rest.seed ?? 0,
+    maxDecisions: rest.maxDecisions ?? null,
+    createAgent: setup.createAgent,
+    modelRoot: setup.modelDir,
+  };
+  return LearningFacilitator.create(options);
+}
+
+/** One served game as GET /v1/games lists it. */
+export function gameSummary(id: string, adapter: GameAdapter): Record<string, unknown> {
+  const spec = specOf(adapter);
+  const info = adapter.game.info;
+  return {
+    id,
+    title: info.title,
+    version: info.version,
+    minSeats: info.minSeats,
+    maxSeats: info.maxSeats,
+    defaultSeats: info.defaultSeats,
+    zeroSum: info.zeroSum,
+    observationSize: spec.observation.size,
+    actionSize: spec.action.size,
+    actionSpecHash: spec.actionSpecHash,
+  };
+}
+
+/** The reply to a session's creation (POST /v1/sessions). */
+export function sessionInfo(id: string, f: LearningFacilitator): Record<string, unknown> {
+  return {
+    session: id,
+    game: f.game.info.id,
+    gameVersion: f.game.info.version,
+    mode: f.mode,
+    seats: f.seatNames,
+    numSeats: f.numSeats,
+    numEnvs: f.numEnvs,
+    maxDecisions: f.maxDecisions,
+    autoreset: f.autoreset,
+    learnerSeat: f.learnerSeatMode,
+    illegalAction: f.illegalAction,
+    illegalReward: f.illegalReward,
+    obsWire: f.obsWire.info,
+    observe: f.observe,
+    config: f.config,
+    spec: f.spec,
+  };
+}

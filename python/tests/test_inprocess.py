@@ -1,0 +1,154 @@
+"""In-process sessions (cardgym.inprocess) against the server: for the same seeds and actions they
+give the same replies, byte for byte, and the same state hashes, in every game; the AEC env on
+them (replies with the acting seat's observation, the others asked for on demand) shows every
+agent exactly what it shows on the server; errors are the server's."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import same_reply
+
+import cardgym
+import cardgym.pettingzoo as cpz
+from cardgym.inprocess import InProcessClient
+from cardgym.server import EmbeddedServer
+
+
+@pytest.fixture(scope="module")
+def hashing_server():
+    """A private server that lists each env's state hash in GET /v1/sessions/:id."""
+    server = EmbeddedServer(extra_args=["--expose-state-hashes"])
+    client = cardgym.Client(server.url)
+    yield client
+    client.close()
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def inprocess():
+    return InProcessClient()
+
+
+def legal_actions(rng: np.random.Generator, reply) -> list:
+    """One random legal action per env (0 where an env's game is over: the next step restarts it)."""
+    out = []
+    for row in reply["mask"]:
+        legal = np.flatnonzero(row)
+        out.append(int(rng.choice(legal)) if legal.size else 0)
+    return out
+
+
+@pytest.mark.parametrize("seats", ["all external", "default"])
+def test_same_replies_and_state_hashes_as_the_server(game, hashing_server, inprocess, game_info, seats):
+    n = game_info[game]["defaultSeats"]
+    options = {"seed": 11, "num_envs": 2, "illegal_action": "terminate", "max_decisions": 300}
+    if seats == "all external":
+        options["seats"] = ["external"] * n if n > 1 else ["learner"]  # a lone client seat is the learner
+    server = hashing_server.create_session(game, **options)
+    local = inprocess.create_session(game, **options)
+    try:
+        rng = np.random.default_rng(5)
+        a, b = server.reset(), local.reset()
+        same_reply(a, b, f"{game} reset")
+        for step in range(400):
+            if step == 150:
+                a, b = server.reset(seeds=[3, None]), local.reset(seeds=[3, None])
+                same_reply(a, b, f"{game} re-seeded reset")
+            actions = legal_actions(rng, a)
+            if step % 97 == 50:
+                actions[0] = -1  # an illegal action ends env 0's episode with the penalty
+            a, b = server.step(actions), local.step(actions)
+            same_reply(a, b, f"{game} step {step}")
+            if step % 40 == 0:
+                assert server.info()["hashes"] == local.hashes(), f"{game} step {step}: state hashes differ"
+        assert server.info()["hashes"] == local.hashes()
+        assert server.render(1) == local.render(1)
+    finally:
+        server.close()
+        local.close()
+
+
+def test_aec_env_shows_every_agent_what_the_server_shows(game, client, inprocess):
+    remote = cpz.env(game, client=client, seed=4)
+    local = cpz.env(game, client=inprocess, seed=4)
+    assert local.unwrapped.session.observe == "acting", "replies carry the acting seat's observation only"
+    try:
+        rng = np.random.default_rng(1)
+        for episode in range(3):
+            remote.reset(seed=episode)
+            local.reset(seed=episode)
+            steps = 0
+            while remote.agents and steps < 600:
+                assert local.agents == remote.agents and local.agent_selection == remote.agent_selection
+                for agent in remote.possible_agents:
+                    same_reply(local.observe(agent), remote.observe(agent), f"{game} observe({agent}) at {steps}")
+                _, reward, te, tr, info = remote.last()
+                assert local.last()[1:] == (reward, te, tr, info)
+                assert local.rewards == remote.rewards and local.terminations == remote.terminations
+                mask = remote.observe(remote.agent_selection)["action_mask"]
+                action = None if te or tr else int(rng.choice(np.flatnonzero(mask)))
+                remote.step(action)
+                local.step(action)
+                steps += 1
+    finally:
+        remote.close()
+        local.close()
+
+
+def test_aec_env_passes_pettingzoos_api_test(inprocess):
+    from pettingzoo.test import api_test
+
+    env = cpz.env("sevens", client=inprocess, seed=0)
+    try:
+        api_test(env, num_cycles=300)
+    finally:
+        env.close()
+
+
+def test_errors_are_the_servers(client, inprocess):
+    server = client.create_session("sevens", seed=1, seats=["external"] * 4)
+    local = inprocess.create_session("sevens", seed=1, seats=["external"] * 4)
+    try:
+        for s in (server, local):
+            with pytest.raises(cardgym.ServerError) as e:
+                s.step([0])
+            assert e.value.code == "reset_required"
+        a, b = server.reset(), local.reset()
+        illegal = int(np.flatnonzero(a["mask"][0] == 0)[0])
+        errors = []
+        for s in (server, local):
+            with pytest.raises(cardgym.IllegalActionError) as e:
+                s.step([illegal])
+            errors.append((e.value.status, e.value.code, str(e.value)))
+        assert errors[0] == errors[1]
+        same_reply(server.step([int(np.flatnonzero(a["mask"][0])[0])]), local.step([int(np.flatnonzero(b["mask"][0])[0])]), "after the refusal")
+    finally:
+        server.close()
+        local.close()
+    with pytest.raises(cardgym.ServerError, match="onnx"):
+        inprocess.create_session("sevens", seats=["learner", "onnx:builtin/sevens", "random", "random"])
+    with pytest.raises(cardgym.ServerError) as e:
+        inprocess.create_session("sevens", obs_dtype="bits")
+    assert e.value.code == "invalid_config"
+    closed = inprocess.create_session("sevens")
+    closed.close()
+    with pytest.raises(cardgym.ServerError) as e:
+        closed.reset()
+    assert e.value.code == "unknown_session"
+
+
+def test_replies_stay_as_they_were_after_later_steps(inprocess):
+    """Each reply owns its bytes: a later step (which reuses the bundle's buffer) changes none."""
+    s = inprocess.create_session("sevens", seed=2)
+    try:
+        first = s.reset()
+        kept = first["obs"].copy()
+        assert not first["obs"].flags.writeable
+        rng = np.random.default_rng(0)
+        reply = first
+        for _ in range(20):
+            reply = s.step(legal_actions(rng, reply))
+        assert np.array_equal(first["obs"], kept)
+    finally:
+        s.close()
