@@ -194,7 +194,7 @@ export const api = {
 
   /** POST /v1/sessions/:id/step with one action id per env, a number (one env) or an array; the reply's length in the buffer. */
   step(handle: number, actions: number | readonly number[]): number | string {
-    return guarded(() => {
+    try {
       const list = typeof actions === "number" ? [actions] : Array.from(actions);
       for (const x of list) {
         if (!Number.isInteger(x) || x < INT32_MIN || x > INT32_MAX)
@@ -202,7 +202,9 @@ export const api = {
       }
       const { f, out } = session(handle);
       return out.batch(settled(f.stepNow(list)));
-    });
+    } catch (e) {
+      return errorJson(e); // as guarded(), without a closure per step
+    }
   },
 
   /** GET /v1/sessions/:id/render?env=i: the text. */

@@ -9,7 +9,8 @@ the same machine load, and the figures to compare are the ratios within one run.
 - ``single``: one Gymnasium env of sevens (``cardgym.make``) over HTTP and over the fast path, each
   on a private embedded server of its own, with CPU time per env-step of this process (client)
   and of the server process (all its threads, from /proc): the "client + server" cost of a step.
-- ``aec``: cardgym's PettingZoo AEC env of sevens (fast path) against PettingZoo's classic
+- ``aec``: cardgym's PettingZoo AEC env of sevens (fast path, and in process: ``InProcessClient``,
+  the engine in this process) against PettingZoo's classic
   ``leduc_holdem_v4`` and ``texas_holdem_v4`` (in process, RLCard underneath): decisions/s of the
   same ``agent_iter``/``last``/``step`` loop.
 - ``vec64``: ``cardgym.make_vec("sevens", 64)`` env-steps/s, HTTP and fast path, against OpenSpiel's
@@ -21,8 +22,9 @@ the same machine load, and the figures to compare are the ratios within one run.
 of running the engine bundle in the Python process instead.
 
 Run with ``OPENBLAS_NUM_THREADS=1`` on a small machine (numpy's matrix products otherwise spawn
-threads that compete with the server). Needs ``open-spiel``, ``pettingzoo[classic]`` (and ``mini-racer`` for that row) in the venv; rows
-whose package is missing are skipped with a note.
+threads that compete with the server). Needs ``open-spiel``, ``pettingzoo[classic]``,
+``pythonmonkey`` (the in-process row) and ``mini-racer`` (its row) in the venv: ``pip install -e
+'python[bench]'``; rows whose package is missing are skipped with a note.
 """
 
 from __future__ import annotations
@@ -350,6 +352,12 @@ def main() -> None:
     for x, y in pairs:
         if x in by and y in by:
             print(f"  {x} / {y}: {by[x] / by[y]:.2f}x")
+    # CPU per env-step swings far less with the machine's load than wall-clock rates.
+    cpu = {row.name: float(np.median(row.cpu_us)) for row in rows}
+    print("speed by CPU per env-step (client + server), medians: how many times fewer CPU us the first row needs:")
+    for x, y in pairs:
+        if x in cpu and y in cpu:
+            print(f"  {x} vs {y}: {cpu[y] / cpu[x]:.2f}x")
     if a.mini_racer:
         mini_racer_costs()
 
