@@ -9,8 +9,8 @@ import type { Pool } from "./pool.ts";
  * playout (DcgCache hands the last result's index to the Draft that starts from it; another state
  * gets a fresh one) and kept up to date by the writes that can add to what it lists:
  *
- * - `owners[id]`, `rubric[id]`: each card's owner, and 1 when it is a rubric. A card instance keeps
- *   its owner and its printed card for the whole battle.
+ * - `owners[id]`, `rubricCost[id]`: each card's owner, and its printed cost when it is a rubric (-1
+ *   otherwise). A card instance keeps its owner and its printed card for the whole battle.
  * - `own(kind)`: the cards whose printed TriggerAbilities can match a trigger kind. A card's
  *   printed card never changes in a battle, so this list never changes either (built per kind on
  *   first use).
@@ -24,7 +24,7 @@ import type { Pool } from "./pool.ts";
  */
 export class BattleIndex {
   readonly owners: Uint8Array;
-  readonly rubric: Uint8Array;
+  readonly rubricCost: Int8Array;
   readonly triggerCarriers: number[] = [];
   readonly lifetimeCarriers: number[] = [];
   private readonly ownByKind: (readonly number[] | undefined)[] = [];
@@ -33,11 +33,12 @@ export class BattleIndex {
   constructor(s: BattleData, pool: Pool, index: PoolIndex) {
     const cards = s.cards;
     this.owners = new Uint8Array(cards.length);
-    this.rubric = new Uint8Array(cards.length);
+    this.rubricCost = new Int8Array(cards.length);
     for (let id = 0; id < cards.length; id++) {
       const c = cards[id]!;
       this.owners[id] = c.owner;
-      if (pool.cards[c.def]!.kind === "rubric") this.rubric[id] = 1;
+      const def = pool.cards[c.def]!;
+      this.rubricCost[id] = def.kind === "rubric" ? def.cost : -1;
       const att = c.attached;
       for (let i = 0; i < att.length; i++) this.noteAttached(id, att[i]!.ability, index);
     }

@@ -121,14 +121,16 @@ function mainOps(s: BattleData, pool: Pool, seat: Seat, t: DecisionTable, index:
     // of them costs 3 (at most one such rubric on the field at a time).
     // Owners and kinds from the battle index: no card record is read for other units.
     const owners = index.owners;
-    const rubric = index.rubric;
+    const rubricCost = index.rubricCost;
     const mine: number[] = [];
     let cost3 = false;
     for (let cell = 0; cell < CELLS; cell++) {
       const id = cells[cell]!;
-      if (id < 0 || owners[id] !== seat || rubric[id] === 0) continue;
+      if (id < 0 || owners[id] !== seat) continue;
+      const cost = rubricCost[id]!;
+      if (cost < 0) continue;
       mine.push(id);
-      if (defs[cards[id]!.def]!.cost === 3) cost3 = true;
+      if (cost === 3) cost3 = true;
     }
     // Empty cells (no unit, no feint) of Home(P) and Placement(P), found once for every hand card.
     let home: number[] | null = null;
