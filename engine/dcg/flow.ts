@@ -223,26 +223,30 @@ type CombatState = Extract<
     kind: "AttackDamage" | "AttackDeclare" | "AttackDestroy" | "AttackFinish" | "DirectDamage" | "DirectDeclare" | "DirectFinish" | "MoveFinish" | "MoveResult";
   }
 >;
-const COMBAT: ReadonlySet<State["kind"]> = new Set<State["kind"]>([
-  "AttackDamage",
-  "AttackDeclare",
-  "AttackDestroy",
-  "AttackFinish",
-  "DirectDamage",
-  "DirectDeclare",
-  "DirectFinish",
-  "MoveFinish",
-  "MoveResult",
-]);
-
 /**
  * One step of the flow from `st`: runs its command and returns the state that follows (the same
  * one when the command ended the battle), or null when the battle now waits for a decision (the
  * state is stored).
  */
 function nextState(d: Draft, st: State): State | null {
-  if (COMBAT.has(st.kind)) return combatStep(d, st as CombatState);
+  // One switch, the States met most first (a Set lookup by kind cost more than the whole switch).
   switch (st.kind) {
+    case "MoveResult":
+    case "MoveFinish":
+    case "AttackDeclare":
+    case "AttackDamage":
+    case "AttackDestroy":
+    case "AttackFinish":
+    case "DirectDeclare":
+    case "DirectDamage":
+    case "DirectFinish":
+      return combatStep(d, st);
+    case "Main":
+    case "MoveDeclare":
+    case "Draw":
+    case "Strategy":
+      d.s.state = st;
+      return null;
     case "Initial":
       runCommand(d, { kind: "InitialCommand" });
       st = { kind: "Cointoss" };
