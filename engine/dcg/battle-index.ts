@@ -11,6 +11,8 @@ import type { Pool } from "./pool.ts";
  *
  * - `owners[id]`, `rubricCost[id]`: each card's owner, and its printed cost when it is a rubric (-1
  *   otherwise). A card instance keeps its owner and its printed card for the whole battle.
+ * - `rubricCells[seat]`: the cells holding that seat's rubrics, ascending (Draft.setCell keeps it
+ *   up to date: every write of a cell goes through it).
  * - `own(kind)`: the cards whose printed TriggerAbilities can match a trigger kind. A card's
  *   printed card never changes in a battle, so this list never changes either (built per kind on
  *   first use).
@@ -25,6 +27,7 @@ import type { Pool } from "./pool.ts";
 export class BattleIndex {
   readonly owners: Uint8Array;
   readonly rubricCost: Int8Array;
+  readonly rubricCells: readonly [number[], number[]] = [[], []];
   readonly triggerCarriers: number[] = [];
   readonly lifetimeCarriers: number[] = [];
   private readonly ownByKind: (readonly number[] | undefined)[] = [];
@@ -42,6 +45,16 @@ export class BattleIndex {
       const att = c.attached;
       for (let i = 0; i < att.length; i++) this.noteAttached(id, att[i]!.ability, index);
     }
+    for (let cell = 0; cell < s.cells.length; cell++) this.noteCell(cell, -1, s.cells[cell]!);
+  }
+
+  /** Records that `cell` now holds unit `id` (or -1) instead of `was` (or -1). */
+  noteCell(cell: number, was: number, id: number): void {
+    if (was >= 0 && this.rubricCost[was]! >= 0) {
+      const list = this.rubricCells[this.owners[was]!]!;
+      list.splice(list.indexOf(cell), 1);
+    }
+    if (id >= 0 && this.rubricCost[id]! >= 0) insertAscending(this.rubricCells[this.owners[id]!]!, cell);
   }
 
   /** Cards whose own (printed) TriggerAbilities can match `ki`'s kind, ascending. */

@@ -173,7 +173,9 @@ export class Draft {
       this.s.cells = this.s.cells.slice();
       this.own |= CELLS;
     }
-    (this.s.cells as number[])[cell] = id;
+    const cells = this.s.cells as number[];
+    this.index.noteCell(cell, cells[cell]!, id);
+    cells[cell] = id;
   }
 
   setFeint(cell: number, id: number): void {

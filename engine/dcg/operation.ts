@@ -1,7 +1,7 @@
 import type { Seat } from "./battle-data.ts";
 import type { BattleData } from "./battle-data.ts";
 import type { BattleIndex } from "./battle-index.ts";
-import { CELLS, HOME, inEnemyHome, NEIGHBOUR, PLACEMENT } from "./board.ts";
+import { HOME, inEnemyHome, NEIGHBOUR, PLACEMENT } from "./board.ts";
 import type { Decision } from "./decision.ts";
 import {
   CHARGE,
@@ -117,20 +117,16 @@ function mainOps(s: BattleData, pool: Pool, seat: Seat, t: DecisionTable, index:
     const cells = s.cells;
     const cards = s.cards;
     const defs = pool.cards;
-    // One pass over the board: own rubrics in cell order (they move and attack), and whether one
-    // of them costs 3 (at most one such rubric on the field at a time).
-    // Owners and kinds from the battle index: no card record is read for other units.
+    // Own rubrics in cell order (they move and attack), and whether one of them costs 3 (at most
+    // one such rubric on the field at a time), from the battle index: no card record is read.
     const owners = index.owners;
-    const rubricCost = index.rubricCost;
+    const mineCells = index.rubricCells[seat];
     const mine: number[] = [];
     let cost3 = false;
-    for (let cell = 0; cell < CELLS; cell++) {
-      const id = cells[cell]!;
-      if (id < 0 || owners[id] !== seat) continue;
-      const cost = rubricCost[id]!;
-      if (cost < 0) continue;
+    for (let k = 0; k < mineCells.length; k++) {
+      const id = cells[mineCells[k]!]!;
       mine.push(id);
-      if (cost === 3) cost3 = true;
+      if (index.rubricCost[id] === 3) cost3 = true;
     }
     // Empty cells (no unit, no feint) of Home(P) and Placement(P), found once for every hand card.
     let home: number[] | null = null;

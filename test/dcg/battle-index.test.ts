@@ -29,15 +29,14 @@ function configOf(raw: unknown): DcgConfig {
 
 const tables = new DcgCache();
 
-/** Every card that carries an attached ability of each kind matching needs, from the state itself. */
-function carriersOf(s: BattleData, cfg: DcgConfig): { trigger: number[]; lifetime: number[] } {
+/** What an index made from the state itself lists: every carrier, and where each seat's rubrics stand. */
+function freshIndex(s: BattleData, cfg: DcgConfig): BattleIndex {
   const pool = game.poolFor(cfg);
-  const fresh = new BattleIndex(s, pool, tables.poolIndex(pool));
-  return { trigger: fresh.triggerCarriers, lifetime: fresh.lifetimeCarriers };
+  return new BattleIndex(s, pool, tables.poolIndex(pool));
 }
 
 describe("the battle index carried along a playout", () => {
-  it("gives the same games as an index made afresh at every apply, and always lists every carrier", () => {
+  it("gives the same games as an index made afresh at every apply, lists every carrier and where the rubrics stand", () => {
     let attachedSeen = 0;
     for (const raw of CONFIGS) {
       const cfg = configOf(raw);
@@ -60,10 +59,11 @@ describe("the battle index carried along a playout", () => {
           alone = once.finish();
           expect(stateHash(s), `${JSON.stringify(raw)} seed ${seed} step ${step}`).toBe(stateHash(alone));
           const index = carried.indexOf(s, pool, false);
-          const now = carriersOf(s, cfg);
-          for (const id of now.trigger) expect(index.triggerCarriers).toContain(id);
-          for (const id of now.lifetime) expect(index.lifetimeCarriers).toContain(id);
-          attachedSeen += now.trigger.length + now.lifetime.length;
+          const now = freshIndex(s, cfg);
+          for (const id of now.triggerCarriers) expect(index.triggerCarriers).toContain(id);
+          for (const id of now.lifetimeCarriers) expect(index.lifetimeCarriers).toContain(id);
+          expect(index.rubricCells).toEqual(now.rubricCells);
+          attachedSeen += now.triggerCarriers.length + now.lifetimeCarriers.length;
           step++;
         }
       }
