@@ -11,6 +11,8 @@ import type { Pool } from "./pool.ts";
  *
  * - `owners[id]`, `rubricCost[id]`: each card's owner, and its printed cost when it is a rubric (-1
  *   otherwise). A card instance keeps its owner and its printed card for the whole battle.
+ * - `poisoned`: every card that is, or once was, poisoned (a superset, ascending, as the carriers
+ *   below): the poison step looks at these instead of every card.
  * - `rubricCells[seat]`: the cells holding that seat's rubrics, ascending (Draft.setCell keeps it
  *   up to date: every write of a cell goes through it).
  * - `own(kind)`: the cards whose printed TriggerAbilities can match a trigger kind. A card's
@@ -28,6 +30,7 @@ export class BattleIndex {
   readonly owners: Uint8Array;
   readonly rubricCost: Int8Array;
   readonly rubricCells: readonly [number[], number[]] = [[], []];
+  readonly poisoned: number[] = [];
   readonly triggerCarriers: number[] = [];
   readonly lifetimeCarriers: number[] = [];
   private readonly ownByKind: (readonly number[] | undefined)[] = [];
@@ -44,6 +47,7 @@ export class BattleIndex {
       this.rubricCost[id] = def.kind === "rubric" ? def.cost : -1;
       const att = c.attached;
       for (let i = 0; i < att.length; i++) this.noteAttached(id, att[i]!.ability, index);
+      if (c.ailment === "poison") this.poisoned.push(id);
     }
     for (let cell = 0; cell < s.cells.length; cell++) this.noteCell(cell, -1, s.cells[cell]!);
   }
@@ -68,6 +72,11 @@ export class BattleIndex {
       this.ownByKind[ki.no] = list;
     }
     return list;
+  }
+
+  /** Records that card `id` was poisoned (call on every change of ailment to poison). */
+  notePoisoned(id: number): void {
+    insertAscending(this.poisoned, id);
   }
 
   /** Records that `ability` was attached to card `id` (call on every attach). */

@@ -247,9 +247,11 @@ export const commandHandlers = {
   },
   TurnFinishCommand: (c, d) => d.emit("TurnFinish", "Turn", -1, -1, c.seat, d.s.turn),
   PoisonDamageCommand: (c, d) => {
-    const cards = d.s.cards;
-    for (let id = 0; id < cards.length; id++) {
-      const x = cards[id]!;
+    // Only a card that was ever poisoned can be poisoned now (the battle index's list, ascending).
+    const ids = d.index.poisoned;
+    for (let k = 0; k < ids.length; k++) {
+      const id = ids[k]!;
+      const x = d.s.cards[id]!;
       if (x.owner === c.seat && x.layer === "Field" && x.ailment === "poison" && d.s.cells[x.cell] === id) damageCard(d, id, 1, "PoisonDamaged", "Poison", -1);
     }
   },

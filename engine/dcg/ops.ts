@@ -59,6 +59,7 @@ export function damageCard(d: Draft, id: number, amount: number, kind: TriggerKi
 export function setAilment(d: Draft, id: number, ailment: Ailment, type: TriggerType, actor: number): void {
   if (d.s.cards[id]!.ailment === ailment) return;
   d.card(id).ailment = ailment;
+  if (ailment === "poison") d.index.notePoisoned(id);
   d.emit("CardAilmentChanged", type, actor, id, d.s.cards[id]!.owner, 0);
 }
 

@@ -36,7 +36,7 @@ function freshIndex(s: BattleData, cfg: DcgConfig): BattleIndex {
 }
 
 describe("the battle index carried along a playout", () => {
-  it("gives the same games as an index made afresh at every apply, lists every carrier and where the rubrics stand", () => {
+  it("gives the same games as an index made afresh at every apply, lists every carrier and poisoned card, and where the rubrics stand", () => {
     let attachedSeen = 0;
     for (const raw of CONFIGS) {
       const cfg = configOf(raw);
@@ -62,6 +62,7 @@ describe("the battle index carried along a playout", () => {
           const now = freshIndex(s, cfg);
           for (const id of now.triggerCarriers) expect(index.triggerCarriers).toContain(id);
           for (const id of now.lifetimeCarriers) expect(index.lifetimeCarriers).toContain(id);
+          for (const id of now.poisoned) expect(index.poisoned).toContain(id);
           expect(index.rubricCells).toEqual(now.rubricCells);
           attachedSeen += now.triggerCarriers.length + now.lifetimeCarriers.length;
           step++;
