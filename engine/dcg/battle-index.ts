@@ -11,6 +11,8 @@ import type { Pool } from "./pool.ts";
  *
  * - `owners[id]`, `rubricCost[id]`: each card's owner, and its printed cost when it is a rubric (-1
  *   otherwise). A card instance keeps its owner and its printed card for the whole battle.
+ * - `strategy[seat]`: the seat's cards in the Strategy layer when the index was made (ascending). No
+ *   card enters that layer later, so this holds every card there now.
  * - `poisoned`: every card that is, or once was, poisoned (a superset, ascending, as the carriers
  *   below): the poison step looks at these instead of every card.
  * - `rubricCells[seat]`: the cells holding that seat's rubrics, ascending (Draft.setCell keeps it
@@ -30,6 +32,7 @@ export class BattleIndex {
   readonly owners: Uint8Array;
   readonly rubricCost: Int8Array;
   readonly rubricCells: readonly [number[], number[]] = [[], []];
+  readonly strategy: readonly [number[], number[]] = [[], []];
   readonly poisoned: number[] = [];
   readonly triggerCarriers: number[] = [];
   readonly lifetimeCarriers: number[] = [];
@@ -48,6 +51,7 @@ export class BattleIndex {
       const att = c.attached;
       for (let i = 0; i < att.length; i++) this.noteAttached(id, att[i]!.ability, index);
       if (c.ailment === "poison") this.poisoned.push(id);
+      if (c.layer === "Strategy") this.strategy[c.owner].push(id);
     }
     for (let cell = 0; cell < s.cells.length; cell++) this.noteCell(cell, -1, s.cells[cell]!);
   }

@@ -110,7 +110,7 @@ export const commandHandlers = {
   StrategyMoveCommand: (c, d) => {
     const card = d.s.cards[c.card]!;
     // Swap with an own strategy rubric standing on the destination.
-    const other = d.s.cards.findIndex((x, i) => i !== c.card && x.owner === c.seat && x.layer === "Strategy" && x.cell === c.cell);
+    const other = d.index.strategy[c.seat].find((i) => i !== c.card && d.s.cards[i]!.layer === "Strategy" && d.s.cards[i]!.cell === c.cell) ?? -1;
     if (card.cell >= 0) d.player(c.seat).strategyMoves += 1;
     if (other >= 0) d.card(other).cell = card.cell;
     d.card(c.card).cell = c.cell;

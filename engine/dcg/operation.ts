@@ -32,7 +32,7 @@ export function legal(s: BattleData, pool: Pool, t: DecisionTable, index: Battle
   const st = s.state;
   switch (st.kind) {
     case "Strategy":
-      return strategyOps(s, st.seat, t);
+      return strategyOps(s, st.seat, t, index);
     case "Draw": {
       const seat = s.turnPlayer;
       const out: Decision[] = [];
@@ -70,24 +70,24 @@ export function legal(s: BattleData, pool: Pool, t: DecisionTable, index: Battle
   }
 }
 
-function strategyOps(s: BattleData, seat: Seat, t: DecisionTable): Decision[] {
+function strategyOps(s: BattleData, seat: Seat, t: DecisionTable, index: BattleIndex): Decision[] {
   const out: Decision[] = [];
   const home = HOME[seat];
   const cards = s.cards;
-  // The seat's strategy rubrics (a handful) and the home cells the placed ones stand on, in one pass.
-  const own: number[] = [];
+  // The seat's strategy rubrics (a handful, from the battle index) and the home cells the placed ones stand on.
+  const own = index.strategy[seat];
   const occupied: number[] = [];
-  for (let id = 0; id < cards.length; id++) {
-    const c = cards[id]!;
-    if (c.owner !== seat || c.layer !== "Strategy") continue;
-    own.push(id);
-    if (c.cell >= 0) occupied.push(c.cell);
+  for (let i = 0; i < own.length; i++) {
+    const c = cards[own[i]!]!;
+    if (c.layer === "Strategy" && c.cell >= 0) occupied.push(c.cell);
   }
   const movesLeft = s.players[seat].strategyMoves < STRATEGY_REMOVES;
   let unplaced = 0;
   for (let i = 0; i < own.length; i++) {
     const id = own[i]!;
-    const cell = cards[id]!.cell;
+    const c = cards[id]!;
+    if (c.layer !== "Strategy") continue;
+    const cell = c.cell;
     if (cell < 0) {
       unplaced++;
       for (let k = 0; k < home.length; k++) if (!occupied.includes(home[k]!)) out.push(placedOf(t.strategyMove, id, home[k]!));

@@ -63,6 +63,7 @@ describe("the battle index carried along a playout", () => {
           for (const id of now.triggerCarriers) expect(index.triggerCarriers).toContain(id);
           for (const id of now.lifetimeCarriers) expect(index.lifetimeCarriers).toContain(id);
           for (const id of now.poisoned) expect(index.poisoned).toContain(id);
+          for (const seat of [0, 1] as const) for (const id of now.strategy[seat]) expect(index.strategy[seat]).toContain(id);
           expect(index.rubricCells).toEqual(now.rubricCells);
           attachedSeen += now.triggerCarriers.length + now.lifetimeCarriers.length;
           step++;
