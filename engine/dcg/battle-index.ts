@@ -11,6 +11,9 @@ import type { Pool } from "./pool.ts";
  *
  * - `owners[id]`, `rubricCost[id]`: each card's owner, and its printed cost when it is a rubric (-1
  *   otherwise). A card instance keeps its owner and its printed card for the whole battle.
+ * - `aura[id]`: 1 when the card has a NightmareAbility or an AreaAbility; `areaCarrier[id]`: 1 once
+ *   an AreaAbility attached something to it (a superset of the cards carrying an area attachment).
+ *   The refresh's unit list reads these instead of every unit's record.
  * - `strategy[seat]`: the seat's cards in the Strategy layer when the index was made (ascending). No
  *   card enters that layer later, so this holds every card there now.
  * - `poisoned`: every card that is, or once was, poisoned (a superset, ascending, as the carriers
@@ -32,6 +35,8 @@ export class BattleIndex {
   readonly owners: Uint8Array;
   readonly rubricCost: Int8Array;
   readonly rubricCells: readonly [number[], number[]] = [[], []];
+  readonly aura: Uint8Array;
+  readonly areaCarrier: Uint8Array;
   readonly strategy: readonly [number[], number[]] = [[], []];
   readonly poisoned: number[] = [];
   readonly triggerCarriers: number[] = [];
@@ -43,13 +48,16 @@ export class BattleIndex {
     const cards = s.cards;
     this.owners = new Uint8Array(cards.length);
     this.rubricCost = new Int8Array(cards.length);
+    this.aura = new Uint8Array(cards.length);
+    this.areaCarrier = new Uint8Array(cards.length);
     for (let id = 0; id < cards.length; id++) {
       const c = cards[id]!;
       this.owners[id] = c.owner;
       const def = pool.cards[c.def]!;
       this.rubricCost[id] = def.kind === "rubric" ? def.cost : -1;
+      this.aura[id] = index.aura[c.def]!;
       const att = c.attached;
-      for (let i = 0; i < att.length; i++) this.noteAttached(id, att[i]!.ability, index);
+      for (let i = 0; i < att.length; i++) this.noteAttached(id, att[i]!.ability, att[i]!.area, index);
       if (c.ailment === "poison") this.poisoned.push(id);
       if (c.layer === "Strategy") this.strategy[c.owner].push(id);
     }
@@ -83,8 +91,9 @@ export class BattleIndex {
     insertAscending(this.poisoned, id);
   }
 
-  /** Records that `ability` was attached to card `id` (call on every attach). */
-  noteAttached(id: number, ability: number, index: PoolIndex): void {
+  /** Records that `ability` was attached to card `id` (call on every attach); `area`: by an AreaAbility. */
+  noteAttached(id: number, ability: number, area: boolean, index: PoolIndex): void {
+    if (area) this.areaCarrier[id] = 1;
     const kind = index.attachable[ability];
     if (kind === ATTACHED_TRIGGER) insertAscending(this.triggerCarriers, id);
     else if (kind === ATTACHED_LIFETIME) insertAscending(this.lifetimeCarriers, id);

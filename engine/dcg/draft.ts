@@ -130,9 +130,9 @@ export class Draft {
     if (this.trace) traceTrigger(this.trace, t, this.s);
   }
 
-  /** Tells the battle index (if any) that `ability` was just attached to card `id`. */
-  noteAttached(id: number, ability: number): void {
-    this.index.noteAttached(id, ability, this.cache.poolIndex(this.pool));
+  /** Tells the battle index that `ability` was just attached to card `id` (`area`: by an AreaAbility). */
+  noteAttached(id: number, ability: number, area: boolean): void {
+    this.index.noteAttached(id, ability, area, this.cache.poolIndex(this.pool));
   }
 
   /** A writable copy of card `id`. */

@@ -93,7 +93,7 @@ export function enterField(d: Draft, id: number, cell: number): void {
   c.cell = cell;
   c.summoned = d.s.turn;
   c.attached = def.paramAbilities.map((ability) => ({ ability, producer: id, area: false }));
-  for (let i = 0; i < def.paramAbilities.length; i++) d.noteAttached(id, def.paramAbilities[i]!);
+  for (let i = 0; i < def.paramAbilities.length; i++) d.noteAttached(id, def.paramAbilities[i]!, false);
   d.setCell(cell, id);
   if (d.pool.params.Life) shiftLife(d, id, before);
 }
@@ -160,7 +160,7 @@ export function attach(d: Draft, id: number, ability: number, producer: number, 
   const before = lifeBefore(d, id);
   const c = d.card(id);
   c.attached = [...c0.attached, { ability, producer, area }];
-  d.noteAttached(id, ability);
+  d.noteAttached(id, ability, area);
   if (d.pool.params.Life) shiftLife(d, id, before);
   d.emit("AbilityAttached", type, producer, id, c0.owner, 0);
 }

@@ -210,7 +210,7 @@ function refresh(d: Draft, type: TriggerType): void {
     return;
   }
   if (playersChanged) noteSealInputs(d);
-  if (d.auraUnits === null || board) d.auraUnits = auraUnits(d, d.cache.poolIndex(pool).aura);
+  if (d.auraUnits === null || board) d.auraUnits = auraUnits(d);
   const units = d.auraUnits;
   for (let i = 0; i < units.length; i++) {
     const id = units[i]!;
@@ -283,16 +283,17 @@ function hasArea(list: readonly Attached[]): boolean {
 }
 
 /** Field units refresh cares about: NightmareAbility or AreaAbility holders, and area-buffed units. */
-function auraUnits(d: Draft, aura: Uint8Array): number[] {
+function auraUnits(d: Draft): number[] {
   const out: number[] = [];
   const cells = d.s.cells;
-  const cards = d.s.cards;
+  // From the battle index: whether a card has a NightmareAbility or an AreaAbility, and whether
+  // it ever carried an area attachment (only those are read to see if they carry one now).
+  const aura = d.index.aura;
+  const carrier = d.index.areaCarrier;
   for (let cell = 0; cell < cells.length; cell++) {
     const id = cells[cell]!;
     if (id < 0) continue;
-    const c = cards[id]!;
-    // aura[def]: the card has a NightmareAbility or an AreaAbility (precomputed per pool).
-    if (aura[c.def] === 1 || hasArea(c.attached)) out.push(id);
+    if (aura[id] === 1 || (carrier[id] === 1 && hasArea(d.s.cards[id]!.attached))) out.push(id);
   }
   return out;
 }
