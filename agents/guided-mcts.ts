@@ -22,7 +22,7 @@ export interface GuidedMctsOptions {
   readonly ptemp: number;
 }
 
-export const GUIDED_DEFAULTS: GuidedMctsOptions = { iters: 400, cpuct: 1.5, rootNoise: 0, value: "net", ptemp: 1 };
+export const GUIDED_DEFAULTS: GuidedMctsOptions = { iters: 400, cpuct: 1.5, rootNoise: 0, value: "eval", ptemp: 4 };
 
 /** Where the leaf values of the last decision came from (tests and the training script read it). */
 export interface GuidedStats {

@@ -1,6 +1,7 @@
 /**
  * npm run exit:selfplay -- --model net.onnx --out dir [--games N] [--iters N] [--seed N]
- *                          [--explore N] [--noise X] [--value net|eval] [--concurrency N] [-q]
+ *                          [--explore N] [--noise X] [--value net|eval] [--search k=v,...]
+ *                          [--concurrency N] [-q]
  *
  * Self-play for expert iteration (python/examples/train_exit.py drives it): both seats of dcg are
  * played by network-guided determinized MCTS (`mcts:policy=<model>`, agents/guided-mcts.ts). For
@@ -8,7 +9,8 @@
  * game's encoder on that seat's view, so nothing hidden leaks into training), the legal ids, the
  * root's visit counts over the action ids (the policy target) and, once the game is over, that
  * seat's return (the value target). The first --explore decisions of a game are sampled in
- * proportion to the visits (with root noise), later ones are the most visited.
+ * proportion to the visits (with root noise), later ones are the most visited. --search adds
+ * further parameters of the guided search (e.g. `ptemp=2,cpuct=3`), checked like any agent spec.
  *
  * Files in --out, appended one finished game at a time (a run stopped half way keeps whole games):
  * obs.f32 (rows of obsSize float32), pi.f32 (rows of actionSize float32, visits normalised),
@@ -26,7 +28,7 @@ import { specOf } from "../env/spec.ts";
 import { intArg, main, parseCli, printUsage, UsageError } from "./cli.ts";
 
 const USAGE =
-  "npm run exit:selfplay -- --model net.onnx --out dir [--game dcg] [--games N] [--iters N] [--seed N] [--explore N] [--noise X] [--value net|eval] [--concurrency N] [-q]";
+  "npm run exit:selfplay -- --model net.onnx --out dir [--game dcg] [--games N] [--iters N] [--seed N] [--explore N] [--noise X] [--value net|eval] [--search k=v,...] [--concurrency N] [-q]";
 
 interface Row {
   readonly seat: number;
@@ -46,6 +48,7 @@ main(async () => {
     explore: { type: "string" },
     noise: { type: "string" },
     value: { type: "string" },
+    search: { type: "string" },
     concurrency: { type: "string" },
     quiet: { type: "boolean", short: "q" },
   });
@@ -66,6 +69,9 @@ main(async () => {
   if (!(noise >= 0 && noise <= 1)) throw new UsageError(`--noise must be a number between 0 and 1, got "${values.noise}"`);
   const value = values.value ?? "net";
   if (value !== "net" && value !== "eval") throw new UsageError(`--value must be net or eval, got "${value}"`);
+  const search = values.search ?? "";
+  if (!/^([a-zA-Z]+=[^,;=]+(,[a-zA-Z]+=[^,;=]+)*)?$/.test(search) || /(^|,)(policy|iters|noise|value)=/.test(search))
+    throw new UsageError(`--search takes k=v,... parameters of the guided search other than policy, iters, noise and value, got "${search}"`);
   const config = unwrap(game.parseConfig({}));
   if ((config as { seats: number }).seats !== 2) throw new UsageError(`${gameId} must be a two-seat game for self-play`);
 
@@ -74,7 +80,7 @@ main(async () => {
   for (const f of ["obs.f32", "pi.f32", "mask.u8", "z.f32", "meta.json"]) if (existsSync(join(out, f))) rmSync(join(out, f));
   const obsSize = adapter.observation.size;
   const actionSize = adapter.actions.size;
-  const agentSpec = `mcts:policy=${values.model},iters=${iters},noise=${noise},value=${value}`;
+  const agentSpec = `mcts:policy=${values.model},iters=${iters},noise=${noise},value=${value}${search ? `,${search}` : ""}`;
   const start = performance.now();
   let rows = 0;
   let done = 0;

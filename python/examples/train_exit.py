@@ -65,6 +65,7 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     p.add_argument("--explore", type=int, default=30, help="decisions per game sampled by visit count (then the most visited)")
     p.add_argument("--noise", type=float, default=0.25, help="uniform noise mixed into the root priors during self-play")
     p.add_argument("--concurrency", type=int, default=8, help="self-play games in flight (their network runs batch together)")
+    p.add_argument("--search", type=str, default="", help="further guided-search parameters for self-play, e.g. ptemp=2,cpuct=3")
     p.add_argument("--eval-value-rounds", type=int, default=1, help="first rounds whose search values leaves with the game's evaluator")
     p.add_argument("--window", type=int, default=4, help="train on the rows of this many latest rounds")
     p.add_argument("--epochs", type=int, default=3)
@@ -173,7 +174,7 @@ def self_play(repo: Path, model: Path, folder: Path, round_no: int, args: argpar
         "--model", str(model), "--out", str(folder), "--games", str(args.games), "--iters", str(args.iters),
         "--seed", str(args.seed * 100_000 + round_no), "--explore", str(args.explore), "--noise", str(args.noise),
         "--value", value, "--concurrency", str(args.concurrency),
-    ]  # fmt: skip
+    ] + (["--search", args.search] if args.search else [])  # fmt: skip
     subprocess.run(cmd, cwd=str(repo), check=True)
     return json.loads((folder / "meta.json").read_text())
 

@@ -38,22 +38,60 @@ const ctx = (seat: number, adapter: GameAdapter = dcgAdapter): AgentContext => (
   actionSpecHash: specOf(adapter).actionSpecHash,
 });
 
-/** A dcg position reached by random play where the seat to act has several decisions with distinct action ids. */
-function position(): { request: DecisionRequest; ids: number[] } {
+type Found = { request: DecisionRequest; ids: number[] };
+
+/**
+ * The first dcg position, along random play from deals `seeds`, where every legal decision has its
+ * own action id and `accept` (given the state after each decision) returns something.
+ */
+function findPosition<T>(seeds: readonly number[], accept: (found: Found, after: unknown[]) => T | undefined): T {
   const config = dcg.parseConfig({});
   if (!config.ok) throw new Error(config.error.message);
-  let state: unknown = dcg.setup(config.value, 5);
-  const rng = Rng.seeded(9);
-  for (let step = 0; step < 400; step++) {
-    const seat = game.actor(state);
-    if (seat === "terminal") break;
-    const legal = game.legal(state);
-    const view = game.view(state, seat);
-    const ids = legal.map((d) => dcgAdapter.actions.encode(view as never, d as never));
-    if (step > 6 && legal.length >= 3 && new Set(ids).size === ids.length) return { request: { game, seat, view, legal, step }, ids };
-    state = game.applyTrusted(state, legal[rng.int(legal.length)]);
+  for (const seed of seeds) {
+    let state: unknown = dcg.setup(config.value, seed);
+    const rng = Rng.seeded(seed + 4);
+    for (let step = 0; step < 2000; step++) {
+      const seat = game.actor(state);
+      if (seat === "terminal") break;
+      const legal = game.legal(state);
+      const view = game.view(state, seat);
+      const ids = legal.map((d) => dcgAdapter.actions.encode(view as never, d as never));
+      if (new Set(ids).size === ids.length) {
+        const from = state;
+        const hit = accept(
+          { request: { game, seat, view, legal, step }, ids },
+          legal.map((d) => game.applyTrusted(from, d)),
+        );
+        if (hit !== undefined) return hit;
+      }
+      state = game.applyTrusted(state, legal[rng.int(legal.length)]);
+    }
   }
-  throw new Error("no position with three distinct decisions");
+  throw new Error("no such position");
+}
+
+/** A dcg position reached by random play where the seat to act has several decisions with distinct action ids. */
+function position(): Found {
+  return findPosition([5], (found) => (found.request.step > 6 && found.request.legal.length >= 3 ? found : undefined));
+}
+
+/** A position where exactly one of at least twelve legal decisions wins the game at once, with its index. */
+function oneWinningMove(): Found & { win: number } {
+  const seeds = Array.from({ length: 40 }, (_, i) => i + 1);
+  return findPosition(seeds, (found, after) => {
+    const wins = after.map((s) => game.actor(s) === "terminal" && game.returns(s)[found.request.seat]! > 0);
+    return found.request.legal.length >= 12 && wins.filter(Boolean).length === 1 ? { ...found, win: wins.indexOf(true) } : undefined;
+  });
+}
+
+/** The fewest iterations (1..max) with which the agent the spec makes plays `want`, or max + 1. */
+async function iterationsToFind(spec: (iters: number) => string, request: DecisionRequest, want: number, max: number): Promise<number> {
+  for (let iters = 1; iters <= max; iters++) {
+    const made = await createAgentReady(spec(iters), ctx(request.seat));
+    if (!made.ok) throw new Error(made.error.message);
+    if ((await made.value.decide(request)) === want) return iters;
+  }
+  return max + 1;
 }
 
 async function guided(spec: string, seat: number): Promise<GuidedMctsAgent> {
@@ -78,7 +116,7 @@ describe("mcts with a policy-value network (mcts:policy=...)", () => {
   it("flattens the prior with ptemp: a planted prior draws nearly every visit at 1, far fewer at 50", async () => {
     const { request, ids } = position();
     const file = modelFile("prior-temp.onnx", { weightScale: 0, logitBias: { [ids[0]!]: 12 }, valueBias: 0 });
-    const sharp = await guided(`mcts:policy=${file},iters=40`, request.seat);
+    const sharp = await guided(`mcts:policy=${file},iters=40,ptemp=1`, request.seat);
     await sharp.decide(request);
     const flat = await guided(`mcts:policy=${file},iters=40,ptemp=50`, request.seat);
     await flat.decide(request);
@@ -86,13 +124,30 @@ describe("mcts with a policy-value network (mcts:policy=...)", () => {
     expect(flat.lastVisits[0]!).toBeLessThan(30);
   });
 
-  it("values leaves with the value output when the model has one, with the game's evaluator when not", async () => {
+  it("finds a winning move the prior points at in fewer iterations than plain search", async () => {
+    const { request, ids, win } = oneWinningMove();
+    const n = request.legal.length;
+    const file = modelFile("winner.onnx", { weightScale: 0, logitBias: { [ids[win]!]: 12 }, valueBias: 0 });
+    const guidedIters = await iterationsToFind((k) => `mcts:policy=${file},iters=${k}`, request, win, n);
+    const plainIters = await iterationsToFind((k) => `mcts:iters=${k}`, request, win, n);
+    // The prior sends the first iteration to the winning move; plain search tries the n moves in a
+    // random order before it can prefer one.
+    expect(guidedIters).toBeLessThanOrEqual(2);
+    expect(plainIters).toBeGreaterThan(guidedIters);
+  });
+
+  it("values leaves with the evaluator by default, with value=net from the value output when the model has one", async () => {
     const { request } = position();
-    const withValue = await guided(`mcts:policy=${modelFile("pv.onnx", { valueBias: 0.3 })},iters=16`, request.seat);
+    const pv = modelFile("pv.onnx", { valueBias: 0.3 });
+    const byDefault = await guided(`mcts:policy=${pv},iters=16`, request.seat);
+    await byDefault.decide(request);
+    expect(byDefault.lastStats.netValues).toBe(0);
+    expect(byDefault.lastStats.evalValues).toBeGreaterThan(0);
+    const withValue = await guided(`mcts:policy=${pv},iters=16,value=net`, request.seat);
     await withValue.decide(request);
     expect(withValue.lastStats.netValues).toBeGreaterThan(0);
     expect(withValue.lastStats.evalValues).toBe(0);
-    const policyOnly = await guided(`mcts:policy=${modelFile("p.onnx")},iters=16`, request.seat);
+    const policyOnly = await guided(`mcts:policy=${modelFile("p.onnx")},iters=16,value=net`, request.seat);
     await policyOnly.decide(request);
     expect(policyOnly.lastStats.netValues).toBe(0);
     expect(policyOnly.lastStats.evalValues).toBeGreaterThan(0);
@@ -101,7 +156,7 @@ describe("mcts with a policy-value network (mcts:policy=...)", () => {
   it("treats a non-finite value as no information and clamps the rest to [-1, 1]", async () => {
     expect([saneValue(NaN), saneValue(Infinity), saneValue(-7), saneValue(0.25)]).toEqual([0, 0, -1, 0.25]);
     const { request } = position();
-    const agent = await guided(`mcts:policy=${modelFile("nan.onnx", { valueBias: NaN })},iters=16`, request.seat);
+    const agent = await guided(`mcts:policy=${modelFile("nan.onnx", { valueBias: NaN })},iters=16,value=net`, request.seat);
     const i = await agent.decide(request);
     expect(i).toBeGreaterThanOrEqual(0);
     expect(i).toBeLessThan(request.legal.length);
@@ -125,6 +180,19 @@ describe("mcts with a policy-value network (mcts:policy=...)", () => {
     expect(!b.ok && b.error.message).toMatch(/cpuct needs policy=/);
     expect(seatsModel(`mcts:iters=5,policy=${file}`)).toBe(true);
     expect(seatsModel("mcts:iters=5")).toBe(false);
+  });
+
+  it("checks the search parameters' values and bounds", () => {
+    const file = modelFile("bounds.onnx");
+    const refused = (params: string): string => {
+      const made = createAgent(`mcts:policy=${file},${params}`, ctx(0));
+      return made.ok ? "accepted" : made.error.message;
+    };
+    expect(refused("ptemp=0")).toMatch(/ptemp must be a number between 0.01 and 100/);
+    expect(refused("ptemp=x")).toMatch(/ptemp/);
+    expect(refused("cpuct=101")).toMatch(/cpuct/);
+    expect(refused("value=mix")).toMatch(/value must be one of net, eval/);
+    expect(refused("ptemp=0.5,cpuct=3,value=net")).toBe("accepted");
   });
 
   it("is deterministic for a seed", async () => {
