@@ -5,7 +5,7 @@
  * are the loop's own: every deadline a frame shows is the loop's pending decision's, every answer
  * goes through the loop, and env/live has no deadline timer or default rule of its own.
  */
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ManualClock } from "../../agents/clock.ts";
@@ -16,8 +16,7 @@ import { deriveSeed, type AnyGame } from "../../engine/core/index.ts";
 import { registry } from "../../engine/games.ts";
 import { adapters } from "../../env/games/index.ts";
 import { LearningFacilitator } from "../../env/learning-facilitator.ts";
-import { TableStore } from "../../env/live/store.ts";
-import { tempDir } from "../live/helpers.ts";
+import { storesPerTest } from "../live/helpers.ts";
 
 interface Deal {
   readonly game: string;
@@ -81,20 +80,12 @@ async function arena(deal: Deal): Promise<Played> {
   return { decisions: result.record.decisions, finalHash: result.finalHash, timeouts };
 }
 
-const dirs: string[] = [];
-const stores: TableStore[] = [];
-afterEach(() => {
-  vi.restoreAllMocks();
-  for (const s of stores.splice(0)) s.close();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const newStore = storesPerTest();
+afterEach(() => void vi.restoreAllMocks());
 
 async function table(deal: Deal): Promise<Played> {
-  const dir = tempDir();
-  dirs.push(dir);
   const clock = clockAt();
-  const store = new TableStore({ dataDir: dir, registry, adapters, modelRoot: dir, clock });
-  stores.push(store);
+  const store = newStore({ clock });
   const made = await store.create({
     game: deal.game,
     seats: Array.from({ length: deal.seats }, () => "human"),

@@ -2,10 +2,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import WebSocket from "ws";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import type { FastifyInstance } from "fastify";
 import { hangGuard } from "../fixtures/hang-guard.ts";
 import { buildApp, type ServerOptions } from "../../env/server/index.ts";
+import { registry } from "../../engine/games.ts";
+import { adapters } from "../../env/games/index.ts";
+import { TableStore, type TableStoreOptions } from "../../env/live/store.ts";
 
 export interface Live {
   app: FastifyInstance;
@@ -17,6 +20,26 @@ export interface Live {
 
 export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), "cardgym-live-"));
+}
+
+/**
+ * Table stores without a server, each on a fresh data dir, closed and removed after each test of
+ * the file (call at the file's top level).
+ */
+export function storesPerTest(): (options?: Partial<TableStoreOptions>) => TableStore {
+  const made: { store: TableStore; dir: string }[] = [];
+  afterEach(() => {
+    for (const { store, dir } of made.splice(0)) {
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  return (options = {}) => {
+    const dir = tempDir();
+    const store = new TableStore({ dataDir: dir, registry, adapters, modelRoot: dir, ...options });
+    made.push({ store, dir });
+    return store;
+  };
 }
 
 /** A real server on a loopback port with a fresh (or given) data dir. */
