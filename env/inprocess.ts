@@ -48,7 +48,8 @@ let nextHandle = 1;
 
 /** The agent factory of in-process sessions: the server's, minus agents that load model files. */
 function inProcessAgent(spec: string, ctx: AgentContext): Result<Facilitatee> {
-  if (/^onnx(:|$)/.test(spec.trim())) return fail("invalid_config", `agent "${spec}" loads a model file, which only the server can: use the server backend`);
+  if (/^onnx(:|$)/.test(spec.trim()))
+    return fail("invalid_config", `agent "${spec}" loads a model file, which only the server can: play it through a server (cardgym.Client)`);
   return createAgent(spec, ctx);
 }
 
