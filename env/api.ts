@@ -9,5 +9,5 @@ export { adapters } from "./games/index.ts";
 export type { GameAdapter } from "./codec.ts";
 export { specOf, type EnvSpec } from "./spec.ts";
 export { seatAgent, type SeatAgentOptions } from "./seat-agent.ts";
-export { LearningFacilitator, type EnvBatch, type FacilitatorOptions } from "./learning-facilitator.ts";
+export { LearningFacilitator, type EnvBatch, type FacilitatorOptions, type SessionSettings } from "./learning-facilitator.ts";
 export { buildApp, DEFAULT_LIMITS, type CardgymState, type ServerOptions } from "./server/index.ts";

@@ -104,10 +104,10 @@ class ReplyBuffer {
   private readonly f32: Float32Array;
 
   constructor(f: LearningFacilitator) {
-    const n = f.numEnvs;
-    const s = f.numSeats;
-    const floats = n * s + n * s + n * s * f.spec.observation.size;
-    const buffer = new ArrayBuffer(4 * (8 + 4 * n + floats) + 3 * n + n * f.spec.action.size);
+    const n = f.settings.numEnvs;
+    const s = f.settings.numSeats;
+    const floats = n * s + n * s + n * s * f.settings.spec.observation.size;
+    const buffer = new ArrayBuffer(4 * (8 + 4 * n + floats) + 3 * n + n * f.settings.spec.action.size);
     this.bytes = new Uint8Array(buffer);
     this.i32 = new Int32Array(buffer, 0, 8 + 4 * n);
     this.f32 = new Float32Array(buffer, 0, 8 + 4 * n + floats);

@@ -1,5 +1,4 @@
-import { deriveSeed, stateHash, type AnyGame, type BaseConfig, type Seat } from "../engine/core/index.ts";
-import type { GameAdapter } from "./codec.ts";
+import { deriveSeed, stateHash } from "../engine/core/index.ts";
 import { actionLabels } from "./decision-point.ts";
 import { EnvFault, EnvRequestError, describeThrown } from "./errors.ts";
 import { chooseActions, resetPlan } from "./learning/actions.ts";
@@ -7,10 +6,7 @@ import { Done, encodeSeat, newEnvSlot, type EnvSlot } from "./learning/env-slot.
 import { EpisodeRunner } from "./learning/episodes.ts";
 import { ReplyWriter } from "./learning/replies.ts";
 import { resolveSettings, type SessionSettings } from "./learning/settings.ts";
-import type { AutoresetMode, EnvBatch, FacilitatorOptions, IllegalActionMode, LearnerSeatMode, ObserveMode, ResetRequest } from "./learning/types.ts";
-import type { ObsWire } from "./obs-dtype.ts";
-import type { SeatRole, SessionMode } from "./seats.ts";
-import type { EnvSpec } from "./spec.ts";
+import type { EnvBatch, FacilitatorOptions, ResetRequest } from "./learning/types.ts";
 
 export type {
   AgentFactory,
@@ -23,6 +19,7 @@ export type {
   ObserveMode,
   ResetRequest,
 } from "./learning/types.ts";
+export type { SessionSettings } from "./learning/settings.ts";
 
 /**
  * A LearningFacilitator (the dcg design's machine-learning play mode) session: N environments of one game
@@ -37,30 +34,15 @@ export type {
  *   ended episode's reward and flags, and `final` holds the ended episode's last observation.
  */
 export class LearningFacilitator {
-  readonly adapter: GameAdapter;
-  readonly game: AnyGame;
-  readonly spec: EnvSpec;
-  readonly config: BaseConfig;
-  readonly roles: readonly SeatRole[];
-  readonly seatNames: readonly string[];
-  readonly mode: SessionMode;
-  readonly numEnvs: number;
-  readonly numSeats: number;
-  /** The learner's configured seat in single mode (its seat in every episode when learnerSeat is "fixed"); -1 in multi mode. */
-  readonly learnerSeat: Seat;
-  readonly autoreset: AutoresetMode;
-  readonly learnerSeatMode: LearnerSeatMode;
-  readonly illegalAction: IllegalActionMode;
-  readonly illegalReward: number;
-  /** The session's observation wire form (the reply layer encodes obs with it). */
-  readonly obsWire: ObsWire;
-  readonly observe: ObserveMode;
-  /** Truncation cap (all seats' decisions per episode), or null. */
-  readonly maxDecisions: number | null;
-  private readonly settings: SessionSettings;
+  /**
+   * The session's options, checked and with their defaults filled in (game, adapter, spec, config,
+   * seatNames, roles, mode, numEnvs, numSeats, learnerSeat, autoreset, obsWire...): fixed at creation.
+   */
+  readonly settings: SessionSettings;
   private readonly episodes: EpisodeRunner;
   private readonly replies: ReplyWriter;
   private readonly envs: EnvSlot[];
+  /** What a first reset without a seed counts env seeds from: the creation seed, or the last session-wide reset's. */
   private seed: number;
   private started = false;
   private busy = false;
@@ -69,23 +51,6 @@ export class LearningFacilitator {
 
   private constructor(settings: SessionSettings) {
     this.settings = settings;
-    this.adapter = settings.adapter;
-    this.game = settings.game;
-    this.spec = settings.spec;
-    this.config = settings.config;
-    this.seatNames = settings.seatNames;
-    this.roles = settings.roles;
-    this.mode = settings.mode;
-    this.numEnvs = settings.numEnvs;
-    this.numSeats = settings.numSeats;
-    this.learnerSeat = settings.learnerSeat;
-    this.autoreset = settings.autoreset;
-    this.learnerSeatMode = settings.learnerSeatMode;
-    this.illegalAction = settings.illegalAction;
-    this.illegalReward = settings.illegalReward;
-    this.obsWire = settings.obsWire;
-    this.observe = settings.observe;
-    this.maxDecisions = settings.maxDecisions;
     this.seed = settings.seed;
     this.episodes = new EpisodeRunner(settings);
     this.replies = new ReplyWriter(settings);
@@ -96,7 +61,7 @@ export class LearningFacilitator {
   static create(options: FacilitatorOptions): LearningFacilitator {
     const facilitator = new LearningFacilitator(resolveSettings(options));
     // Build one set of agents now so a bad agent spec is refused at creation, not at the first reset.
-    facilitator.episodes.makeAgents(0, facilitator.learnerSeat);
+    facilitator.episodes.makeAgents(0, facilitator.settings.learnerSeat);
     return facilitator;
   }
 
@@ -234,13 +199,13 @@ export class LearningFacilitator {
     } else {
       p = this.episodes.applyClient(env, env.point!.legal[k]);
     }
-    if (this.autoreset !== "same-step") return p;
+    if (this.settings.autoreset !== "same-step") return p;
     return p ? p.then(() => this.rollover(env)) : this.rollover(env);
   }
 
   private finishStep(): EnvBatch {
     this.stepIndex++;
-    this.totalEnvSteps += this.numEnvs;
+    this.totalEnvSteps += this.settings.numEnvs;
     return this.replies.batch(this.envs, this.stepIndex, "step");
   }
 
@@ -258,7 +223,7 @@ export class LearningFacilitator {
 
   /** Readable labels of every env's legal actions (debugging, UIs), in id order. */
   labels(): { id: number; label: string }[][] {
-    return this.envs.map((env) => (this.started && env.point ? actionLabels(this.game, env.state, env.point) : []));
+    return this.envs.map((env) => (this.started && env.point ? actionLabels(this.settings.game, env.state, env.point) : []));
   }
 
   /**
@@ -267,18 +232,18 @@ export class LearningFacilitator {
    */
   render(index: number): string {
     const env = this.envs[index];
-    if (!env) throw new EnvRequestError("invalid_config", `env ${index} is not an env index in [0, ${this.numEnvs})`);
+    if (!env) throw new EnvRequestError("invalid_config", `env ${index} is not an env index in [0, ${this.settings.numEnvs})`);
     if (!this.started) return "(not reset yet)";
     let board: string;
     try {
-      board = this.game.render(env.state);
+      board = this.settings.game.render(env.state);
     } catch (e) {
-      throw new EnvFault("game_fault", `${this.game.info.id}.render threw: ${describeThrown(e)}`, index, e);
+      throw new EnvFault("game_fault", `${this.settings.game.info.id}.render threw: ${describeThrown(e)}`, index, e);
     }
     const lines = [board, ""];
-    if (this.mode === "single") lines.push(`learner: seat ${env.learner}`);
+    if (this.settings.mode === "single") lines.push(`learner: seat ${env.learner}`);
     if (env.point) {
-      const legal = actionLabels(this.game, env.state, env.point).map((a) => `${a.id}:${a.label}`);
+      const legal = actionLabels(this.settings.game, env.state, env.point).map((a) => `${a.id}:${a.label}`);
       lines.push(`seat ${env.point.seat} to act; legal actions: ${legal.join(", ")}`);
     } else {
       lines.push(env.done === Done.Truncated ? "episode truncated" : "episode over");
@@ -289,7 +254,7 @@ export class LearningFacilitator {
   /** The decisions of env `index`'s current (or just ended) episode, every seat's, in order: with its seed, the episode's record. */
   episodeDecisions(index: number): readonly unknown[] {
     const env = this.envs[index];
-    if (!env) throw new EnvRequestError("invalid_config", `env ${index} is not an env index in [0, ${this.numEnvs})`);
+    if (!env) throw new EnvRequestError("invalid_config", `env ${index} is not an env index in [0, ${this.settings.numEnvs})`);
     return env.loop?.decisions ?? [];
   }
 
@@ -300,11 +265,11 @@ export class LearningFacilitator {
    */
   observation(index: number, seat: number): Float32Array {
     const env = this.envs[index];
-    if (!env) throw new EnvRequestError("invalid_config", `env ${index} is not an env index in [0, ${this.numEnvs})`);
-    const role = this.roles[seat];
-    if (!Number.isInteger(seat) || !role) throw new EnvRequestError("invalid_config", `seat ${seat} is not a seat index in [0, ${this.numSeats})`);
+    if (!env) throw new EnvRequestError("invalid_config", `env ${index} is not an env index in [0, ${this.settings.numEnvs})`);
+    const role = this.settings.roles[seat];
+    if (!Number.isInteger(seat) || !role) throw new EnvRequestError("invalid_config", `seat ${seat} is not a seat index in [0, ${this.settings.numSeats})`);
     if (!this.started) throw new EnvRequestError("reset_required", "reset the session before reading its observations", 409);
-    const out = new Float32Array(this.spec.observation.size);
+    const out = new Float32Array(this.settings.spec.observation.size);
     if (role.kind !== "agent") encodeSeat(this.settings, env, seat, out);
     return out;
   }

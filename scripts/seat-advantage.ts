@@ -50,13 +50,13 @@ main(async () => {
       let total = 0;
       while (done < episodes) {
         const actions: number[] = [];
-        for (let i = 0; i < f.numEnvs; i++) {
+        for (let i = 0; i < f.settings.numEnvs; i++) {
           const legal: number[] = [];
           for (let a = 0; a < A; a++) if (b.mask[i * A + a]) legal.push(a);
           actions.push(legal[rand(legal.length)] ?? 0);
         }
         b = await f.step(actions);
-        for (let i = 0; i < f.numEnvs && done < episodes; i++) {
+        for (let i = 0; i < f.settings.numEnvs && done < episodes; i++) {
           if (b.terminated[i] || b.truncated[i]) {
             const r = b.final!.returns[i * numSeats + learner]!;
             done++;

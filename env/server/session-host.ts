@@ -60,7 +60,7 @@ export class SessionHost {
         return {
           status: 201,
           payload: encodeReply(sessionInfo(session, f), format),
-          meta: { game: f.game.info.id, mode: f.mode, seats: f.seatNames, numEnvs: f.numEnvs },
+          meta: { game: f.settings.game.info.id, mode: f.settings.mode, seats: f.settings.seatNames, numEnvs: f.settings.numEnvs },
         };
       }
       case "rebuild":
@@ -119,15 +119,15 @@ function maskReply(f: LearningFacilitator, labels: boolean): Record<string, unkn
   const { mask, seat } = f.mask();
   return {
     step: f.steps,
-    mask: new Tensor("uint8", [f.numEnvs, f.spec.action.size], mask),
-    seat: new Tensor("int32", [f.numEnvs], seat),
+    mask: new Tensor("uint8", [f.settings.numEnvs, f.settings.spec.action.size], mask),
+    seat: new Tensor("int32", [f.settings.numEnvs], seat),
     labels: labels ? f.labels() : undefined,
   };
 }
 
 /** Observations in the session's wire form (obsDtype). */
 function obsTensor(f: LearningFacilitator, shape: readonly number[], obs: Float32Array): Tensor {
-  const w = f.obsWire.encode(shape, obs);
+  const w = f.settings.obsWire.encode(shape, obs);
   return new Tensor(w.dtype, w.shape, w.values);
 }
 
@@ -138,7 +138,7 @@ function batchReply(b: EnvBatch, f: LearningFacilitator): Record<string, unknown
     step: b.step,
     mode: b.mode,
     obs: obsTensor(f, b.obsShape, b.obs),
-    mask: new Tensor("uint8", [n, f.spec.action.size], b.mask),
+    mask: new Tensor("uint8", [n, f.settings.spec.action.size], b.mask),
     reward: new Tensor("float32", b.rewardShape, b.reward),
     terminated: new Tensor("bool", [n], b.terminated),
     truncated: new Tensor("bool", [n], b.truncated),
@@ -157,7 +157,7 @@ function batchReply(b: EnvBatch, f: LearningFacilitator): Record<string, unknown
 function finalReply(b: EnvBatch, f: LearningFacilitator): Record<string, unknown> {
   const final = b.final!;
   const k = final.envs.length;
-  const o = f.spec.observation.size;
+  const o = f.settings.spec.observation.size;
   return {
     envs: new Tensor("int32", [k], final.envs),
     obs: obsTensor(f, b.mode === "single" ? [k, o] : [k, b.numSeats, o], final.obs),

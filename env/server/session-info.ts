@@ -55,22 +55,23 @@ export function gameSummary(id: string, adapter: GameAdapter): Record<string, un
 
 /** The reply to a session's creation (POST /v1/sessions). */
 export function sessionInfo(id: string, f: LearningFacilitator): Record<string, unknown> {
+  const s = f.settings;
   return {
     session: id,
-    game: f.game.info.id,
-    gameVersion: f.game.info.version,
-    mode: f.mode,
-    seats: f.seatNames,
-    numSeats: f.numSeats,
-    numEnvs: f.numEnvs,
-    maxDecisions: f.maxDecisions,
-    autoreset: f.autoreset,
-    learnerSeat: f.learnerSeatMode,
-    illegalAction: f.illegalAction,
-    illegalReward: f.illegalReward,
-    obsWire: f.obsWire.info,
-    observe: f.observe,
-    config: f.config,
-    spec: f.spec,
+    game: s.game.info.id,
+    gameVersion: s.game.info.version,
+    mode: s.mode,
+    seats: s.seatNames,
+    numSeats: s.numSeats,
+    numEnvs: s.numEnvs,
+    maxDecisions: s.maxDecisions,
+    autoreset: s.autoreset,
+    learnerSeat: s.learnerSeatMode,
+    illegalAction: s.illegalAction,
+    illegalReward: s.illegalReward,
+    obsWire: s.obsWire.info,
+    observe: s.observe,
+    config: s.config,
+    spec: s.spec,
   };
 }

@@ -140,7 +140,7 @@ async function learning(deal: Deal): Promise<Played> {
     ...(deal.turnMs === null ? {} : { turnMs: deal.turnMs }),
   });
   let batch = await session.reset();
-  const size = session.adapter.actions.size;
+  const size = session.settings.adapter.actions.size;
   let timeouts = 0;
   while (!batch.terminated[0]) {
     const step = batch.episodeStep[0]!;

@@ -33,13 +33,33 @@ async function trajectory(f: LearningFacilitator, steps: number, pickSeed = 5): 
   let b = await f.reset();
   const out = [snapshot(b)];
   for (let t = 0; t < steps; t++) {
-    b = await f.step(pick(b.mask, f.numEnvs, A));
+    b = await f.step(pick(b.mask, f.settings.numEnvs, A));
     out.push(snapshot(b));
   }
   return out;
 }
 
 describe("LearningFacilitator (single learner)", () => {
+  it("shows what its options resolved to, defaults filled in, as its settings", () => {
+    const f = make({ seats: ["random", "learner"], illegalAction: "terminate" });
+    expect(f.settings).toMatchObject({
+      game: countAdapter.game,
+      seatNames: ["random", "learner"],
+      mode: "single",
+      numEnvs: 4,
+      numSeats: 2,
+      learnerSeat: 1,
+      autoreset: "next-step",
+      learnerSeatMode: "fixed",
+      illegalAction: "terminate",
+      illegalReward: -1,
+      observe: "all",
+      maxDecisions: null,
+      seed: 11,
+    });
+    expect(f.settings.spec.action.size).toBe(A);
+  });
+
   it("same seed gives identical observations, masks, rewards and flags at every step", async () => {
     const a = await trajectory(make(), 120);
     const b = await trajectory(make(), 120);
@@ -187,7 +207,7 @@ describe("LearningFacilitator (single learner)", () => {
     expect(snapshot(b)).toEqual(snapshot(a));
     let waited = 0;
     for (let t = 0; t < 30; t++) {
-      const actions = pick(a.mask, fast.numEnvs, A);
+      const actions = pick(a.mask, fast.settings.numEnvs, A);
       const x = fast.stepNow(actions);
       const y = slow.stepNow(actions);
       expect(x).not.toBeInstanceOf(Promise);
@@ -227,7 +247,7 @@ describe("LearningFacilitator (single learner)", () => {
 describe("LearningFacilitator (multi-agent, AEC)", () => {
   it("names the seat that must act and gives each client seat its own view and rewards", async () => {
     const f = make({ seats: ["learner", "external"], numEnvs: 2 });
-    expect(f.mode).toBe("multi");
+    expect(f.settings.mode).toBe("multi");
     const O = countAdapter.observation.size;
     let b = await f.reset();
     expect(b.obsShape).toEqual([2, 2, O]);

@@ -40,7 +40,7 @@ describe("the worker boundary: one typed message per operation", () => {
     const twin = LearningFacilitator.create({ adapter: adapters.get("sevens")!, numEnvs: 3, seed: 5, seats, createAgent });
     await twin.reset({ seed: 9 });
     const { mask } = twin.mask();
-    const size = twin.spec.action.size;
+    const size = twin.settings.spec.action.size;
     const actions = [0, 1, 2].map((i) => mask.subarray(i * size, (i + 1) * size).indexOf(1));
     const step = await host.handle({ op: "step", session: "a", body: { actions: Int32Array.from(actions) }, format: "msgpack" });
     expect(step.error).toBeUndefined();

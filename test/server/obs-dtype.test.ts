@@ -106,7 +106,7 @@ describe("obsDtype", () => {
     for (const dtype of ["uint8", "bits"] as const) {
       expect(() => LearningFacilitator.create({ adapter: adapters.get("dcg")!, numEnvs: 1, seed: 1, obsDtype: dtype })).toThrow(EnvRequestError);
     }
-    expect(LearningFacilitator.create({ adapter: adapters.get("dcg")!, numEnvs: 1, seed: 1, obsDtype: "float16" }).obsWire.info.rowBytes).toBe(
+    expect(LearningFacilitator.create({ adapter: adapters.get("dcg")!, numEnvs: 1, seed: 1, obsDtype: "float16" }).settings.obsWire.info.rowBytes).toBe(
       2 * adapters.get("dcg")!.observation.size,
     );
   });
