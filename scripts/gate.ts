@@ -23,7 +23,7 @@ const GATE_FILE = ".ci/gates.json";
 export const GATE_RUNS: readonly GateRun[] = [
   {
     name: "dcg",
-    args: ["--game", "dcg", "--agents", "random,computer,sandbag,onnx:builtin/dcg-exit-v1", "--games", "40", "--seed", "1", "--out", "arena-out/ci"],
+    args: ["--game", "dcg", "--agents", "random,computer,sandbag,onnx:builtin/dcg-exit-v2", "--games", "40", "--seed", "1", "--out", "arena-out/ci"],
   },
   { name: "blackpoker", args: ["--game", "blackpoker", "--agents", "random,computer", "--games", "40", "--seed", "1", "--out", "arena-out/ci-blackpoker"] },
   { name: "shephy", args: ["--game", "shephy", "--agents", "computer", "--games", "40", "--seed", "1", "--out", "arena-out/ci-shephy"] },

@@ -13,7 +13,7 @@ const human = args.includes("--human");
 const config = game.parseConfig({ seats: 2 });
 if (!config.ok) throw new Error(config.error.message);
 let state = game.setup(config.value, seed);
-const bot = await seatAgent("onnx:builtin/dcg-exit-v1", { game: "dcg", seat: 1, seed });
+const bot = await seatAgent("onnx:builtin/dcg-exit-v2", { game: "dcg", seat: 1, seed });
 const prompt = human ? createInterface({ input: process.stdin, output: process.stdout }) : null;
 
 let step = 0;

@@ -179,7 +179,7 @@ describe("SPRT gates", () => {
           kind: "sprt",
           name: "weakened dcg policy",
           game: "dcg",
-          candidate: "onnx:builtin/dcg-exit-v1,sample=true,temperature=3",
+          candidate: "onnx:builtin/dcg-exit-v2,sample=true,temperature=3",
           baseline: "champion",
           elo0: -50,
           elo1: 0,
@@ -193,7 +193,7 @@ describe("SPRT gates", () => {
     expect(r.stderr).toMatch(/after \d+ games/);
     const [entry] = parseHistory(readFileSync(join(dir, "h.jsonl"), "utf8")) as SprtEntry[];
     expect(entry?.result).toBe("H0");
-    expect(entry?.baseline.model).toBe("dcg-exit-v1");
+    expect(entry?.baseline.model).toBe("dcg-exit-v2");
     expect(entry!.games).toBeLessThanOrEqual(200);
   });
 });
