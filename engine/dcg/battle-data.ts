@@ -1,4 +1,4 @@
-import type { RngState } from "../core/index.ts";
+import { InvariantError, type RngState } from "../core/index.ts";
 
 /** A dcg seat: the game has exactly two, so per-seat pairs index without a check. */
 export type Seat = 0 | 1;
@@ -103,3 +103,10 @@ export interface BattleData {
 }
 
 export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** Card instance `id` of a battle; an id outside the battle's cards is a bug. */
+export function cardIn(s: { readonly cards: readonly Card[] }, id: number): Card {
+  const card = s.cards[id];
+  if (card === undefined) throw new InvariantError(`dcg: no card instance ${id} in the battle`);
+  return card;
+}

@@ -4,7 +4,7 @@ import type { Seat } from "./battle-data.ts";
 import { CELLS, cellName, COLS, inPlacement } from "./board.ts";
 import { guardJson, type JsonLimits } from "./json-guard.ts";
 import { HAND_CAP, LIFE_MAX } from "./ops.ts";
-import { CARD_ID, type Pool } from "./pool.ts";
+import { CARD_ID, type Pool, defIn, defIndex } from "./pool.ts";
 
 /**
  * A board file (docs/board-file.md): a dcg position to start a battle from, for debugging a rule,
@@ -114,7 +114,7 @@ export function boardInstances(board: BoardFile, pool: Pool): BoardInstance[] {
   for (const owner of [0, 1] as const) {
     const p = board.players[owner];
     const add = (where: BoardInstance["where"], entry: BoardInstance["entry"]) =>
-      out.push({ def: pool.byId.get(typeof entry === "string" ? entry : entry.card)!, owner, where, entry });
+      out.push({ def: defIndex(pool, typeof entry === "string" ? entry : entry.card), owner, where, entry });
     for (const u of p.field ?? []) add("field", u);
     if (p.feint) add("feint", p.feint);
     for (const id of p.hand ?? []) add("hand", id);
@@ -173,7 +173,8 @@ function schemaError(raw: unknown, root: string): BoardError | null {
   const errors = Value.Errors(BOARD_FILE, raw);
   // A union's branches report one by one and then the union itself: report the union. An unknown
   // field reports a "false" subschema and then the object: report the object.
-  const e = errors.find((x) => x.keyword !== "boolean" && !/\/anyOf\/\d+$/.test(x.schemaPath)) ?? errors[0]!;
+  const e = errors.find((x) => x.keyword !== "boolean" && !/\/anyOf\/\d+$/.test(x.schemaPath)) ?? errors[0];
+  if (e === undefined) return { message: `${root}: does not match the board schema`, path: root };
   const at = `${root}${pathOf(e.instancePath)}`;
   const params = e.params as Record<string, unknown>;
   const got = (): string => {
@@ -183,13 +184,13 @@ function schemaError(raw: unknown, root: string): BoardError | null {
   const node = schemaAt(BOARD_FILE, e.schemaPath);
   switch (e.keyword) {
     case "additionalProperties": {
-      const extra = (params.additionalProperties as string[])[0]!;
+      const extra = (params.additionalProperties as string[])[0] ?? "?";
       return { message: `${at}.${extra}: unknown field (allowed: ${Object.keys(node.properties as object).join(", ")})`, path: `${at}.${extra}` };
     }
     case "required": {
-      const missing = (params.requiredProperties as string[])[0]!;
-      const field = (node.properties as Record<string, Record<string, unknown>>)[missing]!;
-      return { message: `${at}.${missing}: required (${describe(field)})`, path: `${at}.${missing}` };
+      const missing = (params.requiredProperties as string[])[0] ?? "?";
+      const field = (node.properties as Record<string, Record<string, unknown> | undefined>)[missing];
+      return { message: `${at}.${missing}: required${field === undefined ? "" : ` (${describe(field)})`}`, path: `${at}.${missing}` };
     }
     case "maxItems":
     case "minItems":
@@ -221,18 +222,17 @@ export function checkBoard(raw: unknown, pool: Pool, limits: BoardLimits, root =
     const known = (id: string, path: string): BoardError | null => (pool.byId.has(id) ? null : err(path, `unknown card ${JSON.stringify(id)}`));
     for (const list of ["hand", "book", "grave"] as const) {
       const ids = p[list] ?? [];
-      for (let i = 0; i < ids.length; i++) {
-        const e = known(ids[i]!, `${at}.${list}[${i}]`);
+      for (const [i, id] of ids.entries()) {
+        const e = known(id, `${at}.${list}[${i}]`);
         if (e) return e;
       }
     }
     const field = p.field ?? [];
-    for (let i = 0; i < field.length; i++) {
-      const u = field[i]!;
+    for (const [i, u] of field.entries()) {
       const here = `${at}.field[${i}]`;
       const e = known(u.card, `${here}.card`);
       if (e) return e;
-      const def = pool.cards[pool.byId.get(u.card)!]!;
+      const def = defIn(pool, defIndex(pool, u.card));
       if (def.kind === "feint") return err(`${here}.card`, `${u.card} is a feint: a unit is a rubric or an object (a feint goes in "feint")`);
       const cell = boardCell(u.cell);
       const taken = units.get(cell);
@@ -243,7 +243,7 @@ export function checkBoard(raw: unknown, pool: Pool, limits: BoardLimits, root =
       const here = `${at}.feint`;
       const e = known(p.feint.card, `${here}.card`);
       if (e) return e;
-      if (pool.cards[pool.byId.get(p.feint.card)!]!.kind !== "feint") return err(`${here}.card`, `${p.feint.card} is not a feint card`);
+      if (defIn(pool, defIndex(pool, p.feint.card)).kind !== "feint") return err(`${here}.card`, `${p.feint.card} is not a feint card`);
       const cell = boardCell(p.feint.cell);
       if (!inPlacement(cell, seat))
         return err(`${here}.cell`, `a feint lies in its owner's placement rows (seat ${seat}: rows ${seat === 0 ? "0..3" : "3..6"}), got ${cellName(cell)}`);

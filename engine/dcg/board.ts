@@ -24,8 +24,8 @@ export const NEIGHBOUR: readonly number[] = (() => {
   const out: number[] = [];
   for (let c = 0; c < CELLS; c++) {
     for (let d = 0; d < DIRS; d++) {
-      const x = xOf(c) + DX[d]!;
-      const y = yOf(c) + DY[d]!;
+      const x = xOf(c) + (DX[d] ?? 0);
+      const y = yOf(c) + (DY[d] ?? 0);
       out.push(x >= 0 && x < COLS && y >= 0 && y < ROWS ? cellOf(x, y) : -1);
     }
   }

@@ -49,7 +49,7 @@ export class DcgCache {
 
   /** The lookup tables of a pool (pool-index.ts), built once per pool. */
   poolIndex(pool: Pool): PoolIndex {
-    if (pool === this.lastPool) return this.lastIndex!;
+    if (pool === this.lastPool && this.lastIndex !== null) return this.lastIndex;
     let idx = this.indexes.get(pool);
     if (idx === undefined) {
       idx = buildPoolIndex(pool);

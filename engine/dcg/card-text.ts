@@ -11,6 +11,7 @@ import type { StateKind } from "./state.ts";
 import type { Targeting } from "./targeting.ts";
 import type { TriggerKind, TriggerType } from "./trigger.ts";
 import type { Direction, Reach, RowName } from "./validate.ts";
+import { abilityIn } from "./pool.ts";
 
 /**
  * A card's rules text in words, generated from its data: every Head, Pipe, Effect, Ability type,
@@ -25,7 +26,7 @@ import type { Direction, Reach, RowName } from "./validate.ts";
 export function cardText(def: CardDef, pool: Pool): string[] {
   if (def.kind === "feint") return def.feint === null ? [] : [feintLine(def, def.feint.on, def.feint.effect, pool)];
   const ctx = printed(pool);
-  return def.abilities.map((id) => `${capital(abilityText(pool.abilities[id]!, ctx))}.`);
+  return def.abilities.map((id) => `${capital(abilityText(abilityIn(pool, id), ctx))}.`);
 }
 
 /** One line of stats: "Rubric · cost 1 · 2/3 · move 1". */
@@ -495,7 +496,7 @@ function readConditions(list: readonly Targeting[], c: Ctx): Conditions {
     const id = identityOf(n, roles);
     const mine = n.is === "self" || n.is === "producer";
     if (n.kind === "card" && (head === "MapActorCard" || head === "MapTargetCard" || (n.is === "target" && head === "MapCard"))) {
-      const narrowed = mine ? id! : someQualified(n, roles);
+      const narrowed = mine && id !== null ? id : someQualified(n, roles);
       if (head === "MapActorCard") {
         out.actor = narrowed;
         if (mine) out.actorRole = id;
@@ -570,7 +571,7 @@ const ABILITY: { readonly [K in Ability["type"]]: (a: Extract<Ability, { type: K
   },
   ParameterAbility: (a, c) => `${paramText(a.parameter, a.calc)}${lifetimeText(a.lifetime, c)}`,
   AreaAbility: (a, c) => {
-    const inner = c.pool.abilities[a.ability]!;
+    const inner = abilityIn(c.pool, a.ability);
     const reach = phrase(a.reach, { ...c, actor: c.self, target: c.target });
     const who = every(reach, c);
     return `aura: ${who}: ${inner.type === "ParameterAbility" ? abilityText(inner, { ...c, self: "it" }) : abilityText(inner, c)}`;
@@ -626,7 +627,7 @@ const EFFECT: { readonly [K in EffectKind]: (e: Extract<Effect, { kind: K }>, c:
   AttachAbility: (e, c) => {
     const to = unitsText(e.target, c);
     if (e.ability === undefined) return `${to} copies the printed abilities of ${e.source === undefined ? "nothing" : every(phrase(e.source, c), c)}`;
-    const inner = c.pool.abilities[e.ability]!;
+    const inner = abilityIn(c.pool, e.ability);
     return `give ${to} "${abilityText(inner, { ...c, self: "it", producer: c.self === "it" ? c.producer : c.self })}"`;
   },
   PlayerHand: (e, c) => {
@@ -658,7 +659,7 @@ function feintLine(def: CardDef, on: "enter" | "attack", effect: Effect | null, 
 // ---- words ----------------------------------------------------------------------------------
 
 function capital(s: string): string {
-  return s.length ? s[0]!.toUpperCase() + s.slice(1) : s;
+  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 function orList(items: readonly string[]): string {

@@ -1,10 +1,11 @@
 import Type from "typebox";
 import Value from "typebox/value";
-import { fail, intOption, nullableIntOption, ok, parseFields, type ConfigOf, type Result } from "../core/index.ts";
+import { fail, intOption, InvariantError, nullableIntOption, ok, parseFields, type ConfigOf, type Result } from "../core/index.ts";
 import { BOARD_FILE, checkBoard, type BoardFile } from "./board-file.ts";
 import type { CardSet, CardSetJson } from "./card-set.ts";
 import { generateCardSet, MAX_GENERATED_CARDS, MIN_GENERATED_CARDS, type GenerateSpec } from "./generate.ts";
 import type { Pool } from "./pool.ts";
+import { defIn } from "./pool.ts";
 
 /** A generated card pool (docs/cards.md, "Generated pools"): the spec travels, the cards are regenerated. */
 export const CARD_POOL = Type.Object(
@@ -128,7 +129,7 @@ export function parseDcgConfig(raw: unknown, base: CardSet, extend: (cardSet: un
   const { pool, presets } = set;
   // A generated pool plays its own first two books unless told otherwise.
   const first = cardPool === undefined ? 0 : base.presets.length;
-  const rawBooks = obj.books ?? [presets[first]!.id, presets[first + 1]!.id];
+  const rawBooks = obj.books ?? presets.slice(first, first + 2).map((p) => p.id);
   if (!Array.isArray(rawBooks) || rawBooks.length !== 2)
     return fail("invalid_config", "books must be an array of 2 books (preset ids or {strategy, cards})", "books");
   const books: (string | BookSpec)[] = [];
@@ -178,11 +179,10 @@ export function checkBook(spec: BookSpec, pool: Pool, size: number): { message: 
     [spec.strategy, "strategy"],
     [spec.cards, "cards"],
   ] as const) {
-    for (let i = 0; i < list.length; i++) {
-      const id = list[i]!;
+    for (const [i, id] of list.entries()) {
       const idx = pool.byId.get(id);
       if (idx === undefined) return { message: `unknown card ${JSON.stringify(id)}`, path: `.${name}[${i}]` };
-      const def = pool.cards[idx]!;
+      const def = defIn(pool, idx);
       if (name === "strategy") {
         if (def.kind !== "rubric") return { message: `strategy card ${id} is not a rubric`, path: `.strategy[${i}]` };
         if (def.cost === 3 && ++cost3 > 1) return { message: "at most one cost-3 strategy rubric", path: `.strategy[${i}]` };
@@ -199,5 +199,8 @@ export function checkBook(spec: BookSpec, pool: Pool, size: number): { message: 
 }
 
 export function resolveBook(book: string | BookSpec, presets: readonly PresetBook[]): BookSpec {
-  return typeof book === "string" ? presets.find((p) => p.id === book)! : book;
+  if (typeof book !== "string") return book;
+  const preset = presets.find((p) => p.id === book);
+  if (preset === undefined) throw new InvariantError(`dcg: preset book "${book}" was accepted but is not among the presets`);
+  return preset;
 }

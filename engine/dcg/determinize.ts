@@ -6,6 +6,9 @@ import type { PresetBook } from "./config.ts";
 import type { Pool } from "./pool.ts";
 import { freshCard, instanceDefs } from "./setup.ts";
 import type { DcgView } from "./view.ts";
+import { defIn } from "./pool.ts";
+import { must } from "../core/index.ts";
+import { cardIn } from "./battle-data.ts";
 
 /**
  * A full state consistent with what `seat` sees: the cards it cannot see (its own book, the
@@ -19,9 +22,8 @@ export function determinizeView(view: DcgView, seat: Seat, rng: Rng, pool: Pool,
   const cards: Card[] = [];
   const hidden: [number[], number[]] = [[], []];
   const hiddenStrategy: number[] = [];
-  for (let id = 0; id < insts.length; id++) {
+  for (const [id, inst] of insts.entries()) {
     const known = view.cards[id];
-    const inst = insts[id]!;
     if (known) {
       cards.push(known);
       continue;
@@ -37,7 +39,9 @@ export function determinizeView(view: DcgView, seat: Seat, rng: Rng, pool: Pool,
   // An enemy that has confirmed its strategy placement has its 5 rubrics on distinct home cells.
   if (hiddenStrategy.length > 0 && view.players[enemy].confirmed) {
     const spots = rng.sample(HOME[enemy], hiddenStrategy.length);
-    hiddenStrategy.forEach((id, i) => (cards[id] = { ...cards[id]!, cell: spots[i]! }));
+    hiddenStrategy.forEach(
+      (id, i) => (cards[id] = { ...cardIn({ cards }, id), cell: must(spots[i], "dcg determinize: a home cell for a hidden strategy rubric") }),
+    );
   }
   const feints = cellArray(-1, view.feintOwners.length);
   const players = [null, null] as unknown as [Player, Player];
@@ -50,19 +54,20 @@ export function determinizeView(view: DcgView, seat: Seat, rng: Rng, pool: Pool,
     if (pv.feintCell >= 0) {
       if (who === seat) {
         feint = view.cards.findIndex(
-          (c) => c !== null && c.owner === who && c.layer === "Field" && c.cell === pv.feintCell && pool.cards[c.def]!.kind === "feint",
+          (c) => c !== null && c.owner === who && c.layer === "Field" && c.cell === pv.feintCell && defIn(pool, c.def).kind === "feint",
         );
       } else {
-        const k = pool2.findIndex((id) => pool.cards[cards[id]!.def]!.kind === "feint");
-        feint = pool2.splice(k, 1)[0]!;
-        cards[feint] = { ...cards[feint]!, layer: "Field", cell: pv.feintCell };
+        const k = pool2.findIndex((id) => defIn(pool, cardIn({ cards }, id).def).kind === "feint");
+        if (k < 0) throw new Error(`determinize: seat ${who} has a face-down feint at cell ${pv.feintCell} but no hidden feint card`);
+        feint = pool2.splice(k, 1)[0] ?? -1;
+        cards[feint] = { ...cardIn({ cards }, feint), layer: "Field", cell: pv.feintCell };
       }
       feints[pv.feintCell] = feint;
     }
     if (who === seat) hands[who] = view.hand.slice();
     else {
       hands[who] = pool2.splice(0, pv.handSize);
-      for (const id of hands[who]) cards[id] = { ...cards[id]!, layer: "Hand" };
+      for (const id of hands[who]) cards[id] = { ...cardIn({ cards }, id), layer: "Hand" };
     }
     books[who] = pool2;
     players[who] = {
@@ -78,7 +83,7 @@ export function determinizeView(view: DcgView, seat: Seat, rng: Rng, pool: Pool,
     };
   }
   let state = view.state;
-  if (state.kind === "FeintDeclare" && state.feint < 0) state = { ...state, feint: feints[state.cell]! };
+  if (state.kind === "FeintDeclare" && state.feint < 0) state = { ...state, feint: feints[state.cell] ?? -1 };
   const r = rng.nextU32();
   return {
     cfg: view.cfg,

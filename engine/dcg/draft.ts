@@ -6,6 +6,7 @@ import { DcgCache } from "./cache.ts";
 import type { Command } from "./command.ts";
 import type { Pool } from "./pool.ts";
 import type { Trigger, TriggerKind, TriggerType } from "./trigger.ts";
+import { cardIn } from "./battle-data.ts";
 
 /** Optional observer of what one apply did (tests, the play CLI, events); null in hot paths. */
 export interface Trace {
@@ -144,7 +145,7 @@ export class Draft {
     }
     const cards = this.s.cards as Card[];
     if (!this.ownedCards.includes(id)) {
-      cards[id] = copyCard(cards[id]!);
+      cards[id] = copyCard(cardIn(this.s, id));
       this.ownedCards.push(id);
     }
     return cards[id] as Mutable<Card>;
@@ -160,7 +161,7 @@ export class Draft {
     const ps = this.s.players as [Player, Player];
     const bit = PLAYER0 << seat;
     if (!(this.own & bit)) {
-      ps[seat] = copyPlayer(ps[seat]!);
+      ps[seat] = copyPlayer(ps[seat]);
       this.own |= bit;
     }
     return ps[seat] as Mutable<Player>;

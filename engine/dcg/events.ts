@@ -17,6 +17,8 @@ import { effectiveAttack, moveCost } from "./params.ts";
 import type { Pool } from "./pool.ts";
 import { describeDecision, SEAT_NAME } from "./render.ts";
 import type { Trigger } from "./trigger.ts";
+import { cardIn } from "./battle-data.ts";
+import { defIn, abilityIn } from "./pool.ts";
 
 /**
  * dcg events: what one decision did, in the order it happened, each tagged with who may read it
@@ -139,11 +141,10 @@ class Narrator {
     before: BattleData,
     private readonly pool: Pool,
   ) {
-    for (let cell = 0; cell < before.cells.length; cell++) {
-      const id = before.cells[cell]!;
+    for (const id of before.cells) {
       if (id < 0) continue;
       this.units.set(id, this.stats(before, id));
-      for (const a of before.cards[id]!.attached) this.area.set(`${id}:${a.producer}`, a.area);
+      for (const a of cardIn(before, id).attached) this.area.set(`${id}:${a.producer}`, a.area);
     }
     before.feints.forEach((id, cell) => {
       if (id >= 0) this.feintCells.set(id, cellName(cell));
@@ -160,12 +161,12 @@ class Narrator {
   }
 
   private name(s: BattleData, id: number): string {
-    return this.pool.cards[s.cards[id]!.def]!.name;
+    return defIn(this.pool, cardIn(s, id).def).name;
   }
 
   private stats(s: BattleData, id: number): UnitStats {
-    const c = s.cards[id]!;
-    const rubric = this.pool.cards[c.def]!.kind === "rubric";
+    const c = cardIn(s, id);
+    const rubric = defIn(this.pool, c.def).kind === "rubric";
     return {
       cell: c.cell,
       attack: rubric ? effectiveAttack(s, this.pool, id) : 0,
@@ -177,7 +178,7 @@ class Narrator {
 
   private cellOf(s: BattleData, id: number): string | null {
     const known = this.units.get(id);
-    const cell = known !== undefined ? known.cell : s.cards[id]!.cell;
+    const cell = known !== undefined ? known.cell : cardIn(s, id).cell;
     return cell >= 0 ? cellName(cell) : null;
   }
 
@@ -188,7 +189,7 @@ class Narrator {
         this.feintCells.set(c.card, cellName(c.cell));
         break;
       case "MoveCommand":
-        this.moveFrom = s.cards[c.card]!.cell;
+        this.moveFrom = cardIn(s, c.card).cell;
         break;
       case "AttackDestroyCommand":
         this.attacker = c.card;
@@ -200,10 +201,10 @@ class Narrator {
         this.abilityFires(c, s);
         break;
       case "FeintDeclareCommand": {
-        const f = s.cards[c.feint]!;
+        const f = cardIn(s, c.feint);
         this.declared.add(c.feint);
         const cell = cellName(f.cell);
-        const rule = cardText(this.pool.cards[f.def]!, this.pool)[0];
+        const rule = cardText(defIn(this.pool, f.def), this.pool)[0];
         const text = `${who(f.owner)}'s feint at ${cell} is ${this.name(s, c.feint)}${rule !== undefined ? `: ${rule}` : ""}`;
         this.say("reveal", f.owner, text, { card: this.name(s, c.feint), cell });
         if (s.state.kind === "FeintDeclare" && s.state.on === "attack") this.say("info", f.owner, "The attack is negated");
@@ -253,7 +254,7 @@ class Narrator {
       case "NightmareUnsealed": {
         if (this.entering.some((e) => e.id === t.actor)) return;
         const text = `${this.name(s, t.actor)}'s abilities are ${t.kind === "NightmareSealed" ? "sealed (its condition no longer holds)" : "restored (its condition holds)"}`;
-        return this.say("trigger", s.cards[t.actor]!.owner, text, { card: this.name(s, t.actor), cell: this.cellOf(s, t.actor) });
+        return this.say("trigger", cardIn(s, t.actor).owner, text, { card: this.name(s, t.actor), cell: this.cellOf(s, t.actor) });
       }
       case "AbilityAttached":
       case "AbilityDetached":
@@ -277,23 +278,23 @@ class Narrator {
    */
   /** A TriggerAbility fires (EffectDeclareCommand): the unit, and the ability's rule in words. */
   private abilityFires(c: Extract<Command, { kind: "EffectDeclareCommand" }>, s: BattleData): void {
-    if (this.pool.abilities[c.ability]!.type !== "TriggerAbility") return;
+    if (abilityIn(this.pool, c.ability).type !== "TriggerAbility") return;
     const name = this.name(s, c.card);
     const rule = this.ruleOf(s, c.ability, c.producer);
     const text = `${name}'s ability triggers${rule !== null ? `: ${rule}` : ""}`;
-    this.say("trigger", s.cards[c.card]!.owner, text, { card: name, cell: this.cellOf(s, c.card) });
+    this.say("trigger", cardIn(s, c.card).owner, text, { card: name, cell: this.cellOf(s, c.card) });
   }
 
   /** The rule text of ability `ability`, printed on the card `producer` (own or attached), or null. */
   private ruleOf(s: BattleData, ability: number, producer: number): string | null {
-    const def = this.pool.cards[s.cards[producer]!.def]!;
+    const def = defIn(this.pool, cardIn(s, producer).def);
     const i = def.abilities.indexOf(ability);
     return i < 0 ? null : (cardText(def, this.pool)[i] ?? null);
   }
 
   private entered(t: Trigger, s: BattleData): void {
     const id = t.actor;
-    if (this.pool.cards[s.cards[id]!.def]!.nightmare >= 0) {
+    if (defIn(this.pool, cardIn(s, id).def).nightmare >= 0) {
       this.push(publicEvent("info", null, "-"));
       this.entering.push({ id, index: this.out.length - 1, strategy: t.kind === "StrategySummoned" });
       return;
@@ -312,9 +313,9 @@ class Narrator {
     this.units.set(id, st);
     const name = this.name(s, id);
     const cell = cellName(st.cell);
-    const rubric = this.pool.cards[s.cards[id]!.def]!.kind === "rubric";
+    const rubric = defIn(this.pool, cardIn(s, id).def).kind === "rubric";
     const stats = rubric ? `${st.attack}/${st.life}` : `life ${st.life}`;
-    const owner = s.cards[id]!.owner;
+    const owner = cardIn(s, id).owner;
     const data = { card: name, cell, attack: st.attack, life: st.life };
     if (strategy) return publicEvent("reveal", owner, `${who(owner)}'s strategy card ${name} enters the field at ${cell} (${stats})`, data);
     return publicEvent("play", owner, `${name} enters the field at ${cell} (${stats})`, data);
@@ -324,10 +325,10 @@ class Narrator {
     const id = t.kind === "Moved" ? t.actor : t.target;
     const known = this.units.get(id);
     const from = t.kind === "Moved" ? this.moveFrom : (known?.cell ?? -1);
-    const to = s.cards[id]!.cell;
+    const to = cardIn(s, id).cell;
     if (known !== undefined) known.cell = to;
     const name = this.name(s, id);
-    const owner = s.cards[id]!.owner;
+    const owner = cardIn(s, id).owner;
     if (t.kind === "Moved")
       this.say("move", owner, `${name} moves ${cellName(from)} -> ${cellName(to)}`, { card: name, from: cellName(from), to: cellName(to) });
     else {
@@ -343,28 +344,28 @@ class Narrator {
 
   private attack(t: Trigger, s: BattleData): void {
     const name = this.name(s, t.actor);
-    const cell = cellName(s.cards[t.actor]!.cell);
-    const owner = s.cards[t.actor]!.owner;
+    const cell = cellName(cardIn(s, t.actor).cell);
+    const owner = cardIn(s, t.actor).owner;
     if (t.kind === "DirectDeclared") {
       const foe = t.player as Seat;
       this.say("attack", owner, `${name} at ${cell} attacks ${who(foe)} directly`, { card: name, cell, target: who(foe), targetCell: null, direct: true });
       return;
     }
     const target = this.name(s, t.target);
-    const targetCell = cellName(s.cards[t.target]!.cell);
+    const targetCell = cellName(cardIn(s, t.target).cell);
     this.say("attack", owner, `${name} at ${cell} attacks ${target} at ${targetCell}`, { card: name, cell, target, targetCell, direct: false });
   }
 
   private unitLife(t: Trigger, s: BattleData): void {
     const id = t.target;
     const name = this.name(s, id);
-    const after = s.cards[id]!.life;
+    const after = cardIn(s, id).life;
     const heal = t.kind === "EffectRecoveredCard";
     const before = heal ? after - t.amount : after + t.amount;
     const known = this.units.get(id);
     if (known !== undefined) known.life = after;
     const cell = this.cellOf(s, id);
-    const owner = s.cards[id]!.owner;
+    const owner = cardIn(s, id).owner;
     const source = t.actor >= 0 ? this.name(s, t.actor) : null;
     if (heal) {
       if (t.amount <= 0) return;
@@ -408,11 +409,11 @@ class Narrator {
   private graved(t: Trigger, s: BattleData): void {
     const id = t.target;
     const name = this.name(s, id);
-    const owner = s.cards[id]!.owner;
+    const owner = cardIn(s, id).owner;
     const known = this.units.get(id);
     if (known === undefined) {
       // Not a unit: a feint leaving the field (declared ones were revealed already).
-      if (this.pool.cards[s.cards[id]!.def]!.kind !== "feint" || this.declared.has(id)) return;
+      if (defIn(this.pool, cardIn(s, id).def).kind !== "feint" || this.declared.has(id)) return;
       const at = this.feintCell(s, id);
       const how = t.type === "Effect" && t.actor >= 0 ? `is consumed by ${this.name(s, t.actor)}` : "goes to the Grave unused";
       this.say("reveal", owner, `${who(owner)}'s feint${at !== null ? ` at ${at}` : ""} was ${name}: it ${how}`, { card: name, cell: at });
@@ -458,12 +459,12 @@ class Narrator {
     const id = t.target;
     const known = this.units.get(id);
     const from = known?.ailment ?? "none";
-    const to = s.cards[id]!.ailment;
+    const to = cardIn(s, id).ailment;
     if (known !== undefined) known.ailment = to;
     const name = this.name(s, id);
     const cause = t.actor >= 0 ? this.name(s, t.actor) : null;
     const text = to === "poison" ? `${name} is poisoned` : `${name} is cured of poison`;
-    this.say("stat", s.cards[id]!.owner, cause !== null ? `${text} (${cause})` : text, {
+    this.say("stat", cardIn(s, id).owner, cause !== null ? `${text} (${cause})` : text, {
       card: name,
       cell: this.cellOf(s, id),
       stat: "ailment",
@@ -481,7 +482,7 @@ class Narrator {
       const own = t.actor === t.target;
       let area = this.area.get(key) ?? false;
       if (t.kind === "AbilityAttached") {
-        area = s.cards[t.target]!.attached.some((a) => a.producer === t.actor && a.area);
+        area = cardIn(s, t.target).attached.some((a) => a.producer === t.actor && a.area);
         this.area.set(key, area);
       }
       const what = own ? `${this.name(s, t.actor)}'s own ability` : area ? `${this.name(s, t.actor)}'s aura` : `${this.name(s, t.actor)}'s effect`;
@@ -494,7 +495,7 @@ class Narrator {
   private restat(s: BattleData, cause: string | null): void {
     for (const [id, known] of this.units) {
       if (this.entering.some((e) => e.id === id)) continue;
-      const c = s.cards[id]!;
+      const c = cardIn(s, id);
       if (c.layer !== "Field" || s.cells[c.cell] !== id) continue;
       const now = this.stats(s, id);
       for (const stat of ["attack", "life", "move"] as const) {
@@ -552,8 +553,9 @@ function resultText(s: BattleData, winner: Seat | -1): string {
   const [a, b] = [s.players[0].hp, s.players[1].hp];
   if (a <= 0 || b <= 0) {
     if (winner < 0) return "Both players are at 0 HP: the battle is a draw";
-    return `${who((1 - winner) as Seat)} is at ${Math.max(0, s.players[1 - winner]!.hp)} HP: ${who(winner as Seat)} wins`;
+    const loser = (1 - winner) as Seat;
+    return `${who(loser)} is at ${Math.max(0, s.players[loser].hp)} HP: ${who(winner as Seat)} wins`;
   }
   if (winner === -1) return `The turn limit is reached with equal HP (${a} to ${b}): the battle is a draw`;
-  return `The turn limit is reached: ${who(winner)} wins on HP (${s.players[winner].hp} to ${s.players[1 - winner]!.hp})`;
+  return `The turn limit is reached: ${who(winner)} wins on HP (${s.players[winner].hp} to ${s.players[(1 - winner) as Seat].hp})`;
 }

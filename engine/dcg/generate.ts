@@ -179,7 +179,8 @@ class Gen {
   ability(kind: "rubric" | "object"): Template {
     // Rubrics draw from every template; objects from 0..6, then from the object-valid new ones.
     const drawn = this.rng.int(kind === "rubric" ? 16 : 10);
-    const choice = kind === "object" && drawn >= 7 ? [11, 12, 16][drawn - 7]! : drawn;
+    const late = [11, 12, 16][drawn - 7]; // an object's draws 7..9 stand for these templates
+    const choice = kind === "object" && late !== undefined ? late : drawn;
     return STATIC_ABILITIES.has(choice) ? this.staticAbility(choice, kind) : this.triggeredAbility(choice);
   }
 
@@ -423,10 +424,9 @@ export function generateCardSet(spec: GenerateSpec): GeneratedSet {
   // Kinds: about 60% rubrics (at least 6, enough for strategy picks of cost <= 2), 20% objects, 20% feints.
   const kinds: ("rubric" | "object" | "feint")[] = [];
   for (let i = 0; i < cards; i++) kinds.push(i < 6 ? "rubric" : g.pick(["rubric", "rubric", "rubric", "object", "feint"] as const));
-  for (let i = 0; i < cards; i++) {
+  for (const [i, kind] of kinds.entries()) {
     const id = `gen-${seed}-${i}`;
     const name = `${g.pick(SYLLABLES)}${g.pick(SYLLABLES)}`.replace(/^./, (c) => c.toUpperCase());
-    const kind = kinds[i]!;
     if (kind === "feint") out.push(g.feint(id, name));
     // The first 6 rubrics cost 0..2 so every book finds strategy rubrics.
     else if (kind === "rubric") out.push(g.unit(id, name, "rubric", i < 6 ? rng.int(3) : g.pick([0, 1, 1, 2, 2, 3])));

@@ -55,11 +55,14 @@ export function makeDcg(pool: Pool = STARTER_POOL, presets: readonly PresetBook[
     const key = `${cfg.bookSize}:${canonicalJson(raw)}`;
     set = byContent.get(key);
     if (set === undefined) {
-      const r = extend(cfg.cardSet ?? generateCardSet(cfg.cardPool!.generate), cfg.bookSize);
+      const source = cfg.cardSet ?? (cfg.cardPool === undefined ? undefined : generateCardSet(cfg.cardPool.generate));
+      if (source === undefined) throw new Error("dcg: the state config has neither a cardSet nor a cardPool");
+      const r = extend(source, cfg.bookSize);
       // parseConfig validated it; a hand-edited state with a broken card set is a caller error.
       if (!r.ok) throw new Error(`dcg: invalid cardSet in state config: ${r.error.message}`);
       set = r.value;
-      if (byContent.size >= 64) byContent.delete(byContent.keys().next().value!);
+      const oldest = byContent.keys().next();
+      if (byContent.size >= 64 && !oldest.done) byContent.delete(oldest.value);
       byContent.set(key, set);
     }
     byObject.set(raw, set);

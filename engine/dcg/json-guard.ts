@@ -24,8 +24,8 @@ const key = (k: string) => (/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.st
 export function guardJson(root: unknown, rootPath: string, limits: JsonLimits = CARD_LIMITS): string | null {
   const stack: [unknown, string, number][] = [[root, rootPath, 0]];
   let nodes = 0;
-  while (stack.length > 0) {
-    const [v, path, depth] = stack.pop()!;
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [v, path, depth] = top;
     if (++nodes > limits.nodes) return `${rootPath}: more than ${limits.nodes} JSON values`;
     if (v === null || typeof v === "boolean") continue;
     if (typeof v === "number") {
@@ -48,7 +48,7 @@ export function guardJson(root: unknown, rootPath: string, limits: JsonLimits = 
     const keys = Object.keys(v);
     if (keys.length > limits.items) return `${path}: more than ${limits.items} keys`;
     for (const k of keys) if (FORBIDDEN_KEYS.includes(k)) return `${path}${key(k)}: forbidden key ${JSON.stringify(k)} (prototype poisoning)`;
-    for (let i = keys.length - 1; i >= 0; i--) stack.push([(v as Record<string, unknown>)[keys[i]!], `${path}${key(keys[i]!)}`, depth + 1]);
+    for (const k of keys.reverse()) stack.push([(v as Record<string, unknown>)[k], `${path}${key(k)}`, depth + 1]);
   }
   return null;
 }

@@ -1,6 +1,7 @@
 import { ATTACHED_LIFETIME, ATTACHED_TRIGGER } from "./battle-index.ts";
 import type { Pool } from "./pool.ts";
 import { TRIGGER_KINDS, type TriggerKind } from "./trigger.ts";
+import { defIn } from "./pool.ts";
 
 /**
  * Lookup tables derived from a compiled pool, for ability matching in resolve.ts: built once per
@@ -41,7 +42,7 @@ const NO_ABILITIES: readonly number[] = [];
 export function buildPoolIndex(pool: Pool): PoolIndex {
   const aura = new Uint8Array(pool.cards.length);
   for (let i = 0; i < pool.cards.length; i++) {
-    const def = pool.cards[i]!;
+    const def = defIn(pool, i);
     if (def.nightmare >= 0 || def.areaAbilities.length > 0) aura[i] = 1;
   }
   const attachable = new Uint8Array(pool.abilities.length);

@@ -1,4 +1,4 @@
-import { fail, ok, type Result } from "../core/index.ts";
+import { fail, InvariantError, ok, type Result } from "../core/index.ts";
 import { compileAbility, type Ability } from "./ability.ts";
 import { CardDataError } from "./card-data-error.ts";
 import { compileEffect, type Effect } from "./effect.ts";
@@ -94,6 +94,27 @@ export interface Pool {
 
 export const MAX_CARDS = 1000;
 
+/** Card definition `def` of a pool; an index outside the pool is a bug. */
+export function defIn(pool: { readonly cards: readonly CardDef[] }, def: number): CardDef {
+  const card = pool.cards[def];
+  if (card === undefined) throw new InvariantError(`dcg: no card definition ${def} in the pool`);
+  return card;
+}
+
+/** Ability `id` of a pool; an index outside the pool is a bug. */
+export function abilityIn(pool: { readonly abilities: readonly Ability[] }, id: number): Ability {
+  const ability = pool.abilities[id];
+  if (ability === undefined) throw new InvariantError(`dcg: no ability ${id} in the pool`);
+  return ability;
+}
+
+/** The index of card id `id` in a pool whose cards were already checked to contain it. */
+export function defIndex(pool: { readonly byId: ReadonlyMap<string, number> }, id: string): number {
+  const def = pool.byId.get(id);
+  if (def === undefined) throw new InvariantError(`dcg: card "${id}" is not in the pool`);
+  return def;
+}
+
 /**
  * Compiles card JSON into a pool; errors name the card and the JSON path. `label` names a card's
  * place in the user's document (a card set's cards follow the shipped ones in the pool).
@@ -136,9 +157,9 @@ function compilePool(raw: unknown, label: (index: number) => string): Pool {
         const ref = (rawAb as Record<string, unknown> | null)?.ref;
         if (ref !== undefined) {
           for (const k of Object.keys(rawAb as object)) if (k !== "ref") throw new CardDataError(`${path}.${k}: unknown field (a reference is {"ref": n})`);
-          if (!Number.isInteger(ref) || (ref as number) < 0 || (ref as number) >= own.length)
-            throw new CardDataError(`${path}.ref: must name an earlier ability of this card`);
-          return own[ref as number]!;
+          const earlier = Number.isInteger(ref) ? own[ref as number] : undefined;
+          if (earlier === undefined) throw new CardDataError(`${path}.ref: must name an earlier ability of this card`);
+          return earlier;
         }
         const compiled = compileAbility(rawAb, compiler, path);
         const id = abilities.length;
@@ -146,7 +167,7 @@ function compilePool(raw: unknown, label: (index: number) => string): Pool {
         return id;
       },
       effect: (rawEf: unknown, path: string): Effect => compileEffect(rawEf, path, compiler),
-      typeOf: (id: number): Ability["type"] => abilities[id]!.type,
+      typeOf: (id: number): Ability["type"] => abilityIn({ abilities }, id).type,
     };
     (card.abilities ?? []).forEach((ab, i) => own.push(compiler.ability(ab, `${at}.abilities[${i}]`)));
 
@@ -156,7 +177,7 @@ function compilePool(raw: unknown, label: (index: number) => string): Pool {
       feint = { on: f.on, effect: f.effect === undefined ? null : compiler.effect(f.effect, `${at}.feint.effect`) };
     }
 
-    const byType = (t: Ability["type"]) => own.filter((id) => abilities[id]!.type === t);
+    const byType = (t: Ability["type"]) => own.filter((id) => abilityIn({ abilities }, id).type === t);
     const nightmares = byType("NightmareAbility");
     if (nightmares.length > 1) throw new CardDataError(`${at}.abilities: at most one NightmareAbility`);
     cards.push({

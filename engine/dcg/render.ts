@@ -6,16 +6,20 @@ import { actorOf } from "./flow.ts";
 import { effectiveAttack } from "./params.ts";
 import type { Pool } from "./pool.ts";
 import type { DcgView } from "./view.ts";
+import { cardIn } from "./battle-data.ts";
+import { defIn } from "./pool.ts";
 
 /** Seat names as every dcg text writes them: seat 0 is the Host, seat 1 the Guest. */
 export const SEAT_NAME = ["Host", "Guest"] as const;
 
 function short(pool: Pool, def: number): string {
-  return pool.cards[def]!.name.replace(/[^A-Za-z]/g, "").slice(0, 4);
+  return defIn(pool, def)
+    .name.replace(/[^A-Za-z]/g, "")
+    .slice(0, 4);
 }
 
 export function cardName(s: BattleData, pool: Pool, id: number): string {
-  return id < 0 ? "?" : pool.cards[s.cards[id]!.def]!.name;
+  return id < 0 ? "?" : defIn(pool, cardIn(s, id).def).name;
 }
 
 /** The whole board (omniscient: the CLI's and the debugger's picture, not a player's view). */
@@ -37,16 +41,16 @@ export function renderBattle(s: BattleData, pool: Pool): string {
     let row = `  ${y}${y === 3 ? "-" : " "} `;
     for (let x = 0; x < COLS; x++) {
       const cell = cellOf(x, y);
-      const u = s.cells[cell]!;
-      const f = s.feints[cell]!;
+      const u = s.cells[cell] ?? -1;
+      const f = s.feints[cell] ?? -1;
       let text = ".";
       if (u >= 0) {
-        const c = s.cards[u]!;
-        const def = pool.cards[c.def]!;
+        const c = cardIn(s, u);
+        const def = defIn(pool, c.def);
         const atk = def.kind === "rubric" ? `${effectiveAttack(s, pool, u)}/` : "";
         text = `${c.owner === 0 ? "+" : "-"}${short(pool, c.def)}${atk}${c.life}${c.ailment === "poison" ? "*" : ""}`;
       }
-      if (f >= 0) text += s.cards[f]!.owner === 0 ? "^" : "v";
+      if (f >= 0) text += cardIn(s, f).owner === 0 ? "^" : "v";
       row += text.padStart(9, " ") + " ";
     }
     lines.push(row);
@@ -62,7 +66,7 @@ export function renderBattle(s: BattleData, pool: Pool): string {
 export function describeDecision(s: BattleData, pool: Pool, d: Decision, seat: number): string {
   const who = SEAT_NAME[seat as 0 | 1];
   const name = (id: number) => cardName(s, pool, id);
-  const at = (id: number) => cellName(s.cards[id]!.cell);
+  const at = (id: number) => cellName(cardIn(s, id).cell);
   switch (d.kind) {
     case "strategyMove":
       return `${who} places strategy rubric ${name(d.card)} at ${cellName(d.cell)}`;
@@ -77,7 +81,7 @@ export function describeDecision(s: BattleData, pool: Pool, d: Decision, seat: n
     case "moveDeclare":
       return `${who} declares a move: ${name(d.card)} ${at(d.card)} -> ${cellName(d.cell)}`;
     case "attack":
-      return `${who} attacks ${name(s.cells[d.cell]!)} at ${cellName(d.cell)} with ${name(d.card)} at ${at(d.card)}`;
+      return `${who} attacks ${name(s.cells[d.cell] ?? -1)} at ${cellName(d.cell)} with ${name(d.card)} at ${at(d.card)}`;
     case "direct":
       return `${who} attacks directly with ${name(d.card)} at ${at(d.card)}`;
     case "turnFinish":
@@ -113,7 +117,7 @@ export function whoActs(v: DcgView, pool: Pool, names: readonly [string, string]
   const st = v.state;
   const unit = (id: number) => {
     const c = v.cards[id];
-    return c ? pool.cards[c.def]!.name : "a unit";
+    return c ? defIn(pool, c.def).name : "a unit";
   };
   switch (st.kind) {
     case "Strategy":

@@ -33,7 +33,9 @@ const byTag = (tag: "kind" | "type", branches: readonly unknown[]): Schema => ({
 
 export function buildCardSchema(): Schema {
   const phrases = Object.entries(PHRASE_FIELDS).map(([kind, fields]) => tagged("kind", kind, fields));
-  const heads = phrases.filter((_, i) => (HEADS as readonly string[]).includes(Object.keys(PHRASE_FIELDS)[i]!));
+  const heads = Object.entries(PHRASE_FIELDS)
+    .filter(([kind]) => (HEADS as readonly string[]).includes(kind))
+    .map(([kind, fields]) => tagged("kind", kind, fields));
   const abilities = Object.fromEntries(
     Object.entries(ABILITY_FIELDS).map(([type, fields]) => [type.charAt(0).toLowerCase() + type.slice(1), tagged("type", type, fields)]),
   );

@@ -9,6 +9,7 @@ import { advance } from "./flow.ts";
 import { effectiveLife } from "./params.ts";
 import type { Pool } from "./pool.ts";
 import { settle } from "./resolve.ts";
+import { defIn, defIndex } from "./pool.ts";
 
 export function freshCard(pool: Pool, def: number, owner: Seat, layer: Card["layer"]): Card {
   return {
@@ -16,7 +17,7 @@ export function freshCard(pool: Pool, def: number, owner: Seat, layer: Card["lay
     owner,
     layer,
     cell: -1,
-    life: pool.cards[def]!.life,
+    life: defIn(pool, def).life,
     ailment: "none",
     summoned: -1,
     attacked: -1,
@@ -41,8 +42,8 @@ export function instanceDefs(cfg: DcgConfig, pool: Pool, presets: readonly Prese
   const out: { def: number; owner: Seat; strategy: boolean }[] = [];
   for (const seat of [0, 1] as const) {
     const book = resolveBook(cfg.books[seat], presets);
-    book.strategy.forEach((id) => out.push({ def: pool.byId.get(id)!, owner: seat, strategy: true }));
-    book.cards.forEach((id) => out.push({ def: pool.byId.get(id)!, owner: seat, strategy: false }));
+    book.strategy.forEach((id) => out.push({ def: defIndex(pool, id), owner: seat, strategy: true }));
+    book.cards.forEach((id) => out.push({ def: defIndex(pool, id), owner: seat, strategy: false }));
   }
   return out;
 }
@@ -113,7 +114,7 @@ function boardBattle(cfg: DcgConfig, board: BoardFile, seed: number, pool: Pool,
         const u = e as Exclude<typeof e, string>;
         const cell = boardCell(u.cell);
         const ailment = "ailment" in u && u.ailment !== undefined ? u.ailment : "none";
-        const attached = pool.cards[inst.def]!.paramAbilities.map((ability) => ({ ability, producer: id, area: false }));
+        const attached = defIn(pool, inst.def).paramAbilities.map((ability) => ({ ability, producer: id, area: false }));
         // On the field since before the position (summoned at 0, as strategy rubrics): free to act.
         const placed: Card = { ...card, layer: "Field", cell, ailment, summoned: 0, attached };
         cards.push(placed);

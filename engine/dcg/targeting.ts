@@ -6,6 +6,7 @@ import { PIPE_FIELDS, pipeHandlers, type PipeKind, type PipePhrase } from "./pip
 import type { Trigger, TriggerKind } from "./trigger.ts";
 import { checkFields, MAX_PHRASES } from "./validate.ts";
 import { fuse, type Fused } from "./fused.ts";
+import { InvariantError } from "../core/index.ts";
 
 /**
  * Targeting (docs/cards.md): a query sentence, one Head followed by Pipes, all JSON. Used for
@@ -74,7 +75,7 @@ function planOf(plans: WeakMap<Targeting, Plan>, sentence: Targeting): Plan {
   let plan = plans.get(sentence);
   if (plan === undefined) {
     const runs: Run[] = [];
-    for (let i = 0; i < sentence.length; i++) runs.push(handlerOf(sentence[i]!.kind).run);
+    for (const phrase of sentence) runs.push(handlerOf(phrase.kind).run);
     plan = { runs, fused: fuse(sentence) };
     plans.set(sentence, plan);
   }
@@ -87,7 +88,10 @@ export function evaluate(d: Draft, scope: Scope, sentence: Targeting): Items {
   const runs = plan.runs;
   let items: Items = NONE;
   for (let i = 0; i < sentence.length; i++) {
-    items = runs[i]!(sentence[i]!, d, scope, items);
+    const run = runs[i];
+    const phrase = sentence[i];
+    if (run === undefined || phrase === undefined) throw new InvariantError("dcg targeting: a sentence's plan is shorter than the sentence");
+    items = run(phrase, d, scope, items);
     if (items.ids.length === 0 && i > 0) return items;
   }
   return items;
@@ -95,7 +99,7 @@ export function evaluate(d: Draft, scope: Scope, sentence: Targeting): Items {
 
 /** Every sentence yields something (an empty list of conditions always holds). */
 export function holds(d: Draft, scope: Scope, conditions: readonly Targeting[]): boolean {
-  for (let i = 0; i < conditions.length; i++) if (evaluate(d, scope, conditions[i]!).ids.length === 0) return false;
+  for (const condition of conditions) if (evaluate(d, scope, condition).ids.length === 0) return false;
   return true;
 }
 

@@ -5,6 +5,8 @@ import type { DcgConfig } from "./config.ts";
 import { actorOf } from "./flow.ts";
 import type { Pool } from "./pool.ts";
 import type { InputState } from "./state.ts";
+import { cardIn } from "./battle-data.ts";
+import { defIn } from "./pool.ts";
 
 export interface PlayerView {
   readonly hp: number;
@@ -50,12 +52,12 @@ export interface DcgView {
 }
 
 export function visible(s: BattleData, pool: Pool, id: number, viewer: Viewer): boolean {
-  const c = s.cards[id]!;
+  const c = cardIn(s, id);
   switch (c.layer) {
     case "Grave":
       return true;
     case "Field":
-      return pool.cards[c.def]!.kind !== "feint" || c.owner === viewer;
+      return defIn(pool, c.def).kind !== "feint" || c.owner === viewer;
     case "Hand":
     case "Strategy":
       return c.owner === viewer;
@@ -65,9 +67,10 @@ export function visible(s: BattleData, pool: Pool, id: number, viewer: Viewer): 
 }
 
 export function viewOf(s: BattleData, pool: Pool, viewer: Viewer): DcgView {
+  if (viewer !== "spectator" && viewer !== 0 && viewer !== 1) throw new Error(`dcg: no seat ${viewer} (a battle has seats 0 and 1)`);
   const cards: (Card | null)[] = new Array(s.cards.length);
-  for (let id = 0; id < s.cards.length; id++) cards[id] = visible(s, pool, id, viewer) ? s.cards[id]! : null;
-  const feintOwners = s.feints.map((f) => (f < 0 ? -1 : s.cards[f]!.owner));
+  for (let id = 0; id < s.cards.length; id++) cards[id] = visible(s, pool, id, viewer) ? cardIn(s, id) : null;
+  const feintOwners = s.feints.map((f) => (f < 0 ? -1 : cardIn(s, f).owner));
   const pv = (seat: Seat): PlayerView => {
     const p = s.players[seat];
     return {
@@ -80,7 +83,7 @@ export function viewOf(s: BattleData, pool: Pool, viewer: Viewer): DcgView {
       confirmed: p.confirmed,
       handSize: s.hands[seat].length,
       bookSize: s.books[seat].length,
-      feintCell: p.feint < 0 ? -1 : s.cards[p.feint]!.cell,
+      feintCell: p.feint < 0 ? -1 : cardIn(s, p.feint).cell,
     };
   };
   let state = s.state as InputState;
@@ -96,11 +99,11 @@ export function viewOf(s: BattleData, pool: Pool, viewer: Viewer): DcgView {
     finished: s.finished,
     winner: s.winner,
     players: [pv(0), pv(1)],
-    hand: viewer === "spectator" ? [] : s.hands[viewer]!.slice(),
+    hand: viewer === "spectator" ? [] : s.hands[viewer].slice(),
     cards,
     cells: s.cells.slice(),
     feintOwners,
     graves: [s.graves[0].slice(), s.graves[1].slice()],
-    strategyMoves: viewer === "spectator" ? -1 : s.players[viewer]!.strategyMoves,
+    strategyMoves: viewer === "spectator" ? -1 : s.players[viewer].strategyMoves,
   };
 }
