@@ -1,4 +1,4 @@
-import { Rng } from "../core/index.ts";
+import { Rng, InvariantError } from "../core/index.ts";
 import type { Seat } from "./battle-data.ts";
 import type { BattleData, Card, Mutable, Player } from "./battle-data.ts";
 import type { BattleIndex } from "./battle-index.ts";
@@ -175,7 +175,9 @@ export class Draft {
       this.own |= CELLS;
     }
     const cells = this.s.cells as number[];
-    this.index.noteCell(cell, cells[cell]!, id);
+    const was = cells[cell];
+    if (was === undefined) throw new InvariantError(`dcg: no board cell ${cell}`);
+    this.index.noteCell(cell, was, id);
     cells[cell] = id;
   }
 

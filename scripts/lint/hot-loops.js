@@ -10,6 +10,7 @@ export const HOT_LOOP_FILES = [
   "engine/sevens/apply.ts",
   "engine/sevens/board.ts",
   "engine/blackpoker/resolve.ts",
+  "engine/dcg/battle-index.ts",
   "engine/dcg/command.ts",
   "engine/dcg/decision-table.ts",
   "engine/dcg/effect.ts",
