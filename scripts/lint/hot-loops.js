@@ -30,4 +30,4 @@ export const HOT_LOOP_FILES = [
 ];
 
 /** Where the rule is on: the source folders (tests and scripts may assert what their setup guarantees). */
-export const NON_NULL_CHECKED = ["engine/**/*.ts"];
+export const NON_NULL_CHECKED = ["engine/**/*.ts", "web/src/**/*.ts"];

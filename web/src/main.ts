@@ -11,7 +11,9 @@ import { tableScreen } from "./table.ts";
  *   #/watch/<table>             spectate
  *   #/replay/<table> | #/replay a finished table's record, or a GameRecord file
  */
-const app = document.getElementById("app")!;
+const root = document.getElementById("app");
+if (root === null) throw new Error("cardgym: the page has no #app element to render into");
+const app: HTMLElement = root;
 let cleanup: (() => void) | null = null;
 
 function route(): void {

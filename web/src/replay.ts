@@ -31,16 +31,17 @@ export function rerun(raw: unknown): Replayed {
   let state = game.setup(config.value, record.seed);
   const states = [state];
   const events: (readonly GameEvent[])[] = [];
-  const hashes = [stateHash(state)];
+  let final = stateHash(state);
+  const hashes = [final];
   record.decisions.forEach((d, i) => {
     const out = game.apply(state, d);
     if (!out.ok) throw new Error(`decision ${i + 1} cannot be applied: ${out.error.message}`);
     events.push(game.events(state, d, out.state));
     state = out.state;
     states.push(state);
-    hashes.push(stateHash(state));
+    final = stateHash(state);
+    hashes.push(final);
   });
-  const final = hashes[hashes.length - 1]!;
   if (record.finalHash !== undefined && record.finalHash !== final)
     throw new Error(`the final state hash is ${final}, the record says ${record.finalHash}: not the game it claims to be`);
   return {
@@ -105,7 +106,8 @@ export function replayScreen(root: HTMLElement, table: string | null): () => voi
     const { game, states } = r;
     // Each decision as the chosen viewer may read it: the spectator never reads a seat's private events.
     const labels = r.events.map((e) => projectEvents(e, viewer)[0]?.text ?? "");
-    const state = states[at]!;
+    const state = states[at];
+    if (state === undefined) return;
     const view = game.view(state, viewer);
     const seats = game.config(state).seats as number;
     const actor = game.actor(state);

@@ -62,7 +62,8 @@ export function whyText(game: string, view: unknown, outcome: readonly number[],
   const limit = num((v.cfg as View | undefined)?.turnLimit);
   const out = hp.map((x, i) => (x <= 0 ? i : -1)).filter((i) => i >= 0);
   if (out.length === 2) return "Both players' HP fell to 0 at once: a draw.";
-  if (out.length === 1) return `${seatName(out[0]!)}'s HP fell to 0.`;
+  const [fell] = out;
+  if (out.length === 1 && fell !== undefined) return `${seatName(fell)}'s HP fell to 0.`;
   if (winner < 0 || outcome.every((x) => x === outcome[0])) return `The turn limit (${limit}) was reached with equal HP: a draw.`;
   const loser = 1 - winner;
   if (num(v.turn) >= limit && limit > 0) return `The turn limit (${limit}) was reached: ${seatName(winner)} had more HP (${hp[winner]} to ${hp[loser]}).`;
@@ -73,7 +74,8 @@ function blackpokerWhy(v: View, outcome: readonly number[], seatName: (s: number
   const out = (arr(v.players) as readonly View[]).map((p, i) => (num(p.life) <= 0 ? i : -1)).filter((i) => i >= 0);
   const draw = outcome.every((x) => x === outcome[0]);
   if (out.length === 2) return draw ? "Both Lives ran out at once: a draw." : "Both Lives ran out at once: the turn player loses.";
-  if (out.length === 1) return `${seatName(out[0]!)}'s Life ran out.`;
+  const [emptied] = out;
+  if (out.length === 1 && emptied !== undefined) return `${seatName(emptied)}'s Life ran out.`;
   return draw ? "A draw: the turn limit was reached (or the setup ran out of cards to reveal)." : "";
 }
 
@@ -131,7 +133,8 @@ function headline(input: ResultsInput, place: readonly number[]): string {
 /** The results screen: your place, the ranking rule, every seat's place and score, Rematch and New table. */
 export function resultsPanel(input: ResultsInput): HTMLElement {
   const place = places(input.outcome);
-  const order = input.outcome.map((_, s) => s).sort((a, b) => place[a]! - place[b]! || a - b);
+  const placeOf = (s: number): number => place[s] ?? input.outcome.length;
+  const order = input.outcome.map((_, s) => s).sort((a, b) => placeOf(a) - placeOf(b) || a - b);
   const why = whyText(input.game, input.view, input.outcome, input.seatName);
   return h(
     "section",
@@ -151,7 +154,7 @@ export function resultsPanel(input: ResultsInput): HTMLElement {
               h(
                 "tr",
                 { "data-seat": s, class: s === input.me ? "me" : "" },
-                h("td", null, ordinal(place[s]!)),
+                h("td", null, ordinal(placeOf(s))),
                 h("td", null, input.seatName(s)),
                 h("td", null, scoreOf(input.game, input.view, s)),
               ),

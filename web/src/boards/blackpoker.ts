@@ -27,7 +27,8 @@ export function blackpokerBoard(ctx: BoardCtx): HTMLElement {
     );
   };
   const side = (p: number) => {
-    const z = v.players[p]!;
+    const z = v.players[p];
+    if (z === undefined) return h("div", { class: "side" }, `seat ${p} is not in this view`);
     const hand = z.hand
       ? z.hand.map((c) =>
           spot(
@@ -85,7 +86,7 @@ export function blackpokerBoard(ctx: BoardCtx): HTMLElement {
         ? h(
             "p",
             null,
-            `combat: attackers ${v.combat.attackers.map((a) => `#${a}`).join(" ")}${v.combat.blockers.length ? `, blocks ${v.combat.blockers.map((b, i) => `#${b}→#${v.combat!.blocked[i]}`).join(" ")}` : ""}`,
+            `combat: attackers ${v.combat.attackers.map((a) => `#${a}`).join(" ")}${v.combat.blockers.length ? `, blocks ${v.combat.blockers.map((b, i) => `#${b}→#${v.combat?.blocked[i]}`).join(" ")}` : ""}`,
           )
         : null,
     ),

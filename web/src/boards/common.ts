@@ -30,7 +30,8 @@ export function matching(ctx: BoardCtx, pred: (d: Record<string, unknown>) => bo
  */
 export function spot(cls: string, options: readonly DecisionOption[], ctx: BoardCtx, attrs: Attrs, ...children: Child[]): HTMLElement {
   if (options.length === 0) return h("div", { class: cls, ...attrs }, ...children);
-  const label = options.length === 1 ? options[0]!.label : `${options.length} choices: ${options.map((o) => o.label).join("; ")}`;
+  const only = options.length === 1 ? options[0] : undefined;
+  const label = only ? only.label : `${options.length} choices: ${options.map((o) => o.label).join("; ")}`;
   return h("button", { type: "button", class: `${cls} can`, title: label, "aria-label": label, onclick: () => ctx.choose(options), ...attrs }, ...children);
 }
 

@@ -16,7 +16,7 @@ export function sevensBoard(ctx: BoardCtx): HTMLElement {
     cells.push(h("div", { class: `rowhead${suit === 1 || suit === 2 ? " red" : ""}` }, SUITS[suit]));
     for (let rank = 1; rank <= 13; rank++) {
       const card = suit * 13 + rank - 1;
-      const c = v.cells[card]!;
+      const c = v.cells[card] ?? HIDDEN;
       const name = cardLabel(card);
       if (c >= DEAD) {
         cells.push(

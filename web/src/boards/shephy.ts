@@ -6,7 +6,7 @@ import { matching, spot, stat, type BoardCtx } from "./common.ts";
 /** Shephy: the field of sheep (at most 7), the stock, the enemy sheep, the hand; cards are clicks. */
 export function shephyBoard(ctx: BoardCtx): HTMLElement {
   const v = ctx.view as ShephyView;
-  const sum = v.field.reduce((a, r) => a + RANKS[r]!, 0);
+  const sum = v.field.reduce((a, r) => a + (RANKS[r] ?? 0), 0);
   const sel = v.pending?.selected ?? [];
   const field = v.field.map((r, i) => {
     const opts = matching(ctx, (d) => (d.kind === "chooseField" || d.kind === "select") && d.index === i);
