@@ -1,4 +1,4 @@
-import { explainFromLegal, type AnyGame, type Seat } from "../engine/core/index.ts";
+import { explainFromLegal, type AnyGame, type Seat, must } from "../engine/core/index.ts";
 import type { GameAdapter } from "./codec.ts";
 import { EnvFault, describeThrown } from "./errors.ts";
 
@@ -51,13 +51,12 @@ export function findAction(point: DecisionPoint, id: number): number {
 
 /** Sets mask[offset + id] = 1 for every legal id (the caller provides a zeroed row). */
 export function writeMask(point: DecisionPoint, mask: Uint8Array, offset: number): void {
-  const ids = point.ids;
-  for (let k = 0; k < ids.length; k++) mask[offset + ids[k]!] = 1;
+  for (const id of point.ids) mask[offset + id] = 1;
 }
 
 /** A readable label per legal action, in id order. */
 export function actionLabels(game: AnyGame, state: unknown, point: DecisionPoint): { id: number; label: string }[] {
-  const out = point.legal.map((d, k) => ({ id: point.ids[k]!, label: game.describe(state, d) }));
+  const out = point.legal.map((d, k) => ({ id: must(point.ids[k], "decision point: the id of a legal decision"), label: game.describe(state, d) }));
   out.sort((a, b) => a.id - b.id);
   return out;
 }

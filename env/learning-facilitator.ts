@@ -1,8 +1,8 @@
-import { deriveSeed, stateHash } from "../engine/core/index.ts";
+import { deriveSeed, stateHash, must } from "../engine/core/index.ts";
 import { actionLabels } from "./decision-point.ts";
 import { EnvFault, EnvRequestError, describeThrown } from "./errors.ts";
 import { chooseActions, resetPlan } from "./learning/actions.ts";
-import { Done, encodeSeat, newEnvSlot, type EnvSlot } from "./learning/env-slot.ts";
+import { Done, encodeSeat, newEnvSlot, type EnvSlot, pointOf } from "./learning/env-slot.ts";
 import { EpisodeRunner } from "./learning/episodes.ts";
 import { ReplyWriter } from "./learning/replies.ts";
 import { resolveSettings, type SessionSettings } from "./learning/settings.ts";
@@ -166,7 +166,7 @@ export class LearningFacilitator {
     let sync = true;
     try {
       for (const env of this.envs) {
-        const p = this.stepEnv(env, chosen[env.index]!);
+        const p = this.stepEnv(env, must(chosen[env.index], "the action index chosen for an env"));
         if (p) (pending ??= []).push(p);
       }
       if (pending === null) return this.finishStep();
@@ -197,7 +197,7 @@ export class LearningFacilitator {
       env.point = null;
       p = undefined;
     } else {
-      p = this.episodes.applyClient(env, env.point!.legal[k]);
+      p = this.episodes.applyClient(env, pointOf(env).legal[k]);
     }
     if (this.settings.autoreset !== "same-step") return p;
     return p ? p.then(() => this.rollover(env)) : this.rollover(env);

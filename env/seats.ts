@@ -38,7 +38,7 @@ export function sessionMode(roles: readonly SeatRole[]): SessionMode {
     throw new EnvRequestError("invalid_seats", 'at least one seat must be "learner" or "external"; all seats are agents');
   }
   if (controlled.length === 1) {
-    if (controlled[0]!.kind !== "learner") {
+    if (controlled[0]?.kind !== "learner") {
       throw new EnvRequestError("invalid_seats", 'with a single client-controlled seat, that seat must be "learner"');
     }
     return "single";

@@ -1,6 +1,6 @@
 import { explainAction, findAction } from "../decision-point.ts";
 import { EnvRequestError } from "../errors.ts";
-import { Done, type EnvSlot } from "./env-slot.ts";
+import { Done, type EnvSlot, pointOf } from "./env-slot.ts";
 import { checkSessionSeed, type SessionSettings } from "./settings.ts";
 import type { ResetRequest } from "./types.ts";
 
@@ -29,12 +29,12 @@ export function chooseActions(settings: SessionSettings, envs: readonly EnvSlot[
   const terminate = settings.illegalAction === "terminate";
   let illegal: Uint8Array | null = null;
   for (const env of envs) {
-    const a = actions[env.index]!;
+    const a = actions[env.index];
     if (typeof a !== "number" || !Number.isInteger(a)) {
       throw new EnvRequestError("action_out_of_range", `env ${env.index}: action ${String(a)} is not an integer`, 400, { env: env.index, action: a });
     }
     if (env.done !== Done.Running) continue; // ignored: this env autoresets
-    const point = env.point!;
+    const point = pointOf(env);
     const k = a < 0 || a >= size ? -1 : findAction(point, a);
     if (k < 0) {
       if (!terminate) throw refusal(settings, env, a);
@@ -54,7 +54,7 @@ function refusal(settings: SessionSettings, env: EnvSlot, a: number): EnvRequest
   if (a < 0 || a >= size) {
     return new EnvRequestError("action_out_of_range", `env ${env.index}: action ${a} is out of range [0, ${size})`, 400, { env: env.index, action: a });
   }
-  const point = env.point!;
+  const point = pointOf(env);
   const legal = Array.from(point.ids).sort((x, y) => x - y);
   const shown = legal.length > 32 ? `${legal.slice(0, 32).join(", ")}, ...` : legal.join(", ");
   const why = explainAction(settings.adapter, env.state, point, a);

@@ -1,4 +1,5 @@
 import type { DecisionLoop, SeatDriver } from "../../agents/decision-loop.ts";
+import { InvariantError } from "../../engine/core/index.ts";
 import type { Facilitatee } from "../../agents/facilitatee.ts";
 import type { Seat } from "../../engine/core/index.ts";
 import type { DecisionPoint } from "../decision-point.ts";
@@ -79,4 +80,16 @@ export function encodeSeat(settings: SessionSettings, env: EnvSlot, seat: Seat, 
   } catch (e) {
     throw new EnvFault("codec_fault", `${game.info.id} observation encoder threw: ${describeThrown(e)}`, env.index, e);
   }
+}
+
+/** The decision a running env waits for; a running env without one is a bug. */
+export function pointOf(env: EnvSlot): DecisionPoint {
+  if (env.point === null) throw new InvariantError(`env ${env.index}: no pending decision`);
+  return env.point;
+}
+
+/** The decision loop of an env that was reset; none is a bug. */
+export function loopOf(env: EnvSlot): DecisionLoop {
+  if (env.loop === null) throw new InvariantError(`env ${env.index}: no decision loop (never reset)`);
+  return env.loop;
 }

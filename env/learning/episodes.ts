@@ -1,10 +1,10 @@
 import { DecisionLoop, DecisionLoopFault, type SeatDriver } from "../../agents/decision-loop.ts";
 import type { Facilitatee } from "../../agents/facilitatee.ts";
-import { deriveSeed, type Result, type Seat } from "../../engine/core/index.ts";
+import { deriveSeed, type Result, type Seat, must, InvariantError } from "../../engine/core/index.ts";
 import { decisionPoint, type DecisionPoint } from "../decision-point.ts";
 import { EnvFault, EnvRequestError, describeThrown } from "../errors.ts";
 import type { SeatRole } from "../seats.ts";
-import { Done, returnsOf, type EnvSlot } from "./env-slot.ts";
+import { Done, returnsOf, type EnvSlot, pointOf, loopOf } from "./env-slot.ts";
 import type { SessionSettings } from "./settings.ts";
 
 /** How many consecutive episodes may end before any client seat decides before we call it a fault. */
@@ -84,9 +84,9 @@ export class EpisodeRunner {
 
   /** Applies a client seat's decision, then plays agent seats until a client seat decides again. */
   applyClient(env: EnvSlot, decision: unknown): void | Promise<void> {
-    const point = env.point!;
+    const point = pointOf(env);
     try {
-      env.loop!.answer(env.decisions, point.seat, decision);
+      loopOf(env).answer(env.decisions, point.seat, decision);
     } catch (e) {
       throw envFault(e, env.index);
     }
@@ -100,7 +100,7 @@ export class EpisodeRunner {
   private seating(learner: Seat): readonly SeatRole[] {
     const s = this.settings;
     if (s.mode !== "single" || learner === s.learnerSeat) return s.roles;
-    const learnerRole = s.roles[s.learnerSeat]!;
+    const learnerRole = must(s.roles[s.learnerSeat], "session settings: the learner seat's role");
     return [...s.others.slice(0, learner), learnerRole, ...s.others.slice(learner)];
   }
 
@@ -124,7 +124,7 @@ export class EpisodeRunner {
    * while agents answer synchronously; a promise from the first agent that returns one.
    */
   private advance(env: EnvSlot): void | Promise<void> {
-    const loop = env.loop!;
+    const loop = loopOf(env);
     let p: void | Promise<void>;
     try {
       p = loop.drive();
@@ -141,7 +141,7 @@ export class EpisodeRunner {
 
   /** The loop stopped: the episode ended, was truncated, or a client seat must decide. */
   private stopped(env: EnvSlot): void {
-    const loop = env.loop!;
+    const loop = loopOf(env);
     env.state = loop.state;
     env.decisions = loop.step;
     const status = loop.status;
@@ -150,7 +150,8 @@ export class EpisodeRunner {
       env.point = null;
       return;
     }
-    env.point = this.point(env, loop.pending!.seat);
+    if (loop.pending === null) throw new InvariantError(`env ${env.index}: the decision loop stopped with no seat to ask`);
+    env.point = this.point(env, loop.pending.seat);
   }
 
   /** The decision loop of env's new episode, from `state`. */
@@ -159,7 +160,11 @@ export class EpisodeRunner {
     return new DecisionLoop({
       game,
       state,
-      driver: (seat) => env.drivers[seat]!,
+      driver: (seat) => {
+        const driver = env.drivers[seat];
+        if (driver === undefined) throw new InvariantError(`env ${env.index}: no driver for seat ${seat}`);
+        return driver;
+      },
       clock: deadlines?.clock ?? null,
       turnMs: deadlines?.turnMs ?? null,
       bound,

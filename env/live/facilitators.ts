@@ -194,7 +194,8 @@ function seatCount(game: AnyGame, body: CreateTableBody, config: Record<string, 
 
 function defaultSeats(p: FacilitatorPreset, n: number): string[] | undefined {
   if (p.defaultSeats === "people") return Array.from({ length: n }, () => "human");
-  if (p.defaultSeats === "person-then-opponent" && p.opponent !== null) return Array.from({ length: n }, (_, i) => (i === 0 ? "human" : p.opponent!));
+  const opponent = p.opponent;
+  if (p.defaultSeats === "person-then-opponent" && opponent !== null) return Array.from({ length: n }, (_, i) => (i === 0 ? "human" : opponent));
   return undefined;
 }
 

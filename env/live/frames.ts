@@ -8,6 +8,7 @@ import type { GameAdapter } from "../codec.ts";
 import { decisionPoint } from "../decision-point.ts";
 import type { DecisionOption, LiveEvent, LiveExpectation, SeatFrame, SeatInfo, SpectatorFrame } from "./protocol.ts";
 import type { Channel } from "./table-common.ts";
+import { must } from "../../engine/core/index.ts";
 
 /** The seat's legal decisions with their stable ids and labels, computed once per seq. */
 export class DecisionOptions {
@@ -22,7 +23,11 @@ export class DecisionOptions {
     const c = this.cache;
     if (c && c.seq === seq && c.seat === seat) return c;
     const point = decisionPoint(this.adapter, state, seat);
-    const options = point.legal.map((d, k) => ({ id: point.ids[k]!, label: this.game.describe(state, d), decision: d }));
+    const options = point.legal.map((d, k) => ({
+      id: must(point.ids[k], "decision point: the id of a legal decision"),
+      label: this.game.describe(state, d),
+      decision: d,
+    }));
     this.cache = { seq, seat, options, legal: point.legal };
     return this.cache;
   }

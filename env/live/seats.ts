@@ -4,7 +4,7 @@
  * the status every frame shows for it (docs/live.md, "Seats: leaving, grace, takeover, resigning").
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import type { Seat } from "../../engine/core/index.ts";
+import { InvariantError, type Seat } from "../../engine/core/index.ts";
 import type { Clock } from "../../agents/clock.ts";
 import type { SeatLine } from "./journal-lines.ts";
 import type { SeatInfo } from "./protocol.ts";
@@ -176,6 +176,13 @@ export class Seats {
   }
 
   /** Why a person may not join `s` now under `rules` (see joinable), or null when they may. */
+  /** The state of `seat`; the table's own calls name only its seats, so any other is a bug. */
+  private at(seat: Seat): SeatState {
+    const s = this.list[seat];
+    if (s === undefined) throw new InvariantError(`table: no seat ${seat}`);
+    return s;
+  }
+
   private refusal(s: SeatState, rules: JoinRules): TableError | null {
     const no = (code: string, why: string) => new TableError(409, code, `seat ${s.index}: ${why}`);
     if (s.pending > 0) return no("seat_taken", "somebody is joining or leaving it right now");
@@ -221,13 +228,13 @@ export class Seats {
 
   /** A channel of the seat opened (a holder who left is back once their return is journaled: Table.comeBack). */
   connect(seat: Seat): void {
-    const s = this.list[seat]!;
+    const s = this.at(seat);
     s.sockets++;
   }
 
   /** A channel of the seat closed: the grace period starts when it was the last one. */
   disconnect(seat: Seat): void {
-    const s = this.list[seat]!;
+    const s = this.at(seat);
     s.sockets = Math.max(0, s.sockets - 1);
     if (s.sockets === 0) {
       s.polling = false;
@@ -237,7 +244,7 @@ export class Seats {
 
   /** An HTTP request by the holder: present (polling) for the grace period; true when the status changed. */
   touch(seat: Seat): boolean {
-    const s = this.list[seat]!;
+    const s = this.at(seat);
     const before = this.statusOf(s);
     if (s.sockets === 0) {
       s.polling = true;
@@ -248,7 +255,7 @@ export class Seats {
 
   /** The holder gave the seat up for now. */
   markLeft(seat: Seat): void {
-    const s = this.list[seat]!;
+    const s = this.at(seat);
     s.left = true;
     s.presentUntil = 0;
   }

@@ -62,7 +62,7 @@ export class SignedLog {
 
   /** The hash the next link of the signed log chains to: the last entry's, or the header's. */
   chainHash(): string {
-    return this.items.length === 0 ? this.headerHash : this.items[this.items.length - 1]!.entry.hash;
+    return this.items.at(-1)?.entry.hash ?? this.headerHash;
   }
 
   /** A new table's journal: its first line is the header with the hashes of the seats' tokens. */

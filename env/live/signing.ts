@@ -106,8 +106,7 @@ export function verifyChain(
   if (headerHash(header) !== hHash) return "the header's hash does not match its content";
   if (!macMatches(key, hHash, hMac)) return "the header's signature is not this server's";
   let prev = hHash;
-  for (let i = 0; i < entries.length; i++) {
-    const { entry, decision } = entries[i]!;
+  for (const [i, { entry, decision }] of entries.entries()) {
     if (entry.seq !== i) return `entry ${i} carries seq ${entry.seq} (entries dropped or reordered)`;
     const hash = entryHash(prev, { ...entry, decision });
     if (hash !== entry.hash) return `entry ${i}: its hash does not match its content and the previous entry (edited, dropped or reordered)`;

@@ -288,7 +288,8 @@ export class TableStore {
   /** Keeps at most maxFinished finished tables in memory (their journals keep them on disk). */
   private evict(): void {
     while (this.finishedOrder.length > this.maxFinished) {
-      const id = this.finishedOrder.shift()!;
+      const id = this.finishedOrder.shift();
+      if (id === undefined) break;
       const t = this.tables.get(id);
       if (t?.isFinished) {
         t.close("the game is over and the table left the server's memory (its record stays available)");

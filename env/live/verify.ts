@@ -61,8 +61,8 @@ export function checkSignedRecord(registry: GameRegistry, key: Buffer, doc: unkn
     finalHash: doc.finalHash,
   });
   if (!replayed.ok) return failed(replayed.error.message);
-  for (let i = 0; i < entries.length; i++) {
-    if (replayed.value.hashes[i + 1] !== entries[i]!.stateHash) return failed(`entry ${i}: the replayed state hash differs from the signed one`);
+  for (const [i, entry] of entries.entries()) {
+    if (replayed.value.hashes[i + 1] !== entry.stateHash) return failed(`entry ${i}: the replayed state hash differs from the signed one`);
   }
   const over = game.value.actor(replayed.value.state) === "terminal";
   if (end) {

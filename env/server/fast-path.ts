@@ -212,9 +212,10 @@ class FastConnection {
         }
         if (this.buffered < 4 + n) break;
         const whole = this.take(4 + n);
-        const reply = await this.server.answer(this, whole[4]!, whole.subarray(FRAME_HEADER));
+        const reply = await this.server.answer(this, whole.readUInt8(4), whole.subarray(FRAME_HEADER));
         if (this.ended) break;
-        if (reply.length === 1) this.socket.write(reply[0]!);
+        const [only] = reply;
+        if (reply.length === 1 && only !== undefined) this.socket.write(only);
         else {
           this.socket.cork();
           for (const part of reply) this.socket.write(part);
@@ -240,10 +241,11 @@ class FastConnection {
   }
 
   private peek(n: number): Buffer {
-    const first = this.chunks[0]!;
-    if (first.length >= n) return first;
-    this.chunks = [Buffer.concat(this.chunks)];
-    return this.chunks[0]!;
+    const first = this.chunks[0];
+    if (first !== undefined && first.length >= n) return first;
+    const whole = Buffer.concat(this.chunks);
+    this.chunks = [whole];
+    return whole;
   }
 
   private take(n: number): Buffer {

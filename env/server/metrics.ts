@@ -49,6 +49,6 @@ export class Metrics {
   }
 
   private trim(sec: number): void {
-    while (this.buckets.length > 0 && this.buckets[0]![0] <= sec - this.window) this.buckets.shift();
+    for (let oldest = this.buckets[0]; oldest !== undefined && oldest[0] <= sec - this.window; oldest = this.buckets[0]) this.buckets.shift();
   }
 }

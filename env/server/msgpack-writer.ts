@@ -129,7 +129,7 @@ function writeBin(v: Uint8Array, b: Buffer, p: number): number {
     p += 4;
   }
   if (n <= 32) {
-    for (let i = 0; i < n; i++) b[p + i] = v[i]!;
+    v.forEach((byte, i) => (b[p + i] = byte));
   } else b.set(v, p);
   return p + n;
 }
@@ -153,7 +153,7 @@ function writeString(s: string, b: Buffer, p: number): number {
   const enc = encodedString(s);
   const n = enc.length;
   if (n <= 32) {
-    for (let i = 0; i < n; i++) b[p + i] = enc[i]!;
+    enc.forEach((byte, i) => (b[p + i] = byte));
   } else b.set(enc, p);
   return p + n;
 }

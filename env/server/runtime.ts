@@ -7,6 +7,7 @@ import type { FromWorker, HostReply, HostRequest, ToWorker } from "./host-protoc
 import { JobTimeout, StepTimeout, WorkerLost, type RuntimeOptions, type Slot, type Task } from "./runtime-types.ts";
 import { SessionHost } from "./session-host.ts";
 import type { WorkerInit } from "./session-module.ts";
+import { must } from "../../engine/core/index.ts";
 
 export { JobTimeout, StepTimeout, WorkerLost, type FastPathHooks, type Rebuildable, type RuntimeOptions } from "./runtime-types.ts";
 
@@ -64,7 +65,7 @@ export class SessionRuntime {
           busy: () => undefined,
           stepped: (envs) => fast.stepped(1, envs),
         },
-        { path: this.fastSocket(0)!, maxFrame: fast.maxFrame, maxEnvsPerSession: fast.maxEnvsPerSession },
+        { path: socketPath(fast.prefix, 0), maxFrame: fast.maxFrame, maxEnvsPerSession: fast.maxEnvsPerSession },
       );
     }
     if (fast && o.workers > 0) {
@@ -99,17 +100,22 @@ export class SessionRuntime {
     if (!this.inThreadFast) return false;
     try {
       await this.inThreadFast.listen();
-      this.slots[0]!.fastPath = true;
+      this.firstSlot.fastPath = true;
     } catch (e) {
       this.o.log(`fast path unavailable: ${e instanceof Error ? e.message : String(e)}`);
     }
-    return this.slots[0]!.fastPath;
+    return this.firstSlot.fastPath;
   }
 
   /** The fast-path socket of a worker slot, or null when the fast path is off. */
   fastSocket(slot: number): string | null {
     const fast = this.o.fastPath ?? null;
-    return fast ? `${fast.prefix}.w${slot}` : null;
+    return fast ? socketPath(fast.prefix, slot) : null;
+  }
+
+  /** Slot 0, which every runtime has (there is at least one slot). */
+  private get firstSlot(): Slot {
+    return must(this.slots[0], "runtime: worker slot 0");
   }
 
   /** Whether the slot's worker is serving its fast-path socket (a worker starts it before it takes requests). */
@@ -123,8 +129,9 @@ export class SessionRuntime {
     if (!fast || this.host) return;
     for (const s of this.slots) {
       const counts = new Float64Array(s.fastState, 16, 2);
-      const steps = counts[0]! - s.fastCounted[0];
-      const envSteps = counts[1]! - s.fastCounted[1];
+      const [stepsNow = 0, envStepsNow = 0] = counts;
+      const steps = stepsNow - s.fastCounted[0];
+      const envSteps = envStepsNow - s.fastCounted[1];
       if (steps === 0) continue;
       s.fastCounted[0] += steps;
       s.fastCounted[1] += envSteps;
@@ -139,7 +146,7 @@ export class SessionRuntime {
       if (!s.worker || !s.ready) continue;
       const handle = Atomics.load(new Int32Array(s.fastState, 0, 1), 0);
       if (handle === 0) continue;
-      const since = new Float64Array(s.fastState, 8, 1)[0]!;
+      const since = new Float64Array(s.fastState, 8, 1)[0] ?? 0;
       if (Date.now() - since <= this.o.stepTimeoutMs) continue;
       this.o.log(`session worker ${s.index}: a fast-path request ran past ${this.o.stepTimeoutMs} ms; replacing the worker`);
       Atomics.store(new Int32Array(s.fastState, 0, 1), 0, 0);
@@ -160,7 +167,7 @@ export class SessionRuntime {
 
   /** The worker slot a new session of `numEnvs` goes to: the one holding the fewest envs. */
   place(numEnvs: number): number {
-    let best = this.slots[0]!;
+    let best = this.firstSlot;
     for (const s of this.slots) if (s.envs < best.envs) best = s;
     best.envs += numEnvs;
     return best.index;
@@ -240,7 +247,8 @@ export class SessionRuntime {
   }
 
   private inThread(req: HostRequest, budgetMs: number, timeout: () => Error): Promise<HostReply> {
-    const work = this.host!.handle(req);
+    if (!this.host) throw new Error("runtime: a request for the in-thread host, but the runtime runs workers");
+    const work = this.host.handle(req);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const expired = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(timeout()), budgetMs);
@@ -270,7 +278,9 @@ export class SessionRuntime {
     const init: WorkerInit = {
       sessionModule: this.o.sessionModule,
       modelDir: this.o.modelDir,
-      fastPath: fast ? { path: this.fastSocket(s.index)!, maxFrame: fast.maxFrame, maxEnvsPerSession: fast.maxEnvsPerSession, state: s.fastState } : null,
+      fastPath: fast
+        ? { path: socketPath(fast.prefix, s.index), maxFrame: fast.maxFrame, maxEnvsPerSession: fast.maxEnvsPerSession, state: s.fastState }
+        : null,
     };
     const options = { workerData: init, resourceLimits: { maxOldGenerationSizeMb: this.o.workerHeapMb } };
     // Under tsx (the dev runner) a worker must register tsx's loader before it can import TypeScript.
@@ -377,4 +387,9 @@ function hashSlot(key: string, n: number): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
   return (h >>> 0) % n;
+}
+
+/** The fast-path socket of worker slot `slot` under `prefix`. */
+function socketPath(prefix: string, slot: number): string {
+  return `${prefix}.w${slot}`;
 }

@@ -155,7 +155,8 @@ function batchReply(b: EnvBatch, f: LearningFacilitator): Record<string, unknown
 }
 
 function finalReply(b: EnvBatch, f: LearningFacilitator): Record<string, unknown> {
-  const final = b.final!;
+  const final = b.final;
+  if (final === undefined || final === null) throw new Error("session host: a final reply asked for a batch that has no final observations");
   const k = final.envs.length;
   const o = f.settings.spec.observation.size;
   return {
@@ -180,10 +181,10 @@ export function digestBatch(b: EnvBatch): number {
     const words = a.byteOffset % 4 === 0 ? Math.floor(a.byteLength / 4) : 0;
     if (words > 0) {
       const w = new Uint32Array(a.buffer, a.byteOffset, words);
-      for (let i = 0; i < words; i++) h = Math.imul(h ^ w[i]!, 0x01000193);
+      for (const word of w) h = Math.imul(h ^ word, 0x01000193);
     }
     const bytes = new Uint8Array(a.buffer, a.byteOffset + words * 4, a.byteLength - words * 4);
-    for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
+    for (const byte of bytes) h = Math.imul(h ^ byte, 0x01000193);
     h = Math.imul(h ^ a.byteLength, 0x01000193);
   }
   return h >>> 0;

@@ -41,8 +41,8 @@ if (init.fastPath) {
         Atomics.store(busy, 0, handle);
       },
       stepped: (envs) => {
-        counts[0]! += 1;
-        counts[1]! += envs;
+        counts[0] = (counts[0] ?? 0) + 1;
+        counts[1] = (counts[1] ?? 0) + envs;
       },
     },
     { path, maxFrame, maxEnvsPerSession },

@@ -49,18 +49,19 @@ class PlainMsgpackWalk {
   }
 
   run(): void {
-    const buf = this.buf;
+    const { buf, view } = this;
     for (;;) {
       while (this.remaining === 0) {
-        if (this.stack.length === 0) {
+        const outer = this.stack.pop();
+        if (outer === undefined) {
           if (this.pos !== buf.length) this.bad("trailing bytes after the document");
           return;
         }
-        this.remaining = this.stack.pop()!;
+        this.remaining = outer;
       }
       this.remaining--;
       this.need(1);
-      const b = buf[this.pos++]!;
+      const b = view.getUint8(this.pos++);
       if (b <= 0x7f || b >= 0xe0) continue;
       if (b <= 0x8f) this.open(2 * (b & 0x0f));
       else if (b <= 0x9f) this.open(b & 0x0f);
@@ -71,7 +72,7 @@ class PlainMsgpackWalk {
 
   /** An item whose first byte is 0xc0..0xdf: nil, bool, bin, str, numbers, arrays and maps with lengths; never ext or 0xc1. */
   private typed(b: number): void {
-    const { buf, view } = this;
+    const { view } = this;
     switch (b) {
       case 0xc0:
       case 0xc2:
@@ -80,7 +81,7 @@ class PlainMsgpackWalk {
       case 0xc4:
       case 0xd9:
         this.need(1);
-        this.skip(buf[this.pos++]!);
+        this.skip(view.getUint8(this.pos++));
         break;
       case 0xc5:
       case 0xda:

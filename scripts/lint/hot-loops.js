@@ -23,6 +23,7 @@ export const HOT_LOOP_FILES = [
   "engine/dcg/pipes.ts",
   "engine/dcg/resolve.ts",
   "env/obs-dtype.ts",
+  "env/learning/replies.ts",
   "env/games/*.ts",
   "agents/mcts.ts",
   "agents/onnx/onnx-agent.ts",
@@ -30,4 +31,4 @@ export const HOT_LOOP_FILES = [
 ];
 
 /** Where the rule is on: the source folders (tests and scripts may assert what their setup guarantees). */
-export const NON_NULL_CHECKED = ["engine/**/*.ts", "web/src/**/*.ts"];
+export const NON_NULL_CHECKED = ["engine/**/*.ts", "env/**/*.ts", "web/src/**/*.ts"];

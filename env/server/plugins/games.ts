@@ -39,7 +39,10 @@ const games: FastifyPluginCallback<{ core: ServerCore }> = (app, { core }, done)
   });
 
   app.get("/v1/games", (request, reply) => {
-    const list = servedGames(o).map((id) => gameSummary(id, o.adapters.get(id)!));
+    const list = o.registry.ids().flatMap((id) => {
+      const adapter = o.adapters.get(id);
+      return adapter === undefined ? [] : [gameSummary(id, adapter)];
+    });
     return sendEncoded(core, request, reply, 200, { games: list });
   });
 

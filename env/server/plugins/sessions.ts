@@ -147,7 +147,8 @@ async function createSession(core: ServerCore, request: FastifyRequest, reply: F
     // Not in the store until the worker has created it: a failed creation leaves nothing behind.
     const pending = freshEntry({ id, slot, meta: { game: body.game, mode: "single", seats: [], numEnvs }, create }, o.now());
     const r = await forward(core, pending, { op: "create", session: id, body: create, format: formatOf(request) });
-    const entry = sessions.add({ id, slot, meta: r.meta!, create });
+    if (r.meta === undefined) throw new Error(`session ${id}: the session worker created it but sent no session metadata`);
+    const entry = sessions.add({ id, slot, meta: r.meta, create });
     if (core.closing) sessions.delete(entry.id, "the server shut down");
     return sendPayload(core, request, reply, 201, payloadOf(r));
   } catch (e) {

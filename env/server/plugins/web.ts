@@ -37,8 +37,7 @@ const webRoutes: FastifyPluginCallback<{ dir: string }> = (app, { dir }, done) =
     cache.set(rel, entry);
     return entry;
   };
-  const serve = (url: string, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
-    const file = FILES[url]!;
+  const serve = (file: { path: string; type: string }, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const found = read(file.path);
     if (found === null) {
       return reply
@@ -61,7 +60,7 @@ const webRoutes: FastifyPluginCallback<{ dir: string }> = (app, { dir }, done) =
       .header("content-security-policy", "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self'; frame-ancestors 'none'")
       .send(gzip ? found.gzip : found.body);
   };
-  for (const url of Object.keys(FILES)) app.get(url, (request, reply) => serve(url, request, reply));
+  for (const [url, file] of Object.entries(FILES)) app.get(url, (request, reply) => serve(file, request, reply));
   done();
 };
 
