@@ -1,4 +1,4 @@
-import { decisionKey, Rng, type AnyGame } from "../engine/core/index.ts";
+import { decisionKey, Rng, type AnyGame, must } from "../engine/core/index.ts";
 import { applyOnSample, sampleWorld } from "./determinized.ts";
 import { gameEvaluator, gamePlanner, genericEvaluator, isWin, type Evaluator, type Planner } from "./evaluators/index.ts";
 import type { DecisionRequest, Facilitatee } from "./facilitatee.ts";
@@ -65,11 +65,16 @@ export class ComputerAgent implements Facilitatee {
       const key = decisionKey(legal[i]);
       let sum = 0;
       let wins = 0;
-      for (let j = 0; j < samples.length; j++) {
-        const sample = samples[j]!;
+      for (const [j, sample] of samples.entries()) {
         const after = applyOnSample(game, sample, key, () => game.describe(sample.state, legal[i]));
         if (isWin(game, after, seat)) wins++;
-        sum += evaluator.evaluate({ game, before: sample.state, after, seat, rng: Rng.seeded(playoutSeeds[j]!) });
+        sum += evaluator.evaluate({
+          game,
+          before: sample.state,
+          after,
+          seat,
+          rng: Rng.seeded(must(playoutSeeds[j], "computer agent: the playout seed of a sample")),
+        });
       }
       if (wins === samples.length) return i;
       const score = sum / samples.length;
@@ -78,7 +83,7 @@ export class ComputerAgent implements Facilitatee {
         best = [i];
       } else if (score === bestScore) best.push(i);
     }
-    return best.length === 1 ? best[0]! : best[this.rng.int(best.length)]!;
+    return must(best.length === 1 ? best[0] : best[this.rng.int(best.length)], "computer agent: a best move among the legal ones");
   }
 
   private plannerFor(game: AnyGame): Planner | null {

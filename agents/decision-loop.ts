@@ -419,12 +419,12 @@ export class DecisionLoop {
     const after = this.apply(before, decision);
     const { commit, onDecision } = this.options;
     const applied = commit || onDecision ? new AppliedDecision(this.game, step, seat, decision, cause, before, after) : null;
-    if (!commit) {
+    if (!commit || !applied) {
       this.count(decision, after, applied);
       return true;
     }
     this.inCommit = true;
-    commit(applied!, (err) => {
+    commit(applied, (err) => {
       this.inCommit = false;
       if (err) this.fail(err);
       else this.count(decision, after, applied);

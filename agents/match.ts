@@ -1,4 +1,4 @@
-import { stateHash, type AnyGame, type GameRecord } from "../engine/core/index.ts";
+import { stateHash, type AnyGame, type GameRecord, must } from "../engine/core/index.ts";
 import type { Clock } from "./clock.ts";
 import { DecisionLoop, DecisionLoopFault, type AppliedDecision } from "./decision-loop.ts";
 import type { Facilitatee } from "./facilitatee.ts";
@@ -60,7 +60,7 @@ export async function runMatch(options: MatchOptions): Promise<MatchResult> {
   const loop = new DecisionLoop({
     game,
     state: game.setup(config, seed),
-    driver: (seat) => ({ kind: "agent", agent: agents[seat]! }),
+    driver: (seat) => ({ kind: "agent", agent: must(agents[seat], "runMatch: the agent of a seat") }),
     clock: options.clock ?? null,
     turnMs: options.turnMs ?? null,
     ...(onDecision ? { onDecision: (d: AppliedDecision) => onDecision(decisionEvent(d)) } : {}),

@@ -116,8 +116,8 @@ const factories: Record<string, { params: readonly string[]; make: Factory }> = 
         return fail("invalid_config", 'agent "onnx" takes either path=<model.onnx> or builtin/<name>, not both');
       if (builtin.value !== undefined && !BUILTIN_NAME.test(builtin.value))
         return fail("invalid_config", `agent "onnx": "${builtin.value}" is not a built-in model name`);
-      if (path.value === undefined && builtin.value === undefined) return fail("invalid_config", 'agent "onnx" needs path=<model.onnx> (or builtin/<name>)');
-      const file = builtin.value !== undefined ? `${builtin.value}.onnx` : path.value!;
+      const file = builtin.value !== undefined ? `${builtin.value}.onnx` : path.value;
+      if (file === undefined) return fail("invalid_config", 'agent "onnx" needs path=<model.onnx> (or builtin/<name>)');
       const root = builtin.value !== undefined ? BUILTIN_MODEL_DIR : ctx.modelRoot;
       const sample = boolParam(spec, "sample", false);
       if (!sample.ok) return sample;
@@ -133,8 +133,9 @@ const factories: Record<string, { params: readonly string[]; make: Factory }> = 
       if (!runtime.ok) return runtime;
       const model = loadCheckedModel("onnx", file, root, maxMB.value, batch.value, ctx, builtin.value);
       if (!model.ok) return model;
+      if (!ctx.adapter) return noAdapter("onnx", ctx);
       const options = { sample: sample.value, temperature: temperature.value };
-      return ok(new OnnxAgent(model.value, ctx.adapter!, options, agentSeed(ctx, "onnx"), specText(spec)));
+      return ok(new OnnxAgent(model.value, ctx.adapter, options, agentSeed(ctx, "onnx"), specText(spec)));
     },
   },
 };
@@ -152,9 +153,7 @@ function loadCheckedModel(
   ctx: AgentContext,
   builtin?: string,
 ): Result<PolicyModel> {
-  if (!ctx.adapter || ctx.actionSpecHash === undefined) {
-    return fail("invalid_config", `agent "${agent}" needs the ${ctx.game} adapter and action-spec hash from its host (arena, server); none was given`);
-  }
+  if (!ctx.adapter || ctx.actionSpecHash === undefined) return noAdapter(agent, ctx);
   try {
     const model = loadPolicyModel(file, { maxBytes: Math.floor(maxMB * MB), maxBatch: batch, ...(root === undefined ? {} : { root }) });
     checkPolicyModel(model, {
@@ -194,14 +193,16 @@ function makeGuidedMcts(spec: AgentSpec, ctx: AgentContext): Result<Facilitatee>
   if (!ptemp.ok) return ptemp;
   const maxMB = numberParam(spec, "maxMB", 64, 0.001, 4096);
   if (!maxMB.ok) return maxMB;
-  const builtin = policy.value!.startsWith("builtin/") ? policy.value!.slice("builtin/".length) : undefined;
+  const named = policy.value ?? "";
+  const builtin = named.startsWith("builtin/") ? named.slice("builtin/".length) : undefined;
   if (builtin !== undefined && !BUILTIN_NAME.test(builtin)) return fail("invalid_config", `agent "mcts": "${builtin}" is not a built-in model name`);
-  const file = builtin !== undefined ? `${builtin}.onnx` : policy.value!;
+  const file = builtin !== undefined ? `${builtin}.onnx` : named;
   const root = builtin !== undefined ? BUILTIN_MODEL_DIR : ctx.modelRoot;
   const model = loadCheckedModel("mcts", file, root, maxMB.value, 4096, ctx, builtin);
   if (!model.ok) return model;
+  if (!ctx.adapter) return noAdapter("mcts", ctx);
   const options = { iters: iters.value, cpuct: cpuct.value, rootNoise: noise.value, value: value.value, ptemp: ptemp.value };
-  return ok(new GuidedMctsAgent(model.value, ctx.adapter!, agentSeed(ctx, "mcts"), options, specText(spec)));
+  return ok(new GuidedMctsAgent(model.value, ctx.adapter, agentSeed(ctx, "mcts"), options, specText(spec)));
 }
 
 /**
@@ -290,10 +291,15 @@ export function splitAgentList(text: string): string[] {
     for (const raw of group.split(",")) {
       const piece = raw.trim();
       if (piece === "") continue;
-      if (out.length > 0 && !piece.includes(":") && piece.includes("=") && out[out.length - 1]!.includes(":")) {
+      if (out.length > 0 && !piece.includes(":") && piece.includes("=") && out.at(-1)?.includes(":")) {
         out[out.length - 1] += `,${piece}`;
       } else out.push(piece);
     }
   }
   return out;
+}
+
+/** The refusal of a model agent whose host gave no RL adapter (or action-spec hash) for the game. */
+function noAdapter(agent: string, ctx: AgentContext): Result<never> {
+  return fail("invalid_config", `agent "${agent}" needs the ${ctx.game} adapter and action-spec hash from its host (arena, server); none was given`);
 }

@@ -2,6 +2,7 @@ import type { Seat } from "../../engine/core/index.ts";
 import { depthOf } from "../../engine/dcg/board.ts";
 import type { BattleData } from "../../engine/dcg/index.ts";
 import type { EvalInput, Evaluator, EvaluatorOptions } from "./evaluator.ts";
+import { cardIn } from "../../engine/dcg/battle-data.ts";
 
 /**
  * The dcg BattleEvaluator (Score = Σ(rewards - costs)). Rewards: damage to the
@@ -22,13 +23,14 @@ const SETTLE_STEPS = 6;
 /** Material and position of `seat` minus its opponent's, in score points. */
 export function dcgValue(s: BattleData, seat: Seat): number {
   if (s.finished) return s.winner === seat ? WIN : s.winner < 0 ? 0 : -WIN;
-  const me = s.players[seat]!;
-  const foe = s.players[1 - seat]!;
-  let v = W.hp * (me.hp - foe.hp) + W.mp * (me.mp - foe.mp) + W.hand * (s.hands[seat]!.length - s.hands[1 - seat]!.length);
-  for (let cell = 0; cell < s.cells.length; cell++) {
-    const id = s.cells[cell]!;
+  if (seat !== 0 && seat !== 1) throw new Error(`dcg evaluator: no seat ${seat} (a battle has seats 0 and 1)`);
+  const other = seat === 0 ? 1 : 0;
+  const me = s.players[seat];
+  const foe = s.players[other];
+  let v = W.hp * (me.hp - foe.hp) + W.mp * (me.mp - foe.mp) + W.hand * (s.hands[seat].length - s.hands[other].length);
+  for (const [cell, id] of s.cells.entries()) {
     if (id < 0) continue;
-    const c = s.cards[id]!;
+    const c = cardIn(s, id);
     const sign = c.owner === seat ? 1 : -1;
     v += sign * (W.unit + W.life * Math.max(0, c.life) + W.advance * depthOf(cell, c.owner));
   }

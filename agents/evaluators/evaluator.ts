@@ -1,4 +1,5 @@
 import type { AnyGame, Rng, Seat } from "../../engine/core/index.ts";
+import { must } from "../../engine/core/index.ts";
 
 /**
  * A BattleEvaluator (docs/agents.md): scores the state reached by one candidate decision, from
@@ -44,10 +45,10 @@ export type EvaluatorFactory = (options: EvaluatorOptions) => Evaluator;
 export function isWin(game: AnyGame, state: unknown, seat: Seat): boolean {
   if (game.actor(state) !== "terminal") return false;
   const r = game.returns(state);
-  if (r.length === 1) return r[0]! >= 1;
-  const mine = r[seat]!;
-  for (let i = 0; i < r.length; i++) if (i !== seat && r[i]! >= mine) return false;
-  return true;
+  const [only] = r;
+  if (r.length === 1 && only !== undefined) return only >= 1;
+  const mine = must(r[seat], "the returns of the evaluated seat");
+  return r.every((x, i) => i === seat || !(x >= mine));
 }
 
 /**

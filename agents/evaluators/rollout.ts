@@ -1,5 +1,6 @@
 import type { Evaluator, EvaluatorOptions } from "./evaluator.ts";
 import { randomPlayout } from "./evaluator.ts";
+import { must } from "../../engine/core/index.ts";
 
 /**
  * The generic evaluator, for any game on the kernel contract: the mean return of `seat` after a
@@ -11,10 +12,11 @@ export function rolloutEvaluator(options: EvaluatorOptions): Evaluator {
   return {
     name: "rollout",
     evaluate({ game, after, seat, rng }) {
-      if (game.actor(after) === "terminal") return game.returns(after)[seat]!;
+      if (game.actor(after) === "terminal") return must(game.returns(after)[seat], "rollout: the returns of the evaluated seat");
       const bound = game.maxDecisions(game.config(after));
       let sum = 0;
-      for (let i = 0; i < rollouts; i++) sum += game.returns(randomPlayout(game, after, rng, options.depth, bound))[seat]!;
+      for (let i = 0; i < rollouts; i++)
+        sum += must(game.returns(randomPlayout(game, after, rng, options.depth, bound))[seat], "rollout: the returns of the evaluated seat");
       return sum / rollouts;
     },
   };
