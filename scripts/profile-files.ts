@@ -5,7 +5,7 @@
  * spends its time, by source file of this checkout: each file's share of the sampled self time,
  * largest first, with the time outside the checkout (Node, packages, garbage collection, idle)
  * summed on one line. Several profiles are added up. It picks the files whose per-step work is
- * worth exempting from the non-null lint rule (docs/architecture.md, Lint). A benchmark aid, not a test.
+ * worth exempting from the non-null lint rule (docs/quality-bar.md, "Non-null assertions"). A benchmark aid, not a test.
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
