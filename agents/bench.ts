@@ -1,8 +1,8 @@
-import { deriveSeed, Rng, type AnyGame } from "../engine/core/index.ts";
+import { deriveSeed, must, Rng, type AnyGame } from "../engine/core/index.ts";
 import { ComputerAgent } from "./computer.ts";
 import type { DecisionRequest } from "./facilitatee.ts";
 import { MctsAgent } from "./mcts.ts";
-import { OnnxAgent } from "./onnx/onnx-agent.ts";
+import { argmaxIndex, OnnxAgent } from "./onnx/onnx-agent.ts";
 import { policyModelFromBytes } from "./onnx/policy-model.ts";
 import { writeMlp } from "./onnx/write-mlp.ts";
 import type { PolicyAdapter } from "./policy-adapter.ts";
@@ -121,22 +121,27 @@ export async function benchAgents(game: AnyGame, config: unknown, options: Bench
 /** Rounds of the interleaved ONNX measurements; each figure is the best round's rate. */
 const ROUNDS = 5;
 
+/** A measured task: its body (one slice of work, returning how many units it did) and its best rate so far. */
+interface Task {
+  readonly body: () => Promise<number>;
+  best: number;
+}
+
+const task = (body: () => Promise<number>): Task => ({ body, best: 0 });
+
 /**
  * Measures every task in turn, ROUNDS times, for minMs / ROUNDS each, and keeps each task's best
  * rate: on a shared machine a burst of load then hits one slice of every task alike rather than
  * one whole figure, and the best slice is the least disturbed.
  */
-async function interleaved(minMs: number, tasks: Record<string, () => Promise<number>>): Promise<Record<string, number>> {
-  const best: Record<string, number> = {};
+async function interleaved(minMs: number, tasks: readonly Task[]): Promise<void> {
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, body] of Object.entries(tasks)) {
-      best[name] = Math.max(best[name] ?? 0, await timeLoopAsync(Math.max(1, minMs / ROUNDS), body));
-    }
+    for (const t of tasks) t.best = Math.max(t.best, await timeLoopAsync(Math.max(1, minMs / ROUNDS), t.body));
   }
-  return best;
 }
 
 async function benchOnnx(positions: DecisionRequest[], options: BenchOptions, policy: PolicyAdapter): Promise<BenchFigures["onnx"]> {
+  if (positions.length === 0) throw new Error("bench: no positions to measure the ONNX agent on");
   const obsSize = policy.observation.size;
   const bytes = options.model?.bytes ?? writeMlp({ obsSize, hidden: options.hidden, actionSize: policy.actions.size, metadata: {}, seed: options.seed });
   const label = options.model?.label ?? `MLP ${obsSize}-${options.hidden}-${policy.actions.size}`;
@@ -149,58 +154,59 @@ async function benchOnnx(positions: DecisionRequest[], options: BenchOptions, po
     return o;
   });
   const batchInput = new Float32Array(options.batchSize * obsSize);
-  for (let i = 0; i < options.batchSize; i++) batchInput.set(observations[i % observations.length]!, i * obsSize);
+  const observation = (i: number) => must(observations[i % observations.length], "bench: an encoded position");
+  for (let i = 0; i < options.batchSize; i++) batchInput.set(observation(i), i * obsSize);
   const fakeLogits = new Float32Array(policy.actions.size);
   const scratch = new Float32Array(obsSize);
-  for (let i = 0; i < 64; i++) await session.run({ obs: new ort.Tensor("float32", observations[0]!, [1, obsSize]) });
-  const bare = await interleaved(options.minMs, {
-    ort: async () => {
-      for (let i = 0; i < 64; i++) await session.run({ obs: new ort.Tensor("float32", observations[i % observations.length]!, [1, obsSize]) });
-      return 64;
-    },
-    ortBatched: async () => {
-      await session.run({ obs: new ort.Tensor("float32", batchInput, [options.batchSize, obsSize]) });
-      return options.batchSize;
-    },
-    encode: async () => {
-      for (const p of positions) {
-        scratch.fill(0);
-        policy.observation.encode(p.view, scratch);
-        let best = 0;
-        for (let i = 0; i < p.legal.length; i++) if (fakeLogits[policy.actions.encode(p.view, p.legal[i])]! > fakeLogits[best]!) best = i;
-      }
-      return positions.length;
-    },
+  const ids = new Int32Array(Math.max(...positions.map((p) => p.legal.length)));
+  for (let i = 0; i < 64; i++) await session.run({ obs: new ort.Tensor("float32", observation(0), [1, obsSize]) });
+  const ortRuns = task(async () => {
+    for (let i = 0; i < 64; i++) await session.run({ obs: new ort.Tensor("float32", observation(i), [1, obsSize]) });
+    return 64;
   });
+  const ortBatched = task(async () => {
+    await session.run({ obs: new ort.Tensor("float32", batchInput, [options.batchSize, obsSize]) });
+    return options.batchSize;
+  });
+  const encode = task(async () => {
+    for (const p of positions) {
+      scratch.fill(0);
+      policy.observation.encode(p.view, scratch);
+      p.legal.forEach((d, i) => (ids[i] = policy.actions.encode(p.view, d)));
+      argmaxIndex(fakeLogits, ids, p.legal.length);
+    }
+    return positions.length;
+  });
+  await interleaved(options.minMs, [ortRuns, ortBatched, encode]);
   const agent = new OnnxAgent(model, policy, { sample: false, temperature: 1 }, options.seed);
   for (const p of positions.slice(0, 8)) await agent.decide(p); // warm up (first runs allocate)
   const agents = Array.from({ length: options.batchSize }, (_, i) => new OnnxAgent(model, policy, { sample: false, temperature: 1 }, i));
-  await Promise.all(agents.map((a, i) => a.decide(positions[i % positions.length]!)));
+  const position = (i: number) => must(positions[i % positions.length], "bench: a position");
+  await Promise.all(agents.map((a, i) => a.decide(position(i))));
   const tally = { runs: 0, requests: 0 };
-  const through = await interleaved(options.minMs, {
-    single: async () => {
-      for (const p of positions) await agent.decide(p);
-      return positions.length;
-    },
-    batched: async () => {
-      const before = { ...model.stats };
-      await Promise.all(agents.map((a, i) => a.decide(positions[i % positions.length]!)));
-      tally.runs += model.stats.runs - before.runs;
-      tally.requests += model.stats.requests - before.requests;
-      return agents.length;
-    },
+  const single = task(async () => {
+    for (const p of positions) await agent.decide(p);
+    return positions.length;
   });
+  const batched = task(async () => {
+    const before = { ...model.stats };
+    await Promise.all(agents.map((a, i) => a.decide(position(i))));
+    tally.runs += model.stats.runs - before.runs;
+    tally.requests += model.stats.requests - before.requests;
+    return agents.length;
+  });
+  await interleaved(options.minMs, [single, batched]);
   await model.release();
   return {
     model: label,
     obsSize,
     actionSize: policy.actions.size,
-    bareRunsPerSec: bare.ort!,
-    bareBatchedPerSec: bare.ortBatched!,
-    encodePerSec: bare.encode!,
+    bareRunsPerSec: ortRuns.best,
+    bareBatchedPerSec: ortBatched.best,
+    encodePerSec: encode.best,
     batchSize: options.batchSize,
-    batch1DecisionsPerSec: through.single!,
-    batchedDecisionsPerSec: through.batched!,
+    batch1DecisionsPerSec: single.best,
+    batchedDecisionsPerSec: batched.best,
     meanBatch: tally.runs > 0 ? tally.requests / tally.runs : 0,
   };
 }

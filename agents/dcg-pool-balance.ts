@@ -1,4 +1,4 @@
-import { deriveSeed, Rng } from "../engine/core/index.ts";
+import { deriveSeed, must, Rng } from "../engine/core/index.ts";
 import { dcg, type BattleData } from "../engine/dcg/index.ts";
 import type { GenerateSpec } from "../engine/dcg/generate.ts";
 import { runMatch } from "./match.ts";
@@ -54,7 +54,7 @@ export async function balanceCheck(spec: GenerateSpec, options: BalanceOptions):
   let first = 0;
   let decisions = 0;
   for (let g = 0; g < options.games; g++) {
-    const pair = pairs[g % pairs.length]!;
+    const pair = must(pairs[g % pairs.length], "pool balance: the pairing of a game");
     const config = { cardPool: { generate: spec }, books: [...pair] };
     const seed = deriveSeed(base, `pool-balance:${g}`);
     let winner: number;
@@ -81,10 +81,11 @@ export async function balanceCheck(spec: GenerateSpec, options: BalanceOptions):
       });
       const r = await runMatch({ game: dcg, config, seed, agents });
       decisions += r.decisions;
-      winner = r.returns[0]! > 0 ? 0 : r.returns[1]! > 0 ? 1 : -1;
+      const [seat0, seat1] = r.returns;
+      winner = must(seat0, "pool balance: the first seat's return") > 0 ? 0 : must(seat1, "pool balance: the second seat's return") > 0 ? 1 : -1;
     }
     pair.forEach((book, seat) => {
-      const t = tally.get(book)!;
+      const t = must(tally.get(book), `pool balance: the tally of book ${book}`);
       t.games++;
       if (winner === seat) t.wins++;
       else if (winner < 0) t.draws++;
@@ -93,7 +94,7 @@ export async function balanceCheck(spec: GenerateSpec, options: BalanceOptions):
     options.onGame?.(g + 1, options.games);
   }
   const scores = books.map((book) => {
-    const t = tally.get(book)!;
+    const t = must(tally.get(book), `pool balance: the tally of book ${book}`);
     return { book, ...t, score: t.games === 0 ? 0.5 : (t.wins + t.draws / 2) / t.games };
   });
   return {

@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from "typebox";
 import { Value } from "typebox/value";
+import { InvariantError, must } from "../../engine/core/index.ts";
 import type { ArenaReport } from "./report.ts";
 
 /**
@@ -130,7 +131,7 @@ export function parseGates(raw: unknown): Gate[] {
 export function resolveAgent(agents: readonly string[], wanted: string): string | null {
   if (agents.includes(wanted)) return wanted;
   const byName = agents.filter((a) => a.split(":")[0] === wanted);
-  return byName.length === 1 ? byName[0]! : null;
+  return byName.length === 1 ? (byName[0] ?? null) : null;
 }
 
 /** Checks the gates' agents exist before any game is played (a typo should not cost a run). */
@@ -148,18 +149,26 @@ export function checkGateAgents(gates: readonly Gate[], agents: readonly string[
   });
 }
 
+/** The report's spec for a gate's agent or baseline: checkGateAgents has made sure, before any game, that there is one. */
+function reportedAgent(report: ArenaReport, wanted: string | undefined, role: "agent" | "baseline"): string {
+  const names = report.agents.map((a) => a.agent);
+  const found = wanted === undefined ? null : resolveAgent(names, wanted);
+  if (found === null) throw new InvariantError(`arena gates: the gate's ${role} ${wanted ?? "(none)"} is not among the report's agents`);
+  return found;
+}
+
 export function evaluateGates(gates: readonly Gate[], report: ArenaReport): GateResult[] {
   return gates.map((gate) => {
     if (gate.game !== undefined && gate.game !== report.game) {
       return { gate, pass: true, skipped: true, winRate: 0, wilsonLow: 0, games: 0, line: `${gate.agent}: not judged, the gate is for ${gate.game}` };
     }
-    const agent = resolveAgent(
-      report.agents.map((a) => a.agent),
-      gate.agent,
-    )!;
+    const agent = reportedAgent(report, gate.agent, "agent");
     const need = `>= ${(gate.minWinRate * 100).toFixed(1)}%`;
     if (report.seats === 1) {
-      const s = report.solo.find((x) => x.agent === agent)!;
+      const s = must(
+        report.solo.find((x) => x.agent === agent),
+        `arena gates: the solitaire results of ${agent}`,
+      );
       const pass = s.wilsonLow >= gate.minWinRate;
       return {
         gate,
@@ -171,11 +180,11 @@ export function evaluateGates(gates: readonly Gate[], report: ArenaReport): Gate
         line: `${agent} wins ${s.wins}/${s.games} (${(100 * s.winRate).toFixed(1)}%, Wilson low ${(100 * s.wilsonLow).toFixed(1)}%), needs ${need}`,
       };
     }
-    const baseline = resolveAgent(
-      report.agents.map((a) => a.agent),
-      gate.baseline!,
-    )!;
-    const m = report.matrix.find((x) => x.agent === agent && x.opponent === baseline)!;
+    const baseline = reportedAgent(report, gate.baseline, "baseline");
+    const m = must(
+      report.matrix.find((x) => x.agent === agent && x.opponent === baseline),
+      `arena gates: the pairing of ${agent} against ${baseline}`,
+    );
     const pass = m.wilsonLow >= gate.minWinRate;
     return {
       gate,

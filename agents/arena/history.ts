@@ -106,7 +106,7 @@ export function parseHistory(text: string): HistoryEntry[] {
 /** At most `max` points, always keeping the first and the last. */
 export function thin<T>(points: readonly T[], max = 500): T[] {
   if (points.length <= max) return [...points];
-  const out: T[] = [];
-  for (let i = 0; i < max; i++) out.push(points[Math.round((i * (points.length - 1)) / (max - 1))]!);
-  return out;
+  // The step between kept indices is above 1, so the max rounded indices are distinct.
+  const kept = new Set(Array.from({ length: max }, (_, i) => Math.round((i * (points.length - 1)) / (max - 1))));
+  return points.filter((_, j) => kept.has(j));
 }

@@ -1,3 +1,4 @@
+import { InvariantError, must } from "../../engine/core/index.ts";
 import { gateVerdict, type GateResult } from "./gates.ts";
 import type { ArenaRun, GameResult } from "./tournament.ts";
 import { ratingsWithIntervals, wilson, type PairOutcomes } from "./stats.ts";
@@ -72,18 +73,19 @@ export function summarise(input: ReportInput): ArenaReport {
       const mine = run.results.filter((r) => r.seats[0] === i);
       const wins = mine.filter((r) => r.score === 1).length;
       const ci = wilson(wins, mine.length);
-      const mean = mine.reduce((s, r) => s + r.returns[0]!, 0) / Math.max(1, mine.length);
+      const mean = mine.reduce((s, r) => s + must(r.returns[0], "arena report: the return of a solitaire"), 0) / Math.max(1, mine.length);
       solo.push({ agent, games: mine.length, wins, winRate: wins / Math.max(1, mine.length), wilsonLow: ci.low, wilsonHigh: ci.high, meanReturn: mean });
     });
   } else {
-    for (let a = 0; a < agents.length; a++) {
-      for (let b = a + 1; b < agents.length; b++) {
+    agents.forEach((first, a) =>
+      agents.forEach((second, b) => {
+        if (b <= a) return;
         const games = run.results.filter((r) => r.pair !== null && r.pair[0] === a && r.pair[1] === b);
         pairs.push({ a, b, outcomes: games.map((g) => g.score) });
-        matrix.push(pairing(agents[a]!, agents[b]!, games, (g) => g.score));
-        matrix.push(pairing(agents[b]!, agents[a]!, games, (g) => 1 - g.score));
-      }
-    }
+        matrix.push(pairing(first, second, games, (g) => g.score));
+        matrix.push(pairing(second, first, games, (g) => 1 - g.score));
+      }),
+    );
   }
   const anchor = agents.findIndex((a) => a === "random");
   const ratings =
@@ -104,12 +106,15 @@ export function summarise(input: ReportInput): ArenaReport {
     gamesPer: input.games,
     totalGames: run.results.length,
     seconds: run.seconds,
-    agents: agents.map((agent, i) => ({
-      agent,
-      decisions: run.timing[i]!.decisions,
-      decisionsPerSec: run.timing[i]!.seconds > 0 ? run.timing[i]!.decisions / run.timing[i]!.seconds : 0,
-      rating: ratings ? ratings[i]! : null,
-    })),
+    agents: agents.map((agent, i) => {
+      const { decisions, seconds } = must(run.timing[i], "arena report: the timing of an agent");
+      return {
+        agent,
+        decisions,
+        decisionsPerSec: seconds > 0 ? decisions / seconds : 0,
+        rating: ratings ? must(ratings[i], "arena report: the rating of an agent") : null,
+      };
+    }),
     matrix,
     solo,
     ratingAnchor: ratings ? (anchor >= 0 ? "random" : "mean") : null,
@@ -154,7 +159,7 @@ export function markdownReport(report: ArenaReport, gates?: readonly Pick<GateRe
     lines.push("|---|---:|---:|---:|---|---:|---:|");
     report.solo.forEach((s, i) => {
       lines.push(
-        `| ${s.agent} | ${s.games} | ${s.wins} | ${pct(s.winRate)} | ${pct(s.wilsonLow)}-${pct(s.wilsonHigh)} | ${s.meanReturn.toFixed(3)} | ${rate(report.agents[i]!.decisionsPerSec)} |`,
+        `| ${s.agent} | ${s.games} | ${s.wins} | ${pct(s.winRate)} | ${pct(s.wilsonLow)}-${pct(s.wilsonHigh)} | ${s.meanReturn.toFixed(3)} | ${rate(must(report.agents[i], "arena report: the summary of a solitaire agent").decisionsPerSec)} |`,
       );
     });
   } else {
@@ -166,7 +171,10 @@ export function markdownReport(report: ArenaReport, gates?: readonly Pick<GateRe
     for (const row of names) {
       const cells = names.map((col) => {
         if (col === row) return "-";
-        const m = report.matrix.find((x) => x.agent === row && x.opponent === col)!;
+        const m = must(
+          report.matrix.find((x) => x.agent === row && x.opponent === col),
+          `arena report: the pairing of ${row} against ${col}`,
+        );
         return `${m.wins}-${m.draws}-${m.losses} (${pct(m.winRate)})`;
       });
       lines.push(`| **${row}** | ${cells.join(" | ")} |`);
@@ -178,7 +186,8 @@ export function markdownReport(report: ArenaReport, gates?: readonly Pick<GateRe
     lines.push("|---|---:|---|---:|---:|");
     const order = [...report.agents].sort((x, y) => (y.rating?.elo ?? 0) - (x.rating?.elo ?? 0));
     for (const a of order) {
-      const r = a.rating!;
+      const r = a.rating;
+      if (r === null) throw new InvariantError(`arena report: ${a.agent} has no rating in a multi-seat game`);
       lines.push(`| ${a.agent} | ${r.elo.toFixed(0)} | ${r.low.toFixed(0)} .. ${r.high.toFixed(0)} | ${a.decisions} | ${rate(a.decisionsPerSec)} |`);
     }
   }

@@ -129,8 +129,8 @@ export async function runSprt(options: SprtRunOptions): Promise<SprtRun> {
             if (stop) return;
             played += gamesPerGroup;
             done.set(g, scores);
-            while (done.has(counted)) {
-              counts.addGroup(done.get(counted)!);
+            for (let ready = done.get(counted); ready !== undefined; ready = done.get(counted)) {
+              counts.addGroup(ready);
               done.delete(counted);
               counted++;
               state = sprtState(counts, params);

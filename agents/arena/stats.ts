@@ -1,4 +1,4 @@
-import { Rng } from "../../engine/core/index.ts";
+import { must, Rng } from "../../engine/core/index.ts";
 
 export interface Interval {
   readonly low: number;
@@ -30,34 +30,36 @@ export type WinTable = number[][];
  */
 export function bradleyTerry(wins: WinTable, anchor = -1, iterations = 500): number[] {
   const n = wins.length;
-  const w = wins.map((row, i) => row.map((x, j) => (i === j ? 0 : x + (x + wins[j]![i]! > 0 ? 0.5 : 0))));
-  const games = w.map((row, i) => row.map((x, j) => x + w[j]![i]!));
+  const w = wins.map((row, i) => row.map((x, j) => (i === j ? 0 : x + (x + cell(wins, j, i) > 0 ? 0.5 : 0))));
+  const games = w.map((row, i) => row.map((x, j) => x + cell(w, j, i)));
   let p = new Array<number>(n).fill(1);
   for (let it = 0; it < iterations; it++) {
     const next = p.map((pi, i) => {
       let won = 0;
       let denom = 0;
-      for (let j = 0; j < n; j++) {
-        if (j === i || games[i]![j]! === 0) continue;
-        won += w[i]![j]!;
-        denom += games[i]![j]! / (pi + p[j]!);
-      }
+      p.forEach((pj, j) => {
+        const played = cell(games, i, j);
+        if (j === i || played === 0) return;
+        won += cell(w, i, j);
+        denom += played / (pi + pj);
+      });
       return denom > 0 ? won / denom : pi;
     });
     // Normalise to geometric mean 1 so the scale does not drift.
     const g = Math.exp(next.reduce((s, x) => s + Math.log(x), 0) / n);
-    let delta = 0;
-    for (let i = 0; i < n; i++) {
-      const v = next[i]! / g;
-      delta = Math.max(delta, Math.abs(Math.log(v) - Math.log(p[i]!)));
-      next[i] = v;
-    }
-    p = next;
+    const normalised = next.map((x) => x / g);
+    const delta = normalised.reduce((d, v, i) => Math.max(d, Math.abs(Math.log(v) - Math.log(must(p[i], "bradleyTerry: a strength")))), 0);
+    p = normalised;
     if (delta < 1e-10) break;
   }
   const elo = p.map((x) => 400 * Math.log10(x));
-  const shift = anchor >= 0 ? elo[anchor]! : elo.reduce((s, x) => s + x, 0) / n;
+  const shift = anchor >= 0 ? must(elo[anchor], "bradleyTerry: the anchor's rating") : elo.reduce((s, x) => s + x, 0) / n;
   return elo.map((x) => x - shift);
+}
+
+/** table[i][j] of a square win table (bradleyTerry's input): its absence is a bug of the caller. */
+function cell(table: WinTable, i: number, j: number): number {
+  return must(table[i]?.[j], "a cell of the square win table");
 }
 
 /** One pairing's games as outcomes for the first agent: 1 win, 0.5 draw, 0 loss. */
@@ -81,9 +83,11 @@ export function ratingsWithIntervals(
   const table = (pick: (p: PairOutcomes) => readonly number[]) => {
     const t: WinTable = Array.from({ length: agents }, () => new Array<number>(agents).fill(0));
     for (const p of pairs) {
+      const rowA = must(t[p.a], "ratings: the win-table row of a pairing's first agent");
+      const rowB = must(t[p.b], "ratings: the win-table row of a pairing's second agent");
       for (const o of pick(p)) {
-        t[p.a]![p.b]! += o;
-        t[p.b]![p.a]! += 1 - o;
+        rowA[p.b] = cell(t, p.a, p.b) + o;
+        rowB[p.a] = cell(t, p.b, p.a) + (1 - o);
       }
     }
     return t;
@@ -96,14 +100,14 @@ export function ratingsWithIntervals(
   const samples: number[][] = Array.from({ length: agents }, () => []);
   for (let r = 0; r < reps; r++) {
     const elo = bradleyTerry(
-      table((p) => p.outcomes.map(() => p.outcomes[rng.int(p.outcomes.length)]!)),
+      table((p) => p.outcomes.map(() => must(p.outcomes[rng.int(p.outcomes.length)], "ratings: a resampled outcome"))),
       anchor,
       200,
     );
-    elo.forEach((x, i) => samples[i]!.push(x));
+    elo.forEach((x, i) => must(samples[i], "ratings: an agent's bootstrap samples").push(x));
   }
   return point.map((elo, i) => {
-    const s = samples[i]!.sort((x, y) => x - y);
+    const s = must(samples[i], "ratings: an agent's bootstrap samples").sort((x, y) => x - y);
     return { elo, low: quantile(s, 0.025), high: quantile(s, 0.975) };
   });
 }
@@ -113,5 +117,6 @@ function quantile(sorted: readonly number[], q: number): number {
   const at = (sorted.length - 1) * q;
   const lo = Math.floor(at);
   const hi = Math.ceil(at);
-  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (at - lo);
+  const below = must(sorted[lo], "quantile: the sample below");
+  return below + (must(sorted[hi], "quantile: the sample above") - below) * (at - lo);
 }

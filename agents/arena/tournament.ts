@@ -1,4 +1,4 @@
-import { deriveSeed, type AnyGame } from "../../engine/core/index.ts";
+import { deriveSeed, must, type AnyGame } from "../../engine/core/index.ts";
 import type { DecisionRequest, Facilitatee } from "../facilitatee.ts";
 import { runMatch } from "../match.ts";
 import { createAgentReady, seatsModel, type AgentContext } from "../spec.ts";
@@ -125,10 +125,10 @@ export function pairScore(seats: readonly number[], returns: readonly number[], 
   seats.forEach((agent, k) => {
     if (agent === FILLER) return;
     if (agent === a) {
-      sa += returns[k]!;
+      sa += must(returns[k], "pairScore: the return of a seat");
       na++;
     } else {
-      sb += returns[k]!;
+      sb += must(returns[k], "pairScore: the return of a seat");
       nb++;
     }
   });
@@ -178,12 +178,11 @@ export async function playFixture(options: ArenaOptions, f: Fixture, timing: Age
   const dealSeed = deriveSeed(seed, `deal:${f.deal}`);
   const agentBase = deriveSeed(seed, `agents:${f.index}`);
   const seated: Facilitatee[] = [];
-  for (let k = 0; k < f.seats.length; k++) {
-    const i = f.seats[k]!;
-    const spec = i === FILLER ? (options.fill ?? "random") : agents[i]!;
+  for (const [k, i] of f.seats.entries()) {
+    const spec = i === FILLER ? (options.fill ?? "random") : must(agents[i], "arena: the agent of a fixture's seat");
     const made = await createAgentReady(spec, { ...options.context, seed: agentBase, seat: k, game: game.info.id });
     if (!made.ok) throw new Error(`agent ${spec}: ${made.error.message}`);
-    seated.push(i === FILLER ? made.value : timed(made.value, timing[i]!));
+    seated.push(i === FILLER ? made.value : timed(made.value, must(timing[i], "arena: the timing of a seated agent")));
   }
   let result;
   try {
@@ -194,7 +193,7 @@ export async function playFixture(options: ArenaOptions, f: Fixture, timing: Age
       { cause: e },
     );
   }
-  const score = f.pair === null ? (result.returns[0]! >= 1 ? 1 : 0) : pairScore(f.seats, result.returns, f.pair[0]);
+  const score = f.pair === null ? (must(result.returns[0], "arena: the return of a solitaire") >= 1 ? 1 : 0) : pairScore(f.seats, result.returns, f.pair[0]);
   return { seats: f.seats, pair: f.pair, deal: f.deal, seed: dealSeed, returns: result.returns, decisions: result.decisions, score };
 }
 

@@ -51,8 +51,7 @@ export class ProtobufReader {
     let result = 0;
     let scale = 1;
     for (let i = 0; i < 10; i++) {
-      if (this.pos >= this.end) throw new ProtobufError(`varint runs past the end at byte ${this.pos}`, true);
-      const b = this.buf[this.pos++]!;
+      const b = this.varintByte();
       result += (b & 0x7f) * scale;
       if ((b & 0x80) === 0) {
         if (!Number.isSafeInteger(result)) throw new ProtobufError(`varint at byte ${this.pos} is larger than 2^53`, false);
@@ -63,13 +62,20 @@ export class ProtobufReader {
     throw new ProtobufError(`varint longer than 10 bytes at byte ${this.pos}`, false);
   }
 
+  /** The next byte of a varint, or the error that it runs past the end of the message. */
+  private varintByte(): number {
+    const b = this.pos < this.end ? this.buf[this.pos] : undefined;
+    if (b === undefined) throw new ProtobufError(`varint runs past the end at byte ${this.pos}`, true);
+    this.pos++;
+    return b;
+  }
+
   /** A two's-complement int64 varint (see signed64). */
   int64(): number {
     let lo = 0;
     let hi = 0;
     for (let i = 0; i < 10; i++) {
-      if (this.pos >= this.end) throw new ProtobufError(`varint runs past the end at byte ${this.pos}`, true);
-      const b = this.buf[this.pos++]!;
+      const b = this.varintByte();
       const bits = b & 0x7f;
       const shift = i * 7;
       if (shift < 28) lo |= bits << shift;
@@ -159,14 +165,14 @@ export class ProtobufWriter {
     this.rawVarint(field * 8 + WIRE.fixed32);
     const b = new Uint8Array(4);
     new DataView(b.buffer).setFloat32(0, value, true);
-    for (let i = 0; i < 4; i++) this.chunks.push(b[i]!);
+    for (const x of b) this.chunks.push(x);
     return this;
   }
 
   bytesField(field: number, bytes: Uint8Array): this {
     this.rawVarint(field * 8 + WIRE.len);
     this.rawVarint(bytes.length);
-    for (let i = 0; i < bytes.length; i++) this.chunks.push(bytes[i]!);
+    for (const x of bytes) this.chunks.push(x);
     return this;
   }
 

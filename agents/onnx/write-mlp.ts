@@ -37,7 +37,11 @@ export function writeMlp(spec: MlpSpec): Uint8Array {
   const b1 = weights(1, spec.hidden);
   const w2 = weights(spec.hidden, spec.actionSize);
   const b2 = weights(1, spec.actionSize);
-  for (const [id, bias] of Object.entries(spec.logitBias ?? {})) b2[Number(id)]! += bias;
+  for (const [id, bias] of Object.entries(spec.logitBias ?? {})) {
+    const before = b2[Number(id)];
+    if (before === undefined) throw new RangeError(`writeMlp: logitBias names action ${id}, outside [0, ${spec.actionSize})`);
+    b2[Number(id)] = before + bias;
+  }
   const graph = new ProtobufWriter()
     .messageField(1, node("MatMul", [INPUT_NAME, "w1"], ["h1"]))
     .messageField(1, node("Add", ["h1", "b1"], ["h2"]))
@@ -51,9 +55,10 @@ export function writeMlp(spec: MlpSpec): Uint8Array {
     .messageField(5, tensor("b2", [spec.actionSize], b2))
     .messageField(11, valueInfo(INPUT_NAME, spec.batch, spec.obsSize))
     .messageField(12, valueInfo(OUTPUT_NAME, spec.batch, spec.actionSize));
-  if (spec.valueBias !== undefined) {
+  const { valueBias } = spec;
+  if (valueBias !== undefined) {
     const width = spec.valueWidth ?? 1;
-    const bv = weights(1, width).map((x) => x + spec.valueBias!);
+    const bv = weights(1, width).map((x) => x + valueBias);
     graph
       .messageField(1, node("MatMul", ["h3", "wv"], ["v1"]))
       .messageField(1, node("Add", ["v1", "bv"], [VALUE_NAME]))
@@ -84,7 +89,7 @@ function tensor(name: string, dims: number[], data: Float32Array): ProtobufWrite
   for (const d of dims) w.varintField(1, d);
   const raw = new Uint8Array(data.length * 4);
   const dv = new DataView(raw.buffer);
-  for (let i = 0; i < data.length; i++) dv.setFloat32(i * 4, data[i]!, true);
+  data.forEach((x, i) => dv.setFloat32(i * 4, x, true));
   return w.varintField(2, 1).stringField(8, name).bytesField(9, raw);
 }
 
