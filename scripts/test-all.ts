@@ -118,6 +118,7 @@ export function parseArgs(argv: readonly string[]): Args {
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = argv[i + 1];
+    if (flag !== "--suite" && flag !== "--only" && flag !== "--heartbeat-s") throw new Error(`unknown flag ${flag} (known: --suite, --only, --heartbeat-s)`);
     if (value === undefined) throw new Error(`${flag} needs a value`);
     i++;
     if (flag === "--suite") {
@@ -130,8 +131,6 @@ export function parseArgs(argv: readonly string[]): Args {
       const s = Number(value);
       if (!Number.isFinite(s) || s < 0) throw new Error(`--heartbeat-s wants seconds >= 0, got ${value}`);
       heartbeatMs = s * 1000;
-    } else {
-      throw new Error(`unknown flag ${flag} (known: --suite, --only, --heartbeat-s)`);
     }
   }
   let suites: readonly Suite[] = custom.length > 0 ? custom : DEFAULT_SUITES;

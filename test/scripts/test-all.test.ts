@@ -67,6 +67,9 @@ describe("npm test's runner (scripts/test-all.ts)", () => {
     expect(() => parseArgs(["--suite", "no-command"])).toThrow(/name=command/);
     expect(() => parseArgs(["--only", "nope"])).toThrow(/unknown suites: nope/);
     expect(() => parseArgs(["--bogus", "1"])).toThrow(/unknown flag/);
+    // A mistyped last flag is named as unknown, not as a known flag missing its value.
+    expect(() => parseArgs(["--onyl"])).toThrow(/unknown flag --onyl/);
+    expect(() => parseArgs(["--only"])).toThrow(/--only needs a value/);
     expect(parseArgs(["--only", "gate,lint"]).suites.map((s) => s.name)).toEqual(["lint", "gate"]);
     const text = summary([
       { name: "a", ok: true, exit: 0, ms: 61_000 },
