@@ -7,13 +7,18 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { buildConfigSchemas } from "../engine/config-schemas.ts";
 import { buildBoardSchema, buildCardSchema } from "../engine/dcg/schema.ts";
-import { main } from "./cli.ts";
+import { main, parseCli, printUsage, UsageError } from "./cli.ts";
 
 export const SCHEMA_PATH = new URL("../docs/card-schema.json", import.meta.url);
 export const CONFIG_SCHEMAS_PATH = new URL("../docs/config-schemas.json", import.meta.url);
 export const BOARD_SCHEMA_PATH = new URL("../docs/board-file.schema.json", import.meta.url);
 
+const USAGE = "npx tsx scripts/card-schema.ts [--check]";
+
 main(() => {
+  const { values, positionals } = parseCli(USAGE, { check: { type: "boolean" } });
+  if (values.help) return printUsage(USAGE);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}\nusage: ${USAGE}`);
   const files: [URL, string, unknown][] = [
     [SCHEMA_PATH, "docs/card-schema.json", buildCardSchema()],
     [CONFIG_SCHEMAS_PATH, "docs/config-schemas.json", buildConfigSchemas()],
@@ -21,7 +26,7 @@ main(() => {
   ];
   for (const [path, name, schema] of files) {
     const text = `${JSON.stringify(schema, null, 2)}\n`;
-    if (process.argv.includes("--check")) {
+    if (values.check) {
       let current = "";
       try {
         current = readFileSync(path, "utf8");
