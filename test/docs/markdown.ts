@@ -24,7 +24,7 @@ export function fencedBlocks(markdown: string): Block[] {
     if (lang === "sh" || lang === "bash") {
       let pending = "";
       for (const raw of body) {
-        const line = raw.replace(/\s+#(?![^']*'[^']*$).*$/, "").trimEnd();
+        const line = withoutComment(raw).trimEnd();
         if (line.endsWith("\\")) {
           pending += line.slice(0, -1).trim() + " ";
           continue;
@@ -38,6 +38,21 @@ export function fencedBlocks(markdown: string): Block[] {
     i = end;
   }
   return blocks;
+}
+
+/** A shell line without its comment: from a `#` that starts a word outside quotes to the end. */
+export function withoutComment(line: string): string {
+  let quote = "";
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i] ?? "";
+    if (quote !== "") {
+      if (c === quote) quote = "";
+      else if (c === "\\" && quote === '"') i++;
+    } else if (c === "'" || c === '"') quote = c;
+    else if (c === "\\") i++;
+    else if (c === "#" && (i === 0 || /\s/.test(line[i - 1] ?? ""))) return line.slice(0, i);
+  }
+  return line;
 }
 
 /** The fenced blocks of one `## ` or `### ` section (up to the next such heading). */
