@@ -73,9 +73,23 @@ export interface Tally {
   redealt: number;
   namesChecked: number;
   leak: LeakTally;
+  /**
+   * What the checks saw, by kind: `channel:` each kind of channel, `cause:` each cause of a
+   * decision in the signed log, `event:` each event kind with its audience, `hidden:` (dcg) each
+   * zone a card was hidden in from a viewer a frame was sent to. A test asserts the set it needs, so
+   * fewer games can never silently stop covering a case.
+   */
+  covered: Set<string>;
 }
 
-export const newTally = (): Tally => ({ messages: 0, events: 0, redealt: 0, namesChecked: 0, leak: { compared: 0, hiddenCompared: 0 } });
+export const newTally = (): Tally => ({
+  messages: 0,
+  events: 0,
+  redealt: 0,
+  namesChecked: 0,
+  leak: { compared: 0, hiddenCompared: 0 },
+  covered: new Set(),
+});
 
 // ------------------------------------------------------------------ a server with a game set
 
@@ -504,6 +518,16 @@ class Names {
     return s;
   }
 
+  /** Records where (layer, whose card) the cards `viewer`'s view at seq k hides are, as `hidden:` entries. */
+  hiddenZones(k: number, viewer: Viewer, covered: Set<string>): void {
+    const shown = this.shown(k, viewer);
+    const cards = (this.x.p.states[k] as { cards: { layer: string; owner: number }[] }).cards;
+    const who = viewer === "spectator" ? "spectator" : "seat";
+    cards.forEach((c, id) => {
+      if (!shown[id]) covered.add(`hidden:${who}:${c.layer}:${c.owner === viewer ? "own" : "other"}`);
+    });
+  }
+
   /**
    * A pattern matching the names of cards hidden from `viewer` in every state from..to whose name
    * no card visible in those states (nor any card of its own book) bears; null when there is none.
@@ -562,6 +586,9 @@ function messageNameProblems(names: Names | null, body: Record<string, unknown>,
 
 // ------------------------------------------------------------------ all checks
 
+/** An event's audience as a coverage class: for everyone, or private with or without a face for the others. */
+const audienceOf = (e: GameEvent): string => (e.to === "all" ? "all" : e.others === null ? "private" : "private+others");
+
 /** Checks A, C and D over one played game (B ran while it played); every problem found. */
 export function leakProblems(p: Played, tally: Tally, opts: { eventStride: number } = { eventStride: 6 }): string[] {
   const x = new Expected(p);
@@ -569,8 +596,10 @@ export function leakProblems(p: Played, tally: Tally, opts: { eventStride: numbe
   const last = p.record.decisions.length;
   const problems = [...p.live];
   tally.redealt += p.rebuilt;
+  for (const e of p.record.signed.entries) tally.covered.add(`cause:${e.cause}`);
   for (const m of p.sent) {
     tally.messages++;
+    tally.covered.add(`channel:${m.channel}`);
     let body: Record<string, unknown>;
     try {
       body = JSON.parse(m.text) as Record<string, unknown>;
@@ -581,6 +610,8 @@ export function leakProblems(p: Played, tally: Tally, opts: { eventStride: numbe
     if (body.type === "frame" || body.type === "spectate") {
       problems.push(...frameProblems(x, body, m.viewer, m.channel === "replay"));
       tally.events += (body.events as unknown[]).length;
+      if (names !== null && Number.isInteger(body.seq) && (body.seq as number) >= 0 && (body.seq as number) <= last)
+        names.hiddenZones(body.seq as number, m.viewer, tally.covered);
     } else if (m.channel === "log") {
       const events = body.events as Record<string, unknown>[];
       for (const e of events) problems.push(...eventProblems(x, e, "spectator", false));
@@ -592,6 +623,7 @@ export function leakProblems(p: Played, tally: Tally, opts: { eventStride: numbe
   // C: the events themselves, re-dealt behind each viewer's back.
   const rng = Rng.seeded(deriveSeed(p.record.seed, "leak-channels-events"));
   for (let i = 0; i < p.record.decisions.length; i++) {
+    for (const e of x.eventsOf(i)) tally.covered.add(`event:${e.kind}:${audienceOf(e)}`);
     const hides = x.eventsOf(i).some((e) => e.to !== "all");
     if (!hides && i % opts.eventStride !== 0) continue;
     for (const viewer of viewersOf(p.game, p.states[i])) {
@@ -666,11 +698,42 @@ export async function playOverSockets(l: Live, gameId: string, seed: number): Pr
   }
 }
 
-// ------------------------------------------------------------------ the 200-game test
+// ------------------------------------------------------------------ the whole-games test
 
 export const IDS = ["dcg", "sevens", "shephy", "blackpoker"] as const;
-/** Whole games per game in the leak test. */
-export const GAMES = 200;
+
+/**
+ * Whole games per game in the leak test. dcg's 40 play every game length with every book pair
+ * once (the seed picks both, DCG_LENGTHS and DCG_BOOKS), five of them with a deadline run out; the
+ * coverage check (COVERAGE) proves they still reach every case 200 games reached.
+ * CARDGYM_LEAK_GAMES=n plays n games of each game instead, for a longer hunt.
+ */
+const GAMES: Readonly<Record<string, number>> = { dcg: 40, sevens: 200, shephy: 200, blackpoker: 200 };
+
+export function gamesOf(id: string): number {
+  const asked = process.env.CARDGYM_LEAK_GAMES;
+  if (asked === undefined || asked === "") return GAMES[id] ?? 200;
+  const n = Number(asked);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`CARDGYM_LEAK_GAMES wants a whole number of games >= 1, got ${JSON.stringify(asked)}`);
+  return n;
+}
+
+/**
+ * What the games of each game must have shown the checks (Tally.covered): every kind of channel,
+ * every cause of a decision (a person's answer, an agent's, a deadline run out), every event kind
+ * with each audience it comes with, and (dcg) every zone a card is hidden in from a seat or a
+ * spectator. The list is what 200 games covered; fewer games must cover it all too.
+ */
+export const COVERAGE: Readonly<Record<string, readonly string[]>> = {
+  dcg: [
+    ...["seat", "spectator", "log", "spectate-http", "replay"].map((c) => `channel:${c}`),
+    ...["answer", "agent", "timeout"].map((c) => `cause:${c}`),
+    ...["decision:all", "decision:private+others", "draw:private", "draw:private+others"].map((e) => `event:${e}`),
+    ...["attack", "damage", "death", "heal", "info", "move", "phase", "play", "result", "reveal", "stat", "trigger"].map((k) => `event:${k}:all`),
+    ...["Book:own", "Book:other", "Hand:other", "Strategy:other", "Field:other"].map((z) => `hidden:seat:${z}`),
+    ...["Book:other", "Hand:other", "Strategy:other", "Field:other"].map((z) => `hidden:spectator:${z}`),
+  ],
+};
 
 /** Seats: people everywhere, or (one game in four) an agent on the last seat. */
 function seatsFor(id: string, seed: number): string[] | undefined {
@@ -679,26 +742,29 @@ function seatsFor(id: string, seed: number): string[] | undefined {
   return seed % 4 === 1 && n > 1 ? [...Array<string>(n - 1).fill("human"), "random"] : undefined;
 }
 
-/** What the checks must at least have looked at over GAMES games (so a test that checks nothing fails). */
-function expectCovered(id: string, tally: Tally): void {
-  expect(tally.messages).toBeGreaterThan(GAMES * 10);
-  expect(tally.events).toBeGreaterThan(GAMES * 10);
-  expect(tally.redealt).toBeGreaterThan(GAMES * 5);
-  expect(tally.leak.compared).toBeGreaterThan(GAMES);
+/** What the checks must at least have looked at over `games` games (so a test that checks nothing, or too little, fails). */
+function expectCovered(id: string, games: number, tally: Tally): void {
+  expect(tally.messages).toBeGreaterThan(games * 10);
+  expect(tally.events).toBeGreaterThan(games * 10);
+  expect(tally.redealt).toBeGreaterThan(games * 5);
+  expect(tally.leak.compared).toBeGreaterThan(games);
   if (id === "dcg") {
-    expect(tally.namesChecked).toBeGreaterThan(GAMES * 20);
-    expect(tally.leak.hiddenCompared).toBeGreaterThan(GAMES);
+    expect(tally.namesChecked).toBeGreaterThan(games * 20);
+    expect(tally.leak.hiddenCompared).toBeGreaterThan(games);
   }
+  const missing = (COVERAGE[id] ?? []).filter((k) => !tally.covered.has(k));
+  expect(missing, `${id}: ${games} games never showed the checks these cases`).toEqual([]);
 }
 
-/** The test: GAMES whole games of `id` on real tables, every message on every channel checked (A-D). */
+/** The test: gamesOf(id) whole games of `id` on real tables, every message on every channel checked (A-D). */
 export function wholeGamesTest(id: string): void {
-  it(`${id}: ${GAMES} whole games on real tables, every message on every channel`, async () => {
+  const games = gamesOf(id);
+  it(`${id}: ${games} whole games on real tables, every message on every channel`, async () => {
     const s = await server();
     const tally = newTally();
     const problems: string[] = [];
     try {
-      for (let seed = 1; seed <= GAMES && problems.length < 10; seed++) {
+      for (let seed = 1; seed <= games && problems.length < 10; seed++) {
         const seats = seatsFor(id, seed);
         const played = await playOne(s, id, { seed, redeal: true, ...(seats ? { seats } : {}) });
         problems.push(...leakProblems(played, tally).map((p) => `seed ${seed}: ${p}`));
@@ -707,6 +773,6 @@ export function wholeGamesTest(id: string): void {
       await s.close();
     }
     expect(problems.slice(0, 5)).toEqual([]);
-    expectCovered(id, tally);
+    expectCovered(id, games, tally);
   }, 900_000);
 }
