@@ -41,7 +41,10 @@ export interface AgentContext {
 type Factory = (spec: AgentSpec, ctx: AgentContext) => Result<Facilitatee>;
 
 /** The agent's own stream: from the base seed, its seat and its name, never from the game's RNG. */
-const agentSeed = (ctx: AgentContext, name: string) => deriveSeed(ctx.seed, `agent:${ctx.seat}:${name}`);
+const agentSeed = (ctx: AgentContext, name: string) => agentStreamSeed(ctx.seed, ctx.seat, name);
+
+/** The seed of the stream of agent `name` seated at `seat` from base seed `base` (what createAgent gives it). */
+export const agentStreamSeed = (base: number, seat: number, name: string): number => deriveSeed(base, `agent:${seat}:${name}`);
 
 /** The spec written back canonically (name and parameters in the order given): the agent's name. */
 export function specText(spec: AgentSpec): string {

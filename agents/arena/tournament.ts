@@ -172,11 +172,21 @@ export async function runArena(options: ArenaOptions): Promise<ArenaRun> {
   return { results, timing, seconds: (performance.now() - start) / 1000 };
 }
 
+/** The game seed of deal `deal`: both seatings of a pairing, and every pairing, play the same deals. */
+export function dealGameSeed(seed: number, deal: number): number {
+  return deriveSeed(seed, `deal:${deal}`);
+}
+
+/** The base seed the agents of game `index` derive their streams from (with their seat and name). */
+export function fixtureAgentBase(seed: number, index: number): number {
+  return deriveSeed(seed, `agents:${index}`);
+}
+
 /** Plays one fixture in this thread, adding each agent's thinking time to timing. */
 export async function playFixture(options: ArenaOptions, f: Fixture, timing: AgentTiming[]): Promise<GameResult> {
   const { game, config, agents, seed } = options;
-  const dealSeed = deriveSeed(seed, `deal:${f.deal}`);
-  const agentBase = deriveSeed(seed, `agents:${f.index}`);
+  const dealSeed = dealGameSeed(seed, f.deal);
+  const agentBase = fixtureAgentBase(seed, f.index);
   const seated: Facilitatee[] = [];
   for (const [k, i] of f.seats.entries()) {
     const spec = i === FILLER ? (options.fill ?? "random") : must(agents[i], "arena: the agent of a fixture's seat");

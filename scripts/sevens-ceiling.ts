@@ -1,0 +1,100 @@
+/**
+ * npm run sevens-ceiling -- [--games N] [--seed N] [--config JSON] [--endgame K --deals-bound M] [--max-nodes N]
+ * The most any agent can score against `random` on the arena's own sevens games
+ * (`npm run arena -- --game sevens --agents random,HERO --games N --seed N`): a clairvoyant hero
+ * that knows every hand and every random seat's stream searches its own choices exhaustively
+ * (agents/arena/sevens-ceiling.ts). With --endgame K it also bounds a hero that knows the hands but
+ * not the random seats' choices once K or fewer cards are left in hands (on the first M games,
+ * --deals-bound; the bound costs about ten times more per four cards of K).
+ */
+import { Rng } from "../engine/core/index.ts";
+import { sevens, type SevensConfig, type SevensState } from "../engine/sevens/index.ts";
+import { arenaGames, clairvoyant, foresightBound, replay, type CeilingGame } from "../agents/arena/sevens-ceiling.ts";
+import { carefulPlay } from "../agents/evaluators/sevens-plan.ts";
+import { wilson } from "../agents/arena/stats.ts";
+import { intArg, jsonArg, main, parseCli, printUsage, UsageError } from "./cli.ts";
+
+const USAGE = "npm run sevens-ceiling -- [--games N] [--seed N] [--config JSON] [--endgame K] [--deals-bound M] [--max-nodes N] [-q]";
+
+main(() => {
+  const { values, positionals } = parseCli(USAGE, {
+    games: { type: "string" },
+    seed: { type: "string" },
+    config: { type: "string" },
+    endgame: { type: "string" },
+    "deals-bound": { type: "string" },
+    "max-nodes": { type: "string" },
+    quiet: { type: "boolean", short: "q" },
+  });
+  if (values.help)
+    return printUsage(
+      USAGE,
+      "The arena's games of sevens for `--agents random,HERO` (same --games, --seed, --config): the score of a hero that",
+      "knows every hand and how every random seat will choose (an upper bound for any agent), and with --endgame K the",
+      "bound for a hero that knows the hands but not the random seats' choices from K cards left in hands.",
+    );
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${USAGE}`);
+  const games = intArg(values.games, "games", 400, 2, 100_000);
+  const seed = intArg(values.seed, "seed", 1);
+  const maxNodes = intArg(values["max-nodes"], "max-nodes", 5_000_000, 1, 1_000_000_000);
+  const endgame = values.endgame === undefined ? null : intArg(values.endgame, "endgame", 0, 0, 48);
+  const boundDeals = intArg(values["deals-bound"], "deals-bound", games, 1, games);
+  const parsed = sevens.parseConfig(jsonArg(values.config, "config"));
+  if (!parsed.ok) throw new UsageError(`--config: ${parsed.error.message}`);
+  const config: SevensConfig = parsed.value;
+  if (config.seats < 3) throw new UsageError("--config: the ceiling is for the arena's multi-seat games (3 or more seats)");
+  const progress = values.quiet ? () => {} : (text: string) => process.stderr.write(`${text}\n`);
+
+  const all = arenaGames(config, games, seed);
+  const start = performance.now();
+  const lost: CeilingGame[] = [];
+  let wins = 0;
+  let unresolved = 0;
+  for (const [i, g] of all.entries()) {
+    const r = clairvoyant(g, maxNodes);
+    if (r.score === null) unresolved++;
+    else if (r.score === 1) wins++;
+    else lost.push(g);
+    if ((i + 1) % 50 === 0 || i + 1 === all.length)
+      progress(`clairvoyant: ${i + 1}/${all.length} games, ${wins} won, ${((performance.now() - start) / 1000).toFixed(1)} s`);
+  }
+  const n = all.length;
+  const ci = wilson(wins + unresolved, n);
+  console.log(`sevens, ${config.seats} seats, arena games ${games} at seed ${seed} (hero against its pair's random, random fillers)`);
+  console.log(
+    `clairvoyant hero (every hand and every random seat's choices known): wins ${wins} of ${n}` +
+      (unresolved > 0 ? `, ${unresolved} unresolved (counted as wins)` : "") +
+      `: ceiling ${pct((wins + unresolved) / n)} [${pct(ci.low)}, ${pct(ci.high)}]`,
+  );
+  console.log(`games lost whatever the hero does: ${lost.length}`);
+  for (const g of lost) console.log(`  ${describeLoss(g)}`);
+  if (endgame !== null) {
+    const subset = all.slice(0, boundDeals);
+    let sum = 0;
+    const t0 = performance.now();
+    for (const [i, g] of subset.entries()) {
+      sum += foresightBound(g, endgame);
+      progress(`foresight to ${endgame} cards: ${i + 1}/${subset.length} games, mean ${pct(sum / (i + 1))}, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    }
+    console.log(
+      `hands known, random choices unknown once ${endgame} or fewer cards are left in hands (first ${subset.length} games): at most ${pct(sum / subset.length)} expected`,
+    );
+  }
+  console.log(`(${((performance.now() - start) / 1000).toFixed(1)} s)`);
+});
+
+const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
+
+/** How a lost game ends when the hero plays carefully: who went out, with how many cards killed. */
+function describeLoss(g: CeilingGame): string {
+  const rng = Rng.seeded(g.index);
+  const end: SevensState = replay(g, (s, legal) => carefulPlay(s, legal, rng));
+  const place = (seat: number) => end.finishOrder.indexOf(seat) + 1;
+  return (
+    `game ${g.index} (deal ${g.deal}, hero seat ${g.hero}, rival seat ${g.rival}): ` +
+    `rival out ${ordinal(place(g.rival))} with ${end.killed[g.rival]} killed; ` +
+    `hero (careful line) out ${ordinal(place(g.hero))} with ${end.killed[g.hero]} killed`
+  );
+}
+
+const ordinal = (k: number): string => `${k}${k === 1 ? "st" : k === 2 ? "nd" : k === 3 ? "rd" : "th"}`;
