@@ -4,17 +4,39 @@ import { GameFailure } from "../engine/core/index.ts";
 
 export class UsageError extends Error {}
 
+/**
+ * How the messages name our commands. In a checkout they are npm scripts (`npm run play -- ...`);
+ * the npm package's `cardgym` bin (scripts/cardgym.ts) runs the same programs as its own commands
+ * (`cardgym play ...`) and renames them here, so that its usage lines and hints can be typed as shown.
+ */
+const commandNames = new Map<string, string>();
+
+/** From now on, messages name each npm script of `names` (e.g. "npm start") as its value (e.g. "cardgym serve"). */
+export function nameCommands(names: Readonly<Record<string, string>>): void {
+  for (const [script, command] of Object.entries(names)) commandNames.set(script, command);
+}
+
+/** `text` with our commands named as this process is run: `npm run play -- x` or `cardgym play x`. */
+export function commandLine(text: string): string {
+  let out = text;
+  for (const [script, command] of commandNames) {
+    const escaped = script.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    out = out.replace(new RegExp(`${escaped}(?: --)?(?=\\s|$|\\))`, "g"), command);
+  }
+  return out;
+}
+
 export function parseCli<T extends NonNullable<ParseArgsConfig["options"]>>(usage: string, options: T, argv = process.argv.slice(2)) {
   try {
     return parseArgs({ args: argv, options: { ...options, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new UsageError(`${(e as Error).message.split("\n")[0]}\nusage: ${usage}`);
+    throw new UsageError(`${(e as Error).message.split("\n")[0]}\nusage: ${commandLine(usage)}`);
   }
 }
 
 /** `--help` / `-h`: prints the usage line (and any further lines) and returns main()'s exit code, 0, before any work. */
 export function printUsage(usage: string, ...more: string[]): number {
-  console.log([`usage: ${usage}`, ...more].join("\n"));
+  console.log(commandLine([`usage: ${usage}`, ...more].join("\n")));
   return 0;
 }
 
@@ -44,7 +66,7 @@ export function main(body: () => Promise<number | void> | number | void): void {
     })
     .catch((e: unknown) => {
       const message = e instanceof GameFailure ? `${e.error.code}: ${e.error.message}` : e instanceof Error ? e.message : String(e);
-      console.error(`error: ${message}`);
+      console.error(`error: ${commandLine(message)}`);
       if (process.env.CARDGYM_DEBUG) console.error(e);
       process.exitCode = e instanceof UsageError ? 2 : 1;
     });

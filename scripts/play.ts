@@ -18,7 +18,7 @@ import { runMatch } from "../agents/match.ts";
 import { createAgentReady, splitAgentList } from "../agents/spec.ts";
 import { adapters } from "../env/games/index.ts";
 import { specOf } from "../env/spec.ts";
-import { intArg, jsonArg, main, parseCli, UsageError, printUsage } from "./cli.ts";
+import { commandLine, intArg, jsonArg, main, parseCli, UsageError, printUsage } from "./cli.ts";
 
 const USAGE =
   "npm run play -- <game> [--seed N] [--seats N] [--agents spec,spec,...] [--config JSON] [--cards FILE] [--board-file FILE] [--record out.json] [--board turn|every|end] [--turn-seconds S]\n" +
@@ -102,7 +102,7 @@ main(async () => {
   console.log(`final state hash ${result.finalHash}`);
   if (values.record) {
     writeFileSync(values.record, JSON.stringify(result.record, null, 1) + "\n");
-    console.log(`record written to ${values.record} (npm run replay -- ${values.record})`);
+    console.log(commandLine(`record written to ${values.record} (npm run replay -- ${values.record})`));
   }
 });
 
@@ -169,7 +169,7 @@ async function playHuman(
       const rec = await app.inject({ method: "GET", url: `/v1/tables/${made.table}/record`, headers: { accept: "application/json" } });
       if (rec.statusCode === 200) {
         writeFileSync(values.record, JSON.stringify(JSON.parse(rec.body), null, 1) + "\n");
-        console.log(`record written to ${values.record} (npm run replay -- ${values.record})`);
+        console.log(commandLine(`record written to ${values.record} (npm run replay -- ${values.record})`));
       }
     }
     return results[0]?.returns === null ? 1 : 0;
