@@ -1,18 +1,20 @@
 /**
- * tsx scripts/bench-engine-vs.ts --old <checkout> [--game dcg] [--seconds S] [--rounds N]
+ * tsx scripts/bench-engine-vs.ts --old <checkout> [--old <checkout>...] [--game dcg] [--seconds S] [--rounds N]
  *
- * Random-playout decisions per CPU second of one game's engine in this checkout against another
- * checkout's (e.g. a `git worktree add` of an older commit), in one process, alternating round by
- * round so that machine load hits both alike. Rates are per second of this process's own CPU time
- * (user + system), so time the core spent on other processes of a busy machine is not counted. Same loop as `npm run bench`: setup + legal() + a uniform
- * pick + applyTrusted per decision, the same seeds on both sides. Prints each side's best and
- * median round and the ratio of medians. A benchmark, not a test.
+ * Random-playout decisions per CPU second of one game's engine in this checkout against other
+ * checkouts' (e.g. `git worktree add`s of older commits), in one process. Every side runs once
+ * per round, in an order that rotates from round to round, so that machine load hits all alike
+ * (with two old checkouts, say the baseline and main, one run gives both ratios). Rates are per
+ * second of this process's own CPU time (user + system), so time the core spent on other
+ * processes of a busy machine is not counted. Same loop as `npm run bench`: setup + legal() + a
+ * uniform pick + applyTrusted per decision, the same seeds on every side. Prints each side's best
+ * and median round and, for each old checkout, the new/old ratio of medians. A benchmark, not a test.
  */
 import { resolve } from "node:path";
 import { loadCheckoutEngine, type CheckoutEngine } from "./checkout-engine.ts";
 import { intArg, main, parseCli, UsageError, printUsage } from "./cli.ts";
 
-const USAGE = "tsx scripts/bench-engine-vs.ts --old <checkout> [--game dcg] [--seconds S] [--rounds N]";
+const USAGE = "tsx scripts/bench-engine-vs.ts --old <checkout> [--old <checkout>...] [--game dcg] [--seconds S] [--rounds N]";
 
 /** This process's CPU time (user + system) in ms: unlike the wall clock, it does not count the time other processes had the core. */
 function cpuMs(): number {
@@ -44,22 +46,37 @@ function measure(side: CheckoutEngine, ms: number, firstSeed: number): number {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 main(async () => {
-  const { values } = parseCli(USAGE, { old: { type: "string" }, game: { type: "string" }, seconds: { type: "string" }, rounds: { type: "string" } });
+  const { values } = parseCli(USAGE, {
+    old: { type: "string", multiple: true },
+    game: { type: "string" },
+    seconds: { type: "string" },
+    rounds: { type: "string" },
+  });
   if (values.help) return printUsage(USAGE);
-  if (!values.old) throw new UsageError(`--old is required\nusage: ${USAGE}`);
+  const olds = values.old ?? [];
+  if (olds.length === 0) throw new UsageError(`--old is required\nusage: ${USAGE}`);
   const id = values.game ?? "dcg";
   const seconds = intArg(values.seconds, "seconds", 10, 1, 3600);
   const rounds = intArg(values.rounds, "rounds", 10, 2, 1000);
-  const sides = { old: await loadCheckoutEngine(resolve(values.old), id), new: await loadCheckoutEngine(resolve("."), id) };
-  for (const s of Object.values(sides)) measure(s, 500, 999_999);
-  const rates: Record<string, number[]> = { old: [], new: [] };
+  const names = [...olds.map((_, i) => (olds.length === 1 ? "old" : `old${i + 1}`)), "new"];
+  const sides = [...(await Promise.all(olds.map((o) => loadCheckoutEngine(resolve(o), id)))), await loadCheckoutEngine(resolve("."), id)];
+  for (const s of sides) measure(s, 500, 999_999);
+  const rates: number[][] = sides.map(() => []);
+  const slice = (seconds * 1000) / rounds / sides.length;
   for (let r = 0; r < rounds; r++) {
-    const order = r % 2 === 0 ? (["old", "new"] as const) : (["new", "old"] as const);
-    for (const k of order) rates[k]!.push(measure(sides[k], (seconds * 1000) / rounds / 2, 1 + r * 1_000_000));
+    // Each round starts with the next side, so that no side always runs first or after the same one.
+    for (let k = 0; k < sides.length; k++) {
+      const i = (r + k) % sides.length;
+      rates[i]!.push(measure(sides[i]!, slice, 1 + r * 1_000_000));
+    }
   }
-  const line = (k: string) =>
-    `best ${Math.round(Math.max(...rates[k]!)).toLocaleString("en-US")}  median ${Math.round(median(rates[k]!)).toLocaleString("en-US")} decisions per CPU second`;
-  console.log(`${id} random playouts ${new Date().toISOString()}, ${rounds} alternating rounds, ${seconds} CPU seconds in all, old = ${values.old}`);
-  console.log(`  old ${line("old")}\n  new ${line("new")}\n  new/old (median) ${(median(rates.new!) / median(rates.old!)).toFixed(2)}x`);
+  const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
+  console.log(`${id} random playouts ${new Date().toISOString()}, ${rounds} rotating rounds, ${seconds} CPU seconds in all`);
+  names.forEach((name, i) => {
+    const where = i < olds.length ? ` (${olds[i]})` : "";
+    console.log(`  ${name} best ${fmt(Math.max(...rates[i]!))}  median ${fmt(median(rates[i]!))} decisions per CPU second${where}`);
+  });
+  const newMedian = median(rates[sides.length - 1]!);
+  olds.forEach((_, i) => console.log(`  new/${names[i]} (median) ${(newMedian / median(rates[i]!)).toFixed(2)}x`));
   return 0;
 });
