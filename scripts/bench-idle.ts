@@ -15,7 +15,7 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { SERVER_NODE_FLAGS } from "../env/server/heap.ts";
-import { intArg, main, parseCli, printUsage } from "./cli.ts";
+import { intArg, main, parseCli, printUsage, UsageError } from "./cli.ts";
 
 const USAGE = "tsx scripts/bench-idle.ts [--old <checkout>] [--settle S] [--runs N]";
 
@@ -33,10 +33,17 @@ function status(pid: number): Record<string, number> {
 async function idle(cwd: string, args: string[], settleMs: number): Promise<Record<string, number>> {
   const dir = mkdtempSync(join(tmpdir(), "bench-idle-"));
   const sock = join(dir, "s.sock");
-  const child = spawn(process.execPath, [...args, "--socket", sock, "--quiet"], { cwd, stdio: ["pipe", "ignore", "ignore"] });
+  const child = spawn(process.execPath, [...args, "--socket", sock, "--quiet"], { cwd, stdio: ["pipe", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
+  const exited = new Promise<void>((r) => child.once("exit", () => r()));
   try {
-    for (let i = 0; i < 600 && !existsSync(sock); i++) await sleep(50);
-    if (!existsSync(sock)) throw new Error(`${args.join(" ")} did not listen`);
+    for (let i = 0; i < 600 && !existsSync(sock) && child.exitCode === null && child.signalCode === null; i++) await sleep(50);
+    if (!existsSync(sock)) {
+      const how =
+        child.exitCode === null && child.signalCode === null ? "did not listen within 30 s" : `exited (${child.exitCode ?? child.signalCode}) before listening`;
+      throw new Error(`${args.join(" ")} in ${cwd} ${how}${stderr.trim() === "" ? "" : `:\n${stderr.trim()}`}`);
+    }
     await sleep(settleMs);
     await new Promise<void>((ok, fail) =>
       request({ socketPath: sock, path: "/healthz" }, (r) => r.resume().on("end", ok))
@@ -47,7 +54,7 @@ async function idle(cwd: string, args: string[], settleMs: number): Promise<Reco
     return status(child.pid!);
   } finally {
     child.kill();
-    await new Promise((r) => child.once("exit", r));
+    await exited;
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -64,6 +71,8 @@ main(async () => {
     ["this checkout, run-bundled (npm start)", ".", [...SERVER_NODE_FLAGS, "scripts/run-bundled.mjs", "scripts/serve.ts"]],
   ];
   // The old checkout as its own npm start ran it (no node flags before they were introduced).
+  if (values.old !== undefined && !existsSync(join(values.old, "scripts", "run-bundled.mjs")))
+    throw new UsageError(`--old ${values.old}: no scripts/run-bundled.mjs there (not a checkout, or one from before the server was bundled at start)`);
   if (values.old) ways.unshift([`old (${values.old}), run-bundled`, resolve(values.old), ["scripts/run-bundled.mjs", "scripts/serve.ts"]]);
   const got = new Map<string, Record<string, number>[]>(ways.map(([label]) => [label, []]));
   for (let r = 0; r < runs; r++) for (const [label, cwd, args] of ways) got.get(label)!.push(await idle(cwd, args, settle));

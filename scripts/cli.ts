@@ -57,10 +57,22 @@ export function jsonArg(value: string | undefined, name: string): unknown {
   }
 }
 
-/** Runs a CLI body; any failure becomes one line on stderr and a non-zero exit, never a stack trace. */
+/**
+ * Runs a CLI body; any failure becomes one line on stderr and a non-zero exit, never a stack trace.
+ * A body that never settles (it waits for something nothing is left to do, so Node runs out of
+ * work) exits 1 with a line saying so, not 0 as if it had finished. An explicit process.exit()
+ * (a server stopped by a signal) is left alone.
+ */
 export function main(body: () => Promise<number | void> | number | void): void {
+  let settled = false;
+  process.once("exit", () => {
+    if (settled || process.exitCode !== undefined) return;
+    console.error("error: stopped before finishing: it was waiting for something that could no longer happen");
+    process.exitCode = 1;
+  });
   Promise.resolve()
     .then(body)
+    .finally(() => (settled = true))
     .then((code) => {
       process.exitCode = code ?? 0;
     })

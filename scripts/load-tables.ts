@@ -87,6 +87,7 @@ main(async () => {
     ],
     { stdio: ["ignore", "pipe", "inherit"] },
   );
+  const exited = new Promise<void>((r) => child.once("exit", () => r()));
   const samples: { t: number; rss: number; heap: number; held: number }[] = [];
   let start = performance.now();
   const { address } = await new Promise<{ address: string }>((resolve, reject) => {
@@ -233,7 +234,7 @@ main(async () => {
     return totalErrors === 0 ? 0 : 1;
   } finally {
     child.kill("SIGTERM");
-    await new Promise((r) => child.once("exit", r));
+    await exited;
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
