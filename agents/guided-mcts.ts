@@ -1,4 +1,4 @@
-import { Rng, type AnyGame, type Seat } from "../engine/core/index.ts";
+import { must, Rng, type AnyGame, type Seat } from "../engine/core/index.ts";
 import { sampleState } from "./determinized.ts";
 import { fastDecisionKey } from "./decision-key.ts";
 import { gameEvaluator, type Evaluator } from "./evaluators/index.ts";
@@ -108,12 +108,16 @@ export class GuidedMctsAgent implements Facilitatee {
     const root = newNode();
     for (let n = 0; n < this.options.iters; n++) await this.iterate(game, view, seat, root);
     this.lastStats.iterations = this.options.iters;
+    // An edge never tried has no entry: 0 visits. The first of the most visited is played.
+    this.lastVisits = legal.map((d) => root.byKey.get(fastDecisionKey(d))?.visits ?? 0);
     let best = 0;
-    for (let i = 0; i < legal.length; i++) {
-      const e = root.byKey.get(fastDecisionKey(legal[i]));
-      this.lastVisits[i] = e?.visits ?? 0;
-      if (this.lastVisits[i]! > this.lastVisits[best]!) best = i;
-    }
+    let most = -Infinity;
+    this.lastVisits.forEach((visits, i) => {
+      if (visits > most) {
+        most = visits;
+        best = i;
+      }
+    });
     return best;
   }
 
@@ -128,7 +132,7 @@ export class GuidedMctsAgent implements Facilitatee {
         const r = game.returns(state);
         for (const { edge, actor: a } of path) {
           edge.visits++;
-          edge.total += r[a]!;
+          edge.total += must(r[a], "mcts: the return of a seat on the path");
         }
         return;
       }
@@ -146,10 +150,9 @@ export class GuidedMctsAgent implements Facilitatee {
       if (!node.expanded || needsPrior) {
         const { priors, value } = await this.ask(game, state, actor, legal);
         const noise = node === root ? this.options.rootNoise : 0;
-        for (let i = 0; i < edges.length; i++) {
-          const e = edges[i]!;
-          if (Number.isNaN(e.prior)) e.prior = (1 - noise) * priors[i]! + noise / edges.length;
-        }
+        edges.forEach((e, i) => {
+          if (Number.isNaN(e.prior)) e.prior = (1 - noise) * must(priors[i], "mcts: the prior of a legal decision") + noise / edges.length;
+        });
         if (!node.expanded) {
           node.expanded = true;
           if (path.length > 0) {
@@ -160,8 +163,7 @@ export class GuidedMctsAgent implements Facilitatee {
       }
       let chosen = 0;
       let bestScore = -Infinity;
-      for (let i = 0; i < edges.length; i++) {
-        const e = edges[i]!;
+      edges.forEach((e, i) => {
         e.avail++;
         const q = e.visits > 0 ? e.total / e.visits : 0;
         const score = q + (this.options.cpuct * e.prior * Math.sqrt(e.avail)) / (1 + e.visits);
@@ -169,8 +171,8 @@ export class GuidedMctsAgent implements Facilitatee {
           bestScore = score;
           chosen = i;
         }
-      }
-      const edge = edges[chosen]!;
+      });
+      const edge = must(edges[chosen], "mcts: the chosen edge");
       path.push({ edge, actor });
       state = game.applyTrusted(state, legal[chosen]);
       edge.child ??= newNode();
@@ -201,12 +203,10 @@ export class GuidedMctsAgent implements Facilitatee {
     observation.encode(view, obs);
     const { logits, value } = await this.model.inferWithValue(obs);
     let max = -Infinity;
-    for (const id of ids) {
-      const x = logits[id]!;
-      if (x > max) max = x;
-    }
-    const weights = ids.map((id) => {
-      const x = logits[id]!;
+    // The ids are checked against the action space, which the model's output matches (checked at load).
+    const xs = ids.map((id) => must(logits[id], "mcts: the logit of a legal action"));
+    for (const x of xs) if (x > max) max = x;
+    const weights = xs.map((x) => {
       return Number.isFinite(max) && !Number.isNaN(x) ? Math.exp((x - max) / this.options.ptemp) : 1;
     });
     const sum = weights.reduce((a, b) => a + b, 0);

@@ -1,4 +1,4 @@
-import { Rng } from "../../engine/core/index.ts";
+import { must, Rng } from "../../engine/core/index.ts";
 import { CARD_COUNT, sevens, type SevensDecision, type SevensState, type SevensView } from "../../engine/sevens/index.ts";
 import { sampleState } from "../determinized.ts";
 import type { DecisionRequest } from "../facilitatee.ts";
@@ -34,14 +34,15 @@ export class SevensPlanner implements Planner {
     const view = request.view as SevensView;
     const samples: SevensState[] = [];
     for (let i = 0; i < this.options.samples; i++) samples.push(sampleState(sevens, view, seat, rng) as SevensState);
-    const seeds = samples.map(() => Array.from({ length: this.options.rollouts }, () => rng.nextU32()));
+    // Every deal's playout seeds, drawn after all the deals.
+    const deals = samples.map((sample) => ({ sample, seeds: Array.from({ length: this.options.rollouts }, () => rng.nextU32()) }));
     return bestIndex(
-      legal.length,
-      (i) => {
+      legal,
+      (decision) => {
         let sum = 0;
-        for (let j = 0; j < samples.length; j++) {
-          const after = sevens.applyTrusted(samples[j]!, legal[i]!);
-          for (const seed of seeds[j]!) sum += playout(after, seat, Rng.seeded(seed), this.options.horizon);
+        for (const { sample, seeds } of deals) {
+          const after = sevens.applyTrusted(sample, decision);
+          for (const seed of seeds) sum += playout(after, seat, Rng.seeded(seed), this.options.horizon);
         }
         return sum;
       },
@@ -60,10 +61,10 @@ export function playout(state: SevensState, seat: number, rng: Rng, horizon: num
   for (let step = 0; step < limit && s.current >= 0; step++) {
     const legal = sevens.legal(s);
     const pick = legal.length === 1 ? 0 : s.current === seat ? carefulPlay(s, legal, rng) : rng.int(legal.length);
-    s = sevens.applyTrusted(s, legal[pick]!);
+    s = sevens.applyTrusted(s, must(legal[pick], "sevens playout: the picked decision"));
   }
-  const rank = s.current < 0 ? sevens.returns(s)[seat]! : 0;
-  return rank - SURVIVOR_BONUS * s.killed[seat]!;
+  const rank = s.current < 0 ? must(sevens.returns(s)[seat], "sevens playout: the seat's return") : 0;
+  return rank - SURVIVOR_BONUS * must(s.killed[seat], "sevens playout: the seat's killed cards");
 }
 
 /**
@@ -72,28 +73,33 @@ export function playout(state: SevensState, seat: number, rng: Rng, horizon: num
  */
 export function carefulPlay(s: SevensState, legal: readonly SevensDecision[], rng: Rng): number {
   const seat = s.current;
+  const killed = must(s.killed[seat], "careful play: the seat's killed cards");
+  const kills = must(s.kills[seat], "careful play: the seat's kills");
   return bestIndex(
-    legal.length,
-    (i) => {
-      const after = sevens.applyTrusted(s, legal[i]!);
-      return -CARD_COUNT * (after.killed[seat]! - s.killed[seat]!) + (after.kills[seat]! - s.kills[seat]!);
+    legal,
+    (decision) => {
+      const after = sevens.applyTrusted(s, decision);
+      return (
+        -CARD_COUNT * (must(after.killed[seat], "careful play: the seat's killed cards") - killed) +
+        (must(after.kills[seat], "careful play: the seat's kills") - kills)
+      );
     },
     rng,
   );
 }
 
-/** The index in 0..count-1 of the highest score, ties broken by `rng`. */
-function bestIndex(count: number, score: (i: number) => number, rng: Rng): number {
+/** The index in `items` of the highest score, ties broken by `rng`. */
+function bestIndex<T>(items: readonly T[], score: (item: T) => number, rng: Rng): number {
   let best: number[] = [];
   let bestScore = -Infinity;
-  for (let i = 0; i < count; i++) {
-    const v = score(i);
+  items.forEach((item, i) => {
+    const v = score(item);
     if (v > bestScore) {
       bestScore = v;
       best = [i];
     } else if (v === bestScore) best.push(i);
-  }
-  return best.length === 1 ? best[0]! : best[rng.int(best.length)]!;
+  });
+  return must(best.length === 1 ? best[0] : best[rng.int(best.length)], "bestIndex: a best item (scores are never NaN)");
 }
 
 export const sevensPlanner = (options: PlannerOptions): Planner => new SevensPlanner(options);

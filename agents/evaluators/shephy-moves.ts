@@ -27,10 +27,9 @@ export function stateKey(s: ShephyState): string {
   return `${code(s.field)}|${code(s.hand)}|${code(s.exile)}|${s.deck.length}.${s.discard.length}.${s.enemy}.${s.rng[0]}.${s.result ?? ""}|${pend}`;
 }
 
-/** Legal decisions of a pending effect, selections restricted to increasing field order. */
-function steps(s: ShephyState): readonly ShephyDecision[] {
+/** Legal decisions of a pending effect (`sel`: its selections so far), selections restricted to increasing field order. */
+function steps(s: ShephyState, sel: readonly number[]): readonly ShephyDecision[] {
   const legal = shephy.legal(s);
-  const sel = s.pending!.selected;
   if (sel.length === 0) return legal;
   let last = -1;
   for (const i of sel) if (i > last) last = i;
@@ -50,7 +49,7 @@ export function completions(s: ShephyState, prefix: readonly ShephyDecision[] = 
     }
     return out;
   }
-  for (const d of steps(s)) completions(shephy.applyTrusted(s, d), [...prefix, d], out, seen);
+  for (const d of steps(s, s.pending.selected)) completions(shephy.applyTrusted(s, d), [...prefix, d], out, seen);
   return out;
 }
 
@@ -83,5 +82,5 @@ function finish(s: ShephyState, seen: Set<string>, tag: string, emit: (next: She
     }
     return;
   }
-  for (const d of steps(s)) finish(shephy.applyTrusted(s, d), seen, tag, emit);
+  for (const d of steps(s, s.pending.selected)) finish(shephy.applyTrusted(s, d), seen, tag, emit);
 }

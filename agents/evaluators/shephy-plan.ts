@@ -2,7 +2,7 @@ import { fastDecisionKey } from "../decision-key.ts";
 import { sampleState } from "../determinized.ts";
 import type { DecisionRequest } from "../facilitatee.ts";
 import { shephy, type ShephyDecision, type ShephyState, type ShephyView } from "../../engine/shephy/index.ts";
-import type { Rng } from "../../engine/core/index.ts";
+import { must, type Rng } from "../../engine/core/index.ts";
 import type { LevelTable } from "../levels.ts";
 import type { Planner, PlannerOptions } from "./planner.ts";
 import { shephyValue } from "./shephy.ts";
@@ -26,6 +26,8 @@ import { completions, plays, successors, type Move } from "./shephy-moves.ts";
 interface Tagged {
   readonly s: ShephyState;
   readonly root: number;
+  /** What the root candidate reaches (reach[root], carried along). */
+  readonly reach: Reach;
   readonly v: number;
 }
 
@@ -59,9 +61,9 @@ export class ShephyPlanner implements Planner {
     // Follow the move chosen earlier: find the step expecting this view (forced steps are skipped
     // by the caller, so the plan may be ahead of the request).
     const at = this.plan.findIndex((p) => p.key === key);
-    if (at >= 0) {
-      const want = this.plan[at]!.decision;
-      const i = legal.findIndex((d) => fastDecisionKey(d) === want);
+    const step = at >= 0 ? this.plan[at] : undefined;
+    if (step !== undefined) {
+      const i = legal.findIndex((d) => fastDecisionKey(d) === step.decision);
       this.plan = this.plan.slice(at + 1);
       if (i >= 0) return i;
     }
@@ -74,7 +76,7 @@ export class ShephyPlanner implements Planner {
       this.plan.push({ key: viewKey(s), decision: fastDecisionKey(d) });
       s = shephy.applyTrusted(s, d);
     }
-    const first = this.plan.shift()!;
+    const first = must(this.plan.shift(), "shephy planner: the first decision of the chosen move");
     const i = legal.findIndex((d) => fastDecisionKey(d) === first.decision);
     if (i < 0) throw new Error(`shephy planner: planned "${first.decision}" is not legal`);
     return i;
@@ -84,63 +86,69 @@ export class ShephyPlanner implements Planner {
     const { samples: count, width, horizon } = this.options;
     const samples: ShephyState[] = [];
     for (let j = 0; j < count; j++) samples.push(sampleState(request.game, request.view, request.seat, rng) as ShephyState);
-    const s0 = samples[0]!;
+    const s0 = must(samples[0], "shephy planner: a sampled state");
     const moves: Move[] = s0.pending === null ? plays(s0) : completions(s0);
-    if (moves.length === 1) return { start: s0, decisions: moves[0]!.decisions };
-    const score = new Array<number>(moves.length).fill(0);
+    const pick = (i: number) => ({ start: s0, decisions: must(moves[i], "shephy planner: a candidate move").decisions });
+    if (moves.length === 1) return pick(0);
+    let score = new Array<number>(moves.length).fill(0);
     const limit = horizon > 0 ? horizon : Infinity;
     for (const sample of samples) {
       const reach = this.beam(sample, moves, width, limit);
       let deepest = 0;
       for (const r of reach) if (r.win === Infinity && r.depth > deepest) deepest = r.depth;
-      for (let i = 0; i < moves.length; i++) {
-        const r = reach[i]!;
-        if (r.win < Infinity) score[i]! += 1 + 0.01 / (1 + r.win);
-        else if (r.depth === deepest && r.depth >= 0) score[i]! += 0.002 + 0.001 * Math.tanh(r.value / 1000);
-        else if (r.depth >= 0) score[i]! += 0.0001 * (r.depth / (deepest + 1));
-      }
+      score = score.map((x, i) => x + credit(must(reach[i], "shephy planner: a candidate's reach"), deepest));
     }
+    // The first candidate of the best mean.
     let best = 0;
-    for (let i = 1; i < moves.length; i++) if (score[i]! > score[best]!) best = i;
-    return { start: s0, decisions: moves[best]!.decisions };
+    score.forEach((x, i) => {
+      if (x > must(score[best], "shephy planner: the best score")) best = i;
+    });
+    return pick(best);
   }
 
   /** One determinized beam search from every candidate's state: what each candidate reaches. */
   private beam(sample: ShephyState, moves: readonly Move[], width: number, limit: number): Reach[] {
-    const reach: Reach[] = moves.map(() => ({ win: Infinity, depth: -1, value: -Infinity }));
     const seen = new Set<string>();
     let level: Tagged[] = [];
-    for (let i = 0; i < moves.length; i++) {
+    const reach: Reach[] = moves.map((move, root) => {
       let s = sample;
-      for (const d of moves[i]!.decisions) s = shephy.applyTrusted(s, d);
-      if (s.result === "win") reach[i]!.win = 0;
-      else if (s.result === null) level.push({ s, root: i, v: shephyValue(s) });
-    }
+      for (const d of move.decisions) s = shephy.applyTrusted(s, d);
+      const r = { win: s.result === "win" ? 0 : Infinity, depth: -1, value: -Infinity };
+      if (s.result === null) level.push({ s, root, reach: r, v: shephyValue(s) });
+      return r;
+    });
     for (let depth = 0; level.length > 0 && depth < limit; depth++) {
       // Stable order (value, then candidate) keeps the search deterministic.
       level.sort((a, b) => b.v - a.v || a.root - b.root);
       if (level.length > width) level.length = width;
-      for (const t of level) {
-        const r = reach[t.root]!;
-        if (depth > r.depth || (depth === r.depth && t.v > r.value)) {
+      for (const { reach: r, v } of level) {
+        if (depth > r.depth || (depth === r.depth && v > r.value)) {
           r.depth = depth;
-          r.value = t.v;
+          r.value = v;
         }
       }
       const next: Tagged[] = [];
       for (const t of level) {
-        const r = reach[t.root]!;
+        const r = t.reach;
         if (r.win < Infinity) continue;
         successors(t.s, seen, String.fromCharCode(t.root), (s) => {
           if (s.result === "win") {
             if (depth + 1 < r.win) r.win = depth + 1;
-          } else if (s.result === null) next.push({ s, root: t.root, v: shephyValue(s) });
+          } else if (s.result === null) next.push({ s, root: t.root, reach: r, v: shephyValue(s) });
         });
       }
       level = next;
     }
     return reach;
   }
+}
+
+/** A candidate's score on one sample: 1 for a win (more when sooner), else a small tie-break for surviving deepest with a good value. */
+function credit(r: Reach, deepest: number): number {
+  if (r.win < Infinity) return 1 + 0.01 / (1 + r.win);
+  if (r.depth === deepest && r.depth >= 0) return 0.002 + 0.001 * Math.tanh(r.value / 1000);
+  if (r.depth >= 0) return 0.0001 * (r.depth / (deepest + 1));
+  return 0;
 }
 
 export function shephyPlanner(options: PlannerOptions): Planner {

@@ -1,5 +1,5 @@
-import type { AnyGame } from "../../engine/core/index.ts";
-import { Card, compositeRank, FIELD_LIMIT, RANKS, TOP_RANK } from "../../engine/shephy/index.ts";
+import { must, type AnyGame } from "../../engine/core/index.ts";
+import { Card, compositeRank, FIELD_LIMIT, fieldSum, sheepValue, TOP_RANK } from "../../engine/shephy/index.ts";
 import type { ShephyDecision, ShephyState } from "../../engine/shephy/index.ts";
 import type { Evaluator, EvaluatorOptions } from "./evaluator.ts";
 
@@ -42,12 +42,6 @@ const COUNTERS = [Card.PlanningSheep, Card.SheepDog];
 /** Above this many states, a completion search stops exploring (it cannot be reached in practice). */
 const COMPLETION_BUDGET = 4000;
 
-function sumOf(field: readonly number[], from = 0, to = field.length): number {
-  let s = 0;
-  for (let i = from; i < to; i++) s += RANKS[field[i]!]!;
-  return s;
-}
-
 /**
  * The field left after `card` is played on it, the chooser keeping the best cards (rank indices,
  * ascending; a new array). Disasters must all be played some day, so the flock has to absorb them.
@@ -59,12 +53,14 @@ function strike(card: number, field: number[]): number[] {
     case Card.Lightning:
       return field.slice(0, n - 1);
     case Card.Wolves: {
-      const top = field[n - 1]!;
+      const top = must(field[n - 1], "shephy evaluator: the top sheep of a field");
       const rest = field.slice(0, n - 1);
       if (top > 0) {
-        let i = rest.length;
-        while (i > 0 && rest[i - 1]! > top - 1) i--;
-        rest.splice(i, 0, top - 1);
+        // The top sheep steps down one rank, after the last sheep of a lower or equal rank (the
+        // field is ascending). Reads stay inside the array: a negative index is a slow lookup.
+        let at = rest.length;
+        while (at > 0 && must(rest[at - 1], "shephy evaluator: a sheep of a field") > top - 1) at--;
+        rest.splice(at, 0, top - 1);
       }
       return rest;
     }
@@ -120,13 +116,13 @@ export function shephyValue(s: ShephyState): number {
   const field = s.field;
   const n = field.length;
   if (n === 0) return -WIN;
-  const top = field[n - 1]!;
-  const sum = sumOf(field);
-  let v = sum + W.top * top + (FIELD_LIMIT - n) * (W.slotFloor + W.slotShare * RANKS[top]!) + W.safety * Math.min(n, 3);
+  const top = must(field[n - 1], "shephy evaluator: the top sheep of a field");
+  const sum = fieldSum(field);
+  let v = sum + W.top * top + (FIELD_LIMIT - n) * (W.slotFloor + W.slotShare * sheepValue(top)) + W.safety * Math.min(n, 3);
 
   // Shephion: exiled, or to be countered every round it comes back.
   const exiled = s.exile.includes(Card.Shephion);
-  for (const c of s.exile) v += EXILE_BONUS[c]!;
+  for (const c of s.exile) v += must(EXILE_BONUS[c], "shephy evaluator: the exile bonus of a card type");
   if (!exiled) {
     const thisRound = s.hand.includes(Card.Shephion) || s.deck.includes(Card.Shephion);
     let counters = 0;
@@ -143,12 +139,12 @@ export function shephyValue(s: ShephyState): number {
   let struck = field.slice();
   for (const h of s.hand) if (h !== Card.Shephion) struck = strike(h, struck);
   if (struck.length === 0) v -= W.wiped;
-  else v -= W.harm * (sum - sumOf(struck));
+  else v -= W.harm * (sum - fieldSum(struck));
   for (const h of s.hand) {
     if (h === Card.Dominion) {
       // What Dominion would make of the whole flock now (a [1000] wins).
       const k = compositeRank(sum);
-      v += k === TOP_RANK ? 0.5 * WIN : W.dominionBase + W.dominionShare * RANKS[k]!;
+      v += k === TOP_RANK ? 0.5 * WIN : W.dominionBase + W.dominionShare * sheepValue(k);
     }
   }
   return v;
@@ -188,7 +184,7 @@ export function shephyEvaluator(_options: EvaluatorOptions): Evaluator {
     },
     value(game, state) {
       const s = state as ShephyState;
-      if (s.result !== null) return game.returns(s)[0]!;
+      if (s.result !== null) return must(game.returns(s)[0], "shephy evaluator: the solitaire's return");
       return Math.tanh(evaluate(game, s) / VALUE_SCALE);
     },
   };
