@@ -6,16 +6,22 @@ No server to start: cardgym runs the Node server from this checkout and stops it
 (To use a running server instead: CARDGYM_URL=http://127.0.0.1:8787 python ...)
 """
 
-import sys
+import argparse
 
 import numpy as np
 
 import cardgym
 
-game = sys.argv[1] if len(sys.argv) > 1 else "sevens"
-episodes = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+parser = argparse.ArgumentParser(description="A random agent that only plays legal moves, in one Gymnasium env.")
+parser.add_argument("game", nargs="?", default="sevens")
+parser.add_argument("episodes", nargs="?", type=int, default=5)
+args = parser.parse_args()
+game, episodes = args.game, args.episodes
 
-env = cardgym.make(game, opponents="random", seed=0)
+try:
+    env = cardgym.make(game, opponents="random", seed=0)
+except cardgym.ServerError as e:  # an unknown game: one line, not a traceback
+    parser.error(str(e))
 rng = np.random.default_rng(0)
 print(f"{game}: observation {env.observation_space['observation'].shape}, {env.action_space.n} actions")
 for episode in range(episodes):

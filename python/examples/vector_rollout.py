@@ -6,18 +6,24 @@ The same loop as a CleanRL-style trainer: sample from masked logits, step the wh
 the env autoreset (Gymnasium's next-step mode: a row that ended is restarted on the next step).
 """
 
-import sys
+import argparse
 import time
 
 import numpy as np
 
 import cardgym
 
-game = sys.argv[1] if len(sys.argv) > 1 else "sevens"
-num_envs = int(sys.argv[2]) if len(sys.argv) > 2 else 64
-seconds = float(sys.argv[3]) if len(sys.argv) > 3 else 5.0
+parser = argparse.ArgumentParser(description="A masked random agent stepping many envs of one game; prints env-steps/s.")
+parser.add_argument("game", nargs="?", default="sevens")
+parser.add_argument("num_envs", nargs="?", type=int, default=64)
+parser.add_argument("seconds", nargs="?", type=float, default=5.0)
+args = parser.parse_args()
+game, num_envs, seconds = args.game, args.num_envs, args.seconds
 
-envs = cardgym.make_vec(game, num_envs, opponents="random", seed=0)
+try:
+    envs = cardgym.make_vec(game, num_envs, opponents="random", seed=0)
+except cardgym.ServerError as e:  # an unknown game, a bad env count: one line, not a traceback
+    parser.error(str(e))
 rng = np.random.default_rng(0)
 obs, infos = envs.reset()
 steps = episodes = 0
