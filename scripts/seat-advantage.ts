@@ -56,14 +56,14 @@ main(async () => {
           actions.push(legal[rand(legal.length)] ?? 0);
         }
         b = await f.step(actions);
-        for (let i = 0; i < f.settings.numEnvs && done < episodes; i++) {
-          if (b.terminated[i] || b.truncated[i]) {
-            const r = b.final!.returns[i * numSeats + learner]!;
-            done++;
-            total += r;
-            if (r > 0) wins++;
-            else if (r < 0) losses++;
-          }
+        // The episodes that ended in this step: one row each, in env order (not one per env).
+        const final = b.final;
+        for (let k = 0; final !== null && k < final.envs.length && done < episodes; k++) {
+          const r = final.returns[k * numSeats + learner] ?? NaN;
+          done++;
+          total += r;
+          if (r > 0) wins++;
+          else if (r < 0) losses++;
         }
       }
       const pct = (k: number) => `${((100 * k) / episodes).toFixed(1)}%`;
