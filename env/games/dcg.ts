@@ -232,6 +232,119 @@ for (const [name, length, description] of fields) {
 checkLayout(obsSize, layout);
 const at = fieldOffsets(layout, ["cells", "focusA", "focusB", "graves", "hand", "pending", "scalars", "strategy"]);
 
+type Pool = ReturnType<typeof dcg.poolFor>;
+const CELLS_AT = at.cells;
+const OWN_FEINT_HOT = CELL_FEATURES.length + K;
+const PENDING_INDEX: Readonly<Record<string, number>> = Object.fromEntries(PENDING.map((kind, i) => [kind, i]));
+
+/** Sets out[o + def] when the card is one of the shipped pool's (a card set's own cards have no one-hot). */
+function hot(out: Float32Array, o: number, def: number): void {
+  if (def < K) out[o + def] = 1;
+}
+
+/** One unit's (or placed strategy rubric's) cell features, seen by seat `me`. */
+function encodeUnit(out: Float32Array, view: DcgView, pool: Pool, me: 0 | 1, cell: number, id: number, strategy: boolean): void {
+  const c = view.cards[id];
+  if (!c) return;
+  const def = pool.cards[c.def]!;
+  const o = CELLS_AT + relCell(cell, me) * PER_CELL;
+  const own = c.owner === me;
+  const rubric = def.kind === "rubric";
+  out[o + (own ? 0 : 1)] = 1;
+  out[o + 2] = rubric ? 1 : 0;
+  out[o + 3] = def.kind === "object" ? 1 : 0;
+  out[o + 4] = clip(effectiveAttack(view, pool, id), 0, PARAM_MAX) / 5;
+  out[o + 5] = clip(c.life, 0, LIFE_MAX) / 10;
+  out[o + 6] = def.cost / 3;
+  out[o + 7] = c.ailment === "poison" ? 1 : 0;
+  out[o + 8] = !strategy && own && rubric && c.summoned !== view.turn && c.attacked !== view.turn && canAttack(view, pool, id) ? 1 : 0;
+  out[o + 9] = c.sealed ? 1 : 0;
+  out[o + 10] = own && rubric ? clip(moveCost(view, pool, id), 0, PARAM_MAX) / 2 : 0;
+  out[o + 11] = hasAreaBuff(c.attached) ? 1 : 0;
+  hot(out, o + CELL_FEATURES.length, c.def);
+}
+
+function hasAreaBuff(attached: readonly { readonly area: unknown }[]): boolean {
+  for (let i = 0; i < attached.length; i++) if (attached[i]!.area) return true;
+  return false;
+}
+
+/** The own face-down feint's card one-hot, on the feint's cell. */
+function encodeOwnFeint(out: Float32Array, view: DcgView, pool: Pool, me: 0 | 1, cell: number): void {
+  const cards = view.cards;
+  for (let id = 0; id < cards.length; id++) {
+    const c = cards[id];
+    if (c && c.owner === me && c.layer === "Field" && c.cell === cell && pool.cards[c.def]!.kind === "feint") {
+      hot(out, CELLS_AT + relCell(cell, me) * PER_CELL + OWN_FEINT_HOT, c.def);
+      return;
+    }
+  }
+}
+
+function encodeHand(out: Float32Array, view: DcgView, pool: Pool, me: 0 | 1): void {
+  const hand = view.hand;
+  const mp = view.players[me].mp;
+  for (let slot = 0; slot < hand.length && slot < HAND_SLOTS; slot++) {
+    const c = view.cards[hand[slot]!]!;
+    const o = at.hand + slot * (K + 2);
+    out[o] = 1;
+    hot(out, o + 1, c.def);
+    out[o + 1 + K] = pool.cards[c.def]!.cost <= mp ? 1 : 0;
+  }
+}
+
+function encodeScalars(out: Float32Array, view: DcgView, me: 0 | 1, foe: 0 | 1): void {
+  const P = view.players;
+  const cfg = view.cfg;
+  const o = at.scalars;
+  out[o] = clip(P[me].hp / cfg.hp, -1, 1);
+  out[o + 1] = clip(P[foe].hp / cfg.hp, -1, 1);
+  out[o + 2] = clip(P[me].mp / Math.max(1, cfg.mpCap), -1, 1);
+  out[o + 3] = clip(P[foe].mp / Math.max(1, cfg.mpCap), -1, 1);
+  out[o + 4] = clip(P[me].attacks / Math.max(1, cfg.attackCount), -1, 1);
+  out[o + 5] = clip(P[foe].attacks / Math.max(1, cfg.attackCount), -1, 1);
+  out[o + 6] = clip(P[me].handSize / 7, -1, 1);
+  out[o + 7] = clip(P[foe].handSize / 7, -1, 1);
+  out[o + 8] = clip(P[me].bookSize / cfg.bookSize, -1, 1);
+  out[o + 9] = clip(P[foe].bookSize / cfg.bookSize, -1, 1);
+  out[o + 10] = clip(view.turn / cfg.turnLimit, -1, 1);
+  out[o + 11] = view.turnPlayer === me && view.turn > 0 ? 1 : 0;
+  out[o + 12] = view.first === me && view.turn > 0 ? 1 : 0;
+  out[o + 13] = clip(P[view.turnPlayer].ops / cfg.opsPerTurn, -1, 1);
+  out[o + 14] = P[me].feintCell >= 0 ? 1 : 0;
+  out[o + 15] = P[foe].feintCell >= 0 ? 1 : 0;
+  out[o + 16] = P[me].confirmed ? 1 : 0;
+  out[o + 17] = P[foe].confirmed ? 1 : 0;
+  out[o + 18] = clip(Math.max(0, view.strategyMoves) / 10, -1, 1);
+}
+
+function focus(out: Float32Array, base: number, cell: number, me: 0 | 1): void {
+  if (cell >= 0) out[base + relCell(cell, me)] = 1;
+}
+
+function encodePending(out: Float32Array, view: DcgView, me: 0 | 1): void {
+  const st = view.state;
+  out[at.pending + (PENDING_INDEX[st.kind] ?? -1)] = 1;
+  out[at.pending + PENDING.length] = view.actor === view.viewer ? 1 : 0;
+  if (st.kind === "MoveDeclare") {
+    focus(out, at.focusA, st.from, me);
+    focus(out, at.focusB, st.to, me);
+  } else if (st.kind === "MoveRetry") focus(out, at.focusA, st.from, me);
+  else if (st.kind === "FeintDeclare") {
+    const c = view.cards[st.card];
+    if (c) focus(out, at.focusA, c.cell, me);
+    focus(out, at.focusB, st.cell, me);
+  }
+}
+
+function encodeGraves(out: Float32Array, view: DcgView, k: number, seat: 0 | 1): void {
+  const grave = view.graves[seat];
+  for (let i = 0; i < grave.length; i++) {
+    const c = view.cards[grave[i]!];
+    if (c && c.def < K) out[at.graves + k * K + c.def]! += 1 / 3;
+  }
+}
+
 const observation: ObservationEncoder<DcgView> = {
   version: "dcg-obs-v2",
   size: obsSize,
@@ -239,112 +352,32 @@ const observation: ObservationEncoder<DcgView> = {
   encode(view, out) {
     out.fill(0, 0, obsSize);
     const pool = dcg.poolFor(view.cfg);
-    const hot = (o: number, def: number) => {
-      if (def < K) out[o + def] = 1;
-    };
     const me = view.viewer === "spectator" ? 0 : asSeat(view.viewer);
     const foe = other(me);
-    const cfg = view.cfg;
-    const unitAt = (cell: number, id: number, strategy: boolean) => {
-      const c = view.cards[id];
-      if (!c) return;
-      const def = pool.cards[c.def]!;
-      const o = at.cells + relCell(cell, me) * PER_CELL;
-      out[o + (c.owner === me ? 0 : 1)] = 1;
-      out[o + 2] = def.kind === "rubric" ? 1 : 0;
-      out[o + 3] = def.kind === "object" ? 1 : 0;
-      out[o + 4] = clip(effectiveAttack(view, pool, id), 0, PARAM_MAX) / 5;
-      out[o + 5] = clip(c.life, 0, LIFE_MAX) / 10;
-      out[o + 6] = def.cost / 3;
-      out[o + 7] = c.ailment === "poison" ? 1 : 0;
-      out[o + 8] =
-        !strategy && c.owner === me && def.kind === "rubric" && c.summoned !== view.turn && c.attacked !== view.turn && canAttack(view, pool, id) ? 1 : 0;
-      out[o + 9] = c.sealed ? 1 : 0;
-      out[o + 10] = c.owner === me && def.kind === "rubric" ? clip(moveCost(view, pool, id), 0, PARAM_MAX) / 2 : 0;
-      out[o + 11] = c.attached.some((a) => a.area) ? 1 : 0;
-      hot(o + CELL_FEATURES.length, c.def);
-    };
+    const cells = view.cells;
     for (let cell = 0; cell < CELLS; cell++) {
-      const id = view.cells[cell]!;
-      if (id >= 0) unitAt(cell, id, false);
+      const id = cells[cell]!;
+      if (id >= 0) encodeUnit(out, view, pool, me, cell, id, false);
       const fo = view.feintOwners[cell]!;
-      if (fo >= 0) {
-        const o = at.cells + relCell(cell, me) * PER_CELL;
-        out[o + (fo === me ? 12 : 13)] = 1;
-      }
+      if (fo >= 0) out[CELLS_AT + relCell(cell, me) * PER_CELL + (fo === me ? 12 : 13)] = 1;
     }
-    const stratBase = me * cfg.bookSize;
+    const stratBase = me * view.cfg.bookSize;
     for (let slot = 0; slot < 5; slot++) {
       const c = view.cards[stratBase + slot];
       if (!c || c.layer !== "Strategy") continue;
-      if (c.cell >= 0) unitAt(c.cell, stratBase + slot, true);
+      if (c.cell >= 0) encodeUnit(out, view, pool, me, c.cell, stratBase + slot, true);
       out[at.strategy + slot * (K + 1)] = c.cell < 0 ? 1 : 0;
-      hot(at.strategy + slot * (K + 1) + 1, c.def);
+      hot(out, at.strategy + slot * (K + 1) + 1, c.def);
     }
     if (view.viewer !== "spectator") {
-      const myFeint = view.players[me]!.feintCell;
-      if (myFeint >= 0) {
-        const id = view.cards.findIndex(
-          (c) => c !== null && c.owner === me && c.layer === "Field" && c.cell === myFeint && pool.cards[c.def]!.kind === "feint",
-        );
-        if (id >= 0) hot(at.cells + relCell(myFeint, me) * PER_CELL + CELL_FEATURES.length + K, view.cards[id]!.def);
-      }
-      view.hand.forEach((id, slot) => {
-        if (slot >= HAND_SLOTS) return;
-        const c = view.cards[id]!;
-        const o = at.hand + slot * (K + 2);
-        out[o] = 1;
-        hot(o + 1, c.def);
-        out[o + 1 + K] = pool.cards[c.def]!.cost <= view.players[me]!.mp ? 1 : 0;
-      });
+      const myFeint = view.players[me].feintCell;
+      if (myFeint >= 0) encodeOwnFeint(out, view, pool, me, myFeint);
+      encodeHand(out, view, pool, me);
     }
-    const P = view.players;
-    const sc = [
-      P[me]!.hp / cfg.hp,
-      P[foe]!.hp / cfg.hp,
-      P[me]!.mp / Math.max(1, cfg.mpCap),
-      P[foe]!.mp / Math.max(1, cfg.mpCap),
-      P[me]!.attacks / Math.max(1, cfg.attackCount),
-      P[foe]!.attacks / Math.max(1, cfg.attackCount),
-      P[me]!.handSize / 7,
-      P[foe]!.handSize / 7,
-      P[me]!.bookSize / cfg.bookSize,
-      P[foe]!.bookSize / cfg.bookSize,
-      view.turn / cfg.turnLimit,
-      view.turnPlayer === me && view.turn > 0 ? 1 : 0,
-      view.first === me && view.turn > 0 ? 1 : 0,
-      P[view.turnPlayer]!.ops / cfg.opsPerTurn,
-      P[me]!.feintCell >= 0 ? 1 : 0,
-      P[foe]!.feintCell >= 0 ? 1 : 0,
-      P[me]!.confirmed ? 1 : 0,
-      P[foe]!.confirmed ? 1 : 0,
-      Math.max(0, view.strategyMoves) / 10,
-    ];
-    sc.forEach((v, i) => (out[at.scalars + i] = clip(v, -1, 1)));
-    const st = view.state;
-    out[at.pending + PENDING.indexOf(st.kind)] = 1;
-    out[at.pending + PENDING.length] = view.actor === view.viewer ? 1 : 0;
-    const focus = (name: "focusA" | "focusB", cell: number) => {
-      if (cell >= 0) out[at[name] + relCell(cell, me)] = 1;
-    };
-    if (st.kind === "MoveDeclare") {
-      focus("focusA", st.from);
-      focus("focusB", st.to);
-    } else if (st.kind === "MoveRetry") focus("focusA", st.from);
-    else if (st.kind === "FeintDeclare") {
-      const c = view.cards[st.card];
-      if (c) focus("focusA", c.cell);
-      focus("focusB", st.cell);
-    }
-    for (const [k, seat] of [
-      [0, me],
-      [1, foe],
-    ] as const) {
-      for (const id of view.graves[seat]!) {
-        const c = view.cards[id];
-        if (c && c.def < K) out[at.graves + k * K + c.def]! += 1 / 3;
-      }
-    }
+    encodeScalars(out, view, me, foe);
+    encodePending(out, view, me);
+    encodeGraves(out, view, 0, me);
+    encodeGraves(out, view, 1, foe);
   },
 };
 
