@@ -1,4 +1,4 @@
-import { Rng, type RngState } from "../../engine/core/index.ts";
+import { InvariantError, must, Rng, type RngState } from "../../engine/core/index.ts";
 import { CARD_COUNT, sevens, type SevensConfig, type SevensDecision, type SevensState } from "../../engine/sevens/index.ts";
 import { agentStreamSeed } from "../spec.ts";
 import { dealGameSeed, FILLER, fixtureAgentBase, schedule } from "./tournament.ts";
@@ -64,7 +64,7 @@ export interface Position {
 /** The hero's result against the rival at the end: 1 win, 0.5 equal returns (never in sevens), 0 loss. */
 export function heroScore(s: SevensState, hero: number, rival: number): number {
   const r = sevens.returns(s);
-  const d = r[hero]! - r[rival]!;
+  const d = must(r[hero], "sevens ceiling: the hero's return") - must(r[rival], "sevens ceiling: the rival's return");
   return Math.abs(d) < 1e-9 ? 0.5 : d > 0 ? 1 : 0;
 }
 
@@ -79,7 +79,9 @@ export function advance(p: Position, hero: number): Position {
     const legal = sevens.legal(s);
     if (s.current === hero) {
       if (legal.length > 1) break;
-      s = sevens.applyTrusted(s, legal[0]!);
+      const forced = legal[0];
+      if (forced === undefined) throw new InvariantError("sevens ceiling: the hero's forced decision is missing");
+      s = sevens.applyTrusted(s, forced);
       continue;
     }
     const seat = s.current;
@@ -89,7 +91,9 @@ export function advance(p: Position, hero: number): Position {
     const pick = rng.int(legal.length);
     if (streams === p.streams) streams = streams.slice();
     (streams as (RngState | null)[])[seat] = rng.save();
-    s = sevens.applyTrusted(s, legal[pick]!);
+    const picked = legal[pick];
+    if (picked === undefined) throw new InvariantError("sevens ceiling: a random seat's pick is missing");
+    s = sevens.applyTrusted(s, picked);
   }
   return { state: s, streams };
 }
@@ -102,7 +106,8 @@ export function replay(g: CeilingGame, policy: (s: SevensState, legal: readonly 
   let p = advance({ state: g.state, streams: g.streams }, g.hero);
   while (p.state.current >= 0) {
     const legal = sevens.legal(p.state);
-    p = advance({ state: sevens.applyTrusted(p.state, legal[policy(p.state, legal)]!), streams: p.streams }, g.hero);
+    const chosen = must(legal[policy(p.state, legal)], "sevens ceiling: the policy's choice among the legal decisions");
+    p = advance({ state: sevens.applyTrusted(p.state, chosen), streams: p.streams }, g.hero);
   }
   return p.state;
 }
@@ -116,7 +121,12 @@ export interface SearchResult {
 
 /** True when the rival has gone out already with no more killed cards than the hero: a sure loss. */
 function rivalSafelyOut(s: SevensState, hero: number, rival: number): boolean {
-  return s.finishOrder.includes(rival) && !s.finishOrder.includes(hero) && s.killed[hero]! >= s.killed[rival]!;
+  return s.finishOrder.includes(rival) && !s.finishOrder.includes(hero) && killedOf(s, hero) >= killedOf(s, rival);
+}
+
+/** A seat's cards killed so far (hero and rival are seats of the game). */
+function killedOf(s: SevensState, seat: number): number {
+  return must(s.killed[seat], "sevens ceiling: a seat's killed cards");
 }
 
 /** What decides the rest of the game: the table, the finish and elimination order, passes and the turn. */
@@ -133,11 +143,15 @@ function positionKey(p: Position): string {
  * the rival's killed, then most of anyone's.
  */
 function orderedChoices(s: SevensState, legal: readonly SevensDecision[], hero: number, rival: number): SevensState[] {
+  const ownBefore = killedOf(s, hero);
+  const theirsBefore = killedOf(s, rival);
+  const killsBefore = must(s.kills[hero], "sevens ceiling: the hero's kills");
   const scored = legal.map((d) => {
     const after = sevens.applyTrusted(s, d);
-    const own = after.killed[hero]! - s.killed[hero]!;
-    const theirs = after.killed[rival]! - s.killed[rival]!;
-    return { after, key: -CARD_COUNT * CARD_COUNT * own + CARD_COUNT * theirs + (after.kills[hero]! - s.kills[hero]!) };
+    const own = killedOf(after, hero) - ownBefore;
+    const theirs = killedOf(after, rival) - theirsBefore;
+    const kills = must(after.kills[hero], "sevens ceiling: the hero's kills") - killsBefore;
+    return { after, key: -CARD_COUNT * CARD_COUNT * own + CARD_COUNT * theirs + kills };
   });
   scored.sort((x, y) => y.key - x.key);
   return scored.map((x) => x.after);
@@ -241,7 +255,7 @@ export function foresightBound(g: CeilingGame, endgame: number, memo: Map<string
       const pick = rng.int(legal.length);
       const streams = p.streams.slice();
       streams[s.current] = rng.save();
-      return search({ state: sevens.applyTrusted(s, legal[pick]!), streams });
+      return search({ state: sevens.applyTrusted(s, must(legal[pick], "sevens ceiling: a random seat's pick")), streams });
     }
     let best = 0;
     for (const after of orderedChoices(s, legal, hero, rival)) {
