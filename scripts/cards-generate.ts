@@ -53,6 +53,9 @@ main(async () => {
     },
   );
   for (const b of report.books) console.error(`  ${b.book.padEnd(24)} score ${b.score.toFixed(3)}  (${b.wins} wins, ${b.draws} draws, ${b.games} games)`);
-  console.error(`first seat ${report.firstSeat.toFixed(3)}; band ${BALANCE_BAND[0]}..${BALANCE_BAND[1]}: ${report.balanced ? "balanced" : "NOT balanced"}`);
+  const outside = report.books.filter((b) => b.score < BALANCE_BAND[0] || b.score > BALANCE_BAND[1]).map((b) => `${b.book} ${b.score.toFixed(3)}`);
+  console.error(
+    `every book's score in ${BALANCE_BAND[0]}..${BALANCE_BAND[1]}: ${report.balanced ? "balanced" : `NOT balanced (outside: ${outside.join(", ")})`}; the first seat scores ${report.firstSeat.toFixed(3)}`,
+  );
   return report.balanced ? 0 : 1;
 });
