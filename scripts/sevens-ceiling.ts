@@ -7,14 +7,15 @@
  * not the random seats' choices once K or fewer cards are left in hands (on the first M games,
  * --deals-bound; the bound costs about ten times more per four cards of K).
  */
-import { Rng } from "../engine/core/index.ts";
+import { deriveSeed, Rng } from "../engine/core/index.ts";
 import { sevens, type SevensConfig, type SevensState } from "../engine/sevens/index.ts";
-import { arenaGames, clairvoyant, foresightBound, replay, type CeilingGame } from "../agents/arena/sevens-ceiling.ts";
+import { arenaGames, clairvoyant, foresightBound, handsKnownPlanner, heroScore, replay, type CeilingGame } from "../agents/arena/sevens-ceiling.ts";
 import { carefulPlay } from "../agents/evaluators/sevens-plan.ts";
 import { wilson } from "../agents/arena/stats.ts";
 import { intArg, jsonArg, main, parseCli, printUsage, UsageError } from "./cli.ts";
 
-const USAGE = "npm run sevens-ceiling -- [--games N] [--seed N] [--config JSON] [--endgame K] [--deals-bound M] [--max-nodes N] [-q]";
+const USAGE =
+  "npm run sevens-ceiling -- [--games N] [--seed N] [--config JSON] [--endgame K] [--deals-bound M] [--planner P] [--planner-endgame K] [--max-nodes N] [-q]";
 
 main(() => {
   const { values, positionals } = parseCli(USAGE, {
@@ -24,6 +25,8 @@ main(() => {
     endgame: { type: "string" },
     "deals-bound": { type: "string" },
     "max-nodes": { type: "string" },
+    planner: { type: "string" },
+    "planner-endgame": { type: "string" },
     quiet: { type: "boolean", short: "q" },
   });
   if (values.help)
@@ -31,7 +34,9 @@ main(() => {
       USAGE,
       "The arena's games of sevens for `--agents random,HERO` (same --games, --seed, --config): the score of a hero that",
       "knows every hand and how every random seat will choose (an upper bound for any agent), and with --endgame K the",
-      "bound for a hero that knows the hands but not the random seats' choices from K cards left in hands.",
+      "bound for a hero that knows the hands but not the random seats' choices from K cards left in hands. With --planner P",
+      "it also plays such a hero (a lower bound for it): the sevens planner on the real hands, P playouts per candidate, exact",
+      "from --planner-endgame K cards left in hands (default 0: playouts only).",
     );
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${USAGE}`);
   const games = intArg(values.games, "games", 400, 2, 100_000);
@@ -39,6 +44,8 @@ main(() => {
   const maxNodes = intArg(values["max-nodes"], "max-nodes", 5_000_000, 1, 1_000_000_000);
   const endgame = values.endgame === undefined ? null : intArg(values.endgame, "endgame", 0, 0, 48);
   const boundDeals = intArg(values["deals-bound"], "deals-bound", games, 1, games);
+  const plannerPlayouts = values.planner === undefined ? null : intArg(values.planner, "planner", 0, 1, 100_000);
+  const plannerEndgame = intArg(values["planner-endgame"], "planner-endgame", 0, 0, 48);
   const parsed = sevens.parseConfig(jsonArg(values.config, "config"));
   if (!parsed.ok) throw new UsageError(`--config: ${parsed.error.message}`);
   const config: SevensConfig = parsed.value;
@@ -78,6 +85,21 @@ main(() => {
     }
     console.log(
       `hands known, random choices unknown once ${endgame} or fewer cards are left in hands (first ${subset.length} games): at most ${pct(sum / subset.length)} expected`,
+    );
+  }
+  if (plannerPlayouts !== null) {
+    let won = 0;
+    const t0 = performance.now();
+    for (const [i, g] of all.entries()) {
+      const policy = handsKnownPlanner(plannerPlayouts, plannerEndgame, Rng.seeded(deriveSeed(seed, `hands-known:${g.index}`)));
+      won += heroScore(replay(g, policy), g.hero, g.rival);
+      if ((i + 1) % 50 === 0 || i + 1 === all.length)
+        progress(`hands-known planner: ${i + 1}/${all.length} games, ${won} won, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    }
+    const pi = wilson(won, n);
+    console.log(
+      `hands known, the planner on them (${plannerPlayouts} playouts per candidate, exact from ${plannerEndgame} cards left): wins ${won} of ${n}, ` +
+        `${pct(won / n)} [${pct(pi.low)}, ${pct(pi.high)}] (a lower bound for a hero that knows the hands)`,
     );
   }
   console.log(`(${((performance.now() - start) / 1000).toFixed(1)} s)`);

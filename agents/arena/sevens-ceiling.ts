@@ -2,6 +2,7 @@ import { InvariantError, must, Rng, type RngState } from "../../engine/core/inde
 import { CARD_COUNT, sevens, type SevensConfig, type SevensDecision, type SevensState } from "../../engine/sevens/index.ts";
 import { agentStreamSeed } from "../spec.ts";
 import { dealGameSeed, FILLER, fixtureAgentBase, schedule } from "./tournament.ts";
+import { playout, playoutScore } from "../evaluators/sevens-plan.ts";
 
 /**
  * The most any agent can score against `random` on the arena's own sevens deals.
@@ -212,26 +213,86 @@ export function cardsInHands(s: SevensState): number {
  * rival.
  */
 export function expectiHero(s: SevensState, hero: number, rival: number, memo: Map<string, number> = new Map()): number {
-  if (s.current < 0) return heroScore(s, hero, rival);
-  if (rivalSafelyOut(s, hero, rival)) return 0;
+  return expectimax(
+    s,
+    hero,
+    (end) => heroScore(end, hero, rival),
+    memo,
+    (t) => (rivalSafelyOut(t, hero, rival) ? 0 : null),
+    1,
+  );
+}
+
+/**
+ * The same expectimax with the planner's own objective instead of the arena's pair score: the
+ * seat's rank reward minus a hundredth per own card killed (what its playouts score), the seat
+ * maximizing it, every other seat uniform.
+ */
+export function expectedReturn(s: SevensState, seat: number, memo: Map<string, number> = new Map()): number {
+  return expectimax(s, seat, (end) => playoutScore(end, seat), memo);
+}
+
+/**
+ * `seat` maximizes, every other seat chooses uniformly; `value` scores the end, `cut` may settle a
+ * position early, and `top` (the best value there is) stops the search of a choice once reached.
+ */
+function expectimax(
+  s: SevensState,
+  seat: number,
+  value: (end: SevensState) => number,
+  memo: Map<string, number>,
+  cut: (s: SevensState) => number | null = () => null,
+  top = Infinity,
+): number {
+  if (s.current < 0) return value(s);
+  const settled = cut(s);
+  if (settled !== null) return settled;
   const key = stateKey(s);
   const known = memo.get(key);
   if (known !== undefined) return known;
   const legal = sevens.legal(s);
   let v: number;
-  if (s.current === hero) {
-    v = 0;
+  if (s.current === seat) {
+    v = -Infinity;
     for (const d of legal) {
-      v = Math.max(v, expectiHero(sevens.applyTrusted(s, d), hero, rival, memo));
-      if (v === 1) break;
+      v = Math.max(v, expectimax(sevens.applyTrusted(s, d), seat, value, memo, cut, top));
+      if (v >= top) break;
     }
   } else {
     v = 0;
-    for (const d of legal) v += expectiHero(sevens.applyTrusted(s, d), hero, rival, memo);
+    for (const d of legal) v += expectimax(sevens.applyTrusted(s, d), seat, value, memo, cut, top);
     v /= legal.length;
   }
   memo.set(key, v);
   return v;
+}
+
+/**
+ * A hero that sees every hand (not the random seats' choices): the sevens planner's one-ply search
+ * run on the real state instead of sampled deals (`playouts` careful playouts per candidate, the
+ * same seeds for every candidate), and exact `expectedReturn` once `endgame` or fewer cards are
+ * left in hands. It only ever uses the real hands and its own stream, so its score is a lower
+ * bound for the best hands-known hero, as `foresightBound` is an upper one.
+ */
+export function handsKnownPlanner(playouts: number, endgame: number, rng: Rng): (s: SevensState, legal: readonly SevensDecision[]) => number {
+  const memo = new Map<string, number>();
+  return (s, legal) => {
+    const seat = s.current;
+    const seeds = Array.from({ length: playouts }, () => rng.nextU32());
+    let best = 0;
+    let bestValue = -Infinity;
+    legal.forEach((d, i) => {
+      const after = sevens.applyTrusted(s, d);
+      let v = 0;
+      if (cardsInHands(after) <= endgame) v = expectedReturn(after, seat, memo);
+      else for (const seed of seeds) v += playout(after, seat, Rng.seeded(seed), 0) / playouts;
+      if (v > bestValue) {
+        bestValue = v;
+        best = i;
+      }
+    });
+    return best;
+  };
 }
 
 /**

@@ -63,6 +63,11 @@ export function playout(state: SevensState, seat: number, rng: Rng, horizon: num
     const pick = legal.length === 1 ? 0 : s.current === seat ? carefulPlay(s, legal, rng) : rng.int(legal.length);
     s = sevens.applyTrusted(s, must(legal[pick], "sevens playout: the picked decision"));
   }
+  return playoutScore(s, seat);
+}
+
+/** A playout's score for `seat`: its rank reward at the end (0 before), minus the survivor bonus per own card killed. */
+export function playoutScore(s: SevensState, seat: number): number {
   const rank = s.current < 0 ? must(sevens.returns(s)[seat], "sevens playout: the seat's return") : 0;
   return rank - SURVIVOR_BONUS * must(s.killed[seat], "sevens playout: the seat's killed cards");
 }
