@@ -28,7 +28,7 @@ export interface Part {
 
 /** Inline code that is a command of ours, not a path or a value. */
 const INLINE_COMMAND =
-  /^(npm (run|test|start)\b|npx (tsx|cardgym)\b|tsx scripts\/|node (-\S+ )*\S+\.(ts|mjs|js)\b|node --|python3? \S+\.py\b|(python\/)?\.venv[\w-]*\/bin\/python\b|bash scripts\/)/;
+  /^([A-Z_]+=\S* )*(nice -n \d+ )?(npm (run|test|start)\b|npx (tsx|cardgym)\b|tsx scripts\/|node (-\S+ )*\S+\.(ts|mjs|js)\b|node --|python3? \S+\.py\b|(python\/)?\.venv[\w-]*\/bin\/python\b|bash scripts\/)/;
 /** A line of a plain block that starts a command (the rest of such a block is output or syntax). */
 const PLAIN_COMMAND = /^(npm (run|test|start)\b|npx |node |python3? |bash scripts\/)/;
 
