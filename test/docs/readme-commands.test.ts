@@ -12,6 +12,7 @@ import { describe, expect, it } from "vitest";
 import { repoRoot } from "../scripts/run-script.ts";
 import { fencedBlocks } from "./markdown.ts";
 import { hangGuard } from "../fixtures/hang-guard.ts";
+import { withCheckoutLock } from "../fixtures/checkout-lock.ts";
 
 interface Entry {
   readonly run?: string;
@@ -102,64 +103,69 @@ describe("the README's commands", () => {
     expect(b?.commands).toEqual([`curl -s x -d '{"a":"#1"}'`, "npm test"]);
   });
 
-  it("run as written or in their documented fast form, in README order", async () => {
-    const scripts = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
-    let server: { address: string; stop: () => void } | null = null;
-    try {
-      for (const block of blocks) {
-        if (block.lang === "python") {
-          expect(existsSync(VENV_PYTHON), "a sh block before this one makes python/.venv").toBe(true);
-          const r = runScript(block.text, hangGuard(300_000), VENV_PYTHON);
-          expect(r.code, `README.md line ${block.line}: the python block failed:\n${r.out}`).toBe(0);
+  // The blocks run `bash scripts/python-env.sh` (pip install -e python/), which writes python/'s
+  // build metadata as the wheel test's pip wheel does: one at a time.
+  it("run as written or in their documented fast form, in README order", () => withCheckoutLock("python-package", runReadme));
+});
+
+/** Every README block in order, as one shell script each (python blocks with the venv's Python). */
+async function runReadme(): Promise<void> {
+  const scripts = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+  let server: { address: string; stop: () => void } | null = null;
+  try {
+    for (const block of blocks) {
+      if (block.lang === "python") {
+        expect(existsSync(VENV_PYTHON), "a sh block before this one makes python/.venv").toBe(true);
+        const r = runScript(block.text, hangGuard(300_000), VENV_PYTHON);
+        expect(r.code, `README.md line ${block.line}: the python block failed:\n${r.out}`).toBe(0);
+        continue;
+      }
+      const parts: string[] = ["set -eo pipefail"];
+      const cleanup: string[] = [];
+      for (const [k, command] of block.commands.entries()) {
+        const entry = config.commands[command];
+        if (entry?.coveredBy) {
+          const test = readFileSync(join(repoRoot, entry.coveredBy), "utf8");
+          const script = /npm run ([\w:-]+)/.exec(command)?.[1];
+          // A build: the covering test runs its script. Any other line: the covering test reads
+          // the README's commands and runs them.
+          if (script === undefined) expect(test, `${entry.coveredBy} does not read the README's commands`).toMatch(/README\.md/);
+          else
+            expect(test, `${entry.coveredBy} does not run the ${script} build`).toMatch(
+              new RegExp(scripts[script]?.split(" ")[1]?.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") ?? "^$"),
+            );
           continue;
         }
-        const parts: string[] = ["set -eo pipefail"];
-        const cleanup: string[] = [];
-        for (const [k, command] of block.commands.entries()) {
-          const entry = config.commands[command];
-          if (entry?.coveredBy) {
-            const test = readFileSync(join(repoRoot, entry.coveredBy), "utf8");
-            const script = /npm run ([\w:-]+)/.exec(command)?.[1];
-            // A build: the covering test runs its script. Any other line: the covering test reads
-            // the README's commands and runs them.
-            if (script === undefined) expect(test, `${entry.coveredBy} does not read the README's commands`).toMatch(/README\.md/);
-            else
-              expect(test, `${entry.coveredBy} does not run the ${script} build`).toMatch(
-                new RegExp(scripts[script]?.split(" ")[1]?.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") ?? "^$"),
-              );
-            continue;
-          }
-          if (entry?.scriptsExist) {
-            expect(missingScripts(entry.scriptsExist, scripts), `npm scripts missing for "${command}"`).toEqual([]);
-            parts.push(`echo "::command ${k}"`, "npm ls --depth=0 >/dev/null");
-            continue;
-          }
-          if (entry?.background) {
-            server?.stop();
-            server = await startServer(entry.run ?? command, new RegExp(entry.background));
-            continue;
-          }
-          let run = entry?.run ?? command;
-          if (server) run = run.split(config.serverAddress).join(server.address);
-          const ok = entry?.okExit ?? [0];
-          // Braces, not a subshell: `. activate` must hold for the lines after it.
-          parts.push(
-            `echo "::command ${k}"`,
-            `{ ${run}
+        if (entry?.scriptsExist) {
+          expect(missingScripts(entry.scriptsExist, scripts), `npm scripts missing for "${command}"`).toEqual([]);
+          parts.push(`echo "::command ${k}"`, "npm ls --depth=0 >/dev/null");
+          continue;
+        }
+        if (entry?.background) {
+          server?.stop();
+          server = await startServer(entry.run ?? command, new RegExp(entry.background));
+          continue;
+        }
+        let run = entry?.run ?? command;
+        if (server) run = run.split(config.serverAddress).join(server.address);
+        const ok = entry?.okExit ?? [0];
+        // Braces, not a subshell: `. activate` must hold for the lines after it.
+        parts.push(
+          `echo "::command ${k}"`,
+          `{ ${run}
 } || { c=$?; case " ${ok.join(" ")} " in *" $c "*) ;; *) echo "::exit $c"; exit $c;; esac; }`,
-          );
-          cleanup.push(...(entry?.cleanup ?? []));
-        }
-        try {
-          const r = runScript(parts.join("\n"), hangGuard(900_000));
-          const failed = /::command (\d+)(?![\s\S]*::command)/.exec(r.out)?.[1];
-          expect(r.code, `README.md line ${block.line}: "${block.commands[Number(failed ?? 0)]}" failed:\n${r.out}`).toBe(0);
-        } finally {
-          for (const f of cleanup) rmSync(join(repoRoot, f), { force: true });
-        }
+        );
+        cleanup.push(...(entry?.cleanup ?? []));
       }
-    } finally {
-      server?.stop();
+      try {
+        const r = runScript(parts.join("\n"), hangGuard(900_000));
+        const failed = /::command (\d+)(?![\s\S]*::command)/.exec(r.out)?.[1];
+        expect(r.code, `README.md line ${block.line}: "${block.commands[Number(failed ?? 0)]}" failed:\n${r.out}`).toBe(0);
+      } finally {
+        for (const f of cleanup) rmSync(join(repoRoot, f), { force: true });
+      }
     }
-  });
-});
+  } finally {
+    server?.stop();
+  }
+}

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../scripts/run-script.ts";
 import { run } from "./run.ts";
+import { withCheckoutLock } from "../fixtures/checkout-lock.ts";
 
 /** The README's first Python block: what a new user copies first. */
 function readmePythonSnippet(): string {
@@ -62,8 +63,9 @@ describe("the Python wheel", () => {
   const dir = mkdtempSync(join(tmpdir(), "cardgym-wheel-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("installs into a fresh venv and runs the README snippet, a vector env and, with its inprocess extra, docs/python.md's in-process example", () => {
-    run(process.execPath, ["--import", "tsx", "scripts/build/wheel.ts"], { cwd: repoRoot });
+  it("installs into a fresh venv and runs the README snippet, a vector env and, with its inprocess extra, docs/python.md's in-process example", async () => {
+    // pip wheel writes python/'s build metadata, as the README test's pip install -e does.
+    await withCheckoutLock("python-package", () => run(process.execPath, ["--import", "tsx", "scripts/build/wheel.ts"], { cwd: repoRoot }));
     const wheels = readdirSync(join(repoRoot, "build", "wheel")).filter((f) => f.endsWith(".whl"));
     expect(wheels).toEqual([expect.stringMatching(/^cardgym-.+-py3-none-linux_x86_64\.whl$/)]);
     const venv = join(dir, "venv");
