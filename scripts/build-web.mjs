@@ -7,7 +7,7 @@
  * tests run it once in their setup. The server serves the result at `/` (env/server/plugins/web.ts).
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, statSync } from "node:fs";
+import { mkdirSync, renameSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,11 +22,14 @@ const outfile = join(ROOT, "web", "dist", "app.js");
 mkdirSync(dirname(outfile), { recursive: true });
 const esbuild = join(dirname(createRequire(import.meta.url).resolve("esbuild/package.json")), "bin", "esbuild");
 const started = Date.now();
+// Built beside it, then renamed into place: a server serving app.js, or another build copying it
+// (npm start, the npm package and wheel builds, the tests run several at once), never reads half a file.
+const building = `${outfile}.${process.pid}.tmp`;
 execFileSync(
   esbuild,
   [
     join(ROOT, "web", "src", "main.ts"),
-    `--outfile=${outfile}`,
+    `--outfile=${building}`,
     "--bundle",
     "--minify",
     "--platform=browser",
@@ -37,4 +40,5 @@ execFileSync(
   ],
   { stdio: ["ignore", "inherit", "inherit"] },
 );
+renameSync(building, outfile);
 if (!quiet) console.error(`web client built: web/dist/app.js, ${Math.round(statSync(outfile).size / 1024)} KiB in ${Date.now() - started} ms`);
