@@ -29,6 +29,8 @@ export class ReplyWriter {
   /** Per env, this step: 0, or how its episode ended (Done.Terminated / Done.Truncated) before it restarted. */
   private readonly finalDone: Uint8Array;
   private finalCount = 0;
+  /** With reuseReplies: the arrays every reply is written into, and all their bytes (zeroed before each reply). */
+  private shared: { readonly arrays: ReplyArrays; readonly bytes: Uint8Array } | null = null;
 
   constructor(private readonly settings: SessionSettings) {
     this.rewardFrom = new Uint8Array(settings.numEnvs);
@@ -98,7 +100,7 @@ export class ReplyWriter {
     const a = this.settings.adapter.actions.size;
     const single = mode === "single";
     const acting = !single && observe === "acting";
-    const arrays = replyArrays(n, s, a, single || acting ? n * o : n * s * o, single ? n : n * s);
+    const arrays = this.replyArrays(n, s, a, single || acting ? n * o : n * s * o, single ? n : n * s);
     const { obs, reward, returns, terminated, truncated } = arrays;
     const rewardFrom = kind === "step" ? this.rewardFrom : null;
     // Same-step finals and illegal rows belong to step replies only.
@@ -145,6 +147,18 @@ export class ReplyWriter {
       illegal: this.settings.illegalAction === "terminate" ? (illegal ?? new Uint8Array(n)) : null,
       final: rewardFrom && this.settings.autoreset === "same-step" ? this.compactFinal(final) : null,
     };
+  }
+
+  /** A reply's zeroed arrays: fresh ones, or with reuseReplies the shared ones cleared (the sizes are fixed per session). */
+  private replyArrays(n: number, s: number, a: number, obsLen: number, rewardLen: number): ReplyArrays {
+    if (!this.settings.reuseReplies) return replyArrays(n, s, a, obsLen, rewardLen);
+    if (this.shared === null) {
+      const arrays = replyArrays(n, s, a, obsLen, rewardLen);
+      this.shared = { arrays, bytes: new Uint8Array(arrays.obs.buffer) };
+    } else {
+      this.shared.bytes.fill(0);
+    }
+    return this.shared.arrays;
   }
 
   /** The current legal-action mask of every env ([N, A], 0/1) and the seat that must act ([N], -1 when done); all empty before the first reset. */

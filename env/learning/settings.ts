@@ -42,6 +42,8 @@ export interface SessionSettings {
   readonly seed: number;
   /** Deadlines of client decisions: the clock and the turn time, or null (none). */
   readonly deadlines: { readonly clock: Clock; readonly turnMs: number | null } | null;
+  /** Replies share one buffer, valid until the next reset or step (FacilitatorOptions.reuseReplies). */
+  readonly reuseReplies: boolean;
 }
 
 /**
@@ -82,6 +84,7 @@ export function resolveSettings(options: FacilitatorOptions): SessionSettings {
     modelRoot: options.modelRoot,
     seed: options.seed,
     deadlines: options.clock ? { clock: options.clock, turnMs: options.turnMs ?? null } : null,
+    reuseReplies: options.reuseReplies ?? false,
   };
   if (mode === "multi" && settings.learnerSeatMode !== "fixed") {
     throw new EnvRequestError(

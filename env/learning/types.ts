@@ -50,6 +50,13 @@ export interface FacilitatorOptions {
   readonly clock?: Clock;
   /** With a clock: the deadline (ms) of a decision whose game gives none; null or absent: only the game's own. */
   readonly turnMs?: number | null;
+  /**
+   * For a host that encodes or copies every reply before its next call (the server's session
+   * host, the in-process runtime): every reply's arrays are written into the same buffer, so a
+   * reply is valid only until the next reset or step. Saves allocating and collecting a buffer per
+   * reply (the observations of 64 dcg envs are 865 KB). Default false: each reply owns its arrays.
+   */
+  readonly reuseReplies?: boolean;
 }
 
 export type AutoresetMode = "next-step" | "same-step";

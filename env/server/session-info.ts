@@ -18,7 +18,7 @@ export interface HostSetup {
   readonly modelDir: string;
 }
 
-/** Builds a facilitator from a validated create body: every body field but game is a FacilitatorOptions field. */
+/** Builds a facilitator from a validated create body (every body field but game is a FacilitatorOptions field) for a host that encodes or copies each reply before the next call. */
 export function createFacilitator(body: CreateBody, setup: HostSetup): LearningFacilitator {
   const { game, ...rest } = body;
   const adapter = setup.adapters.get(game);
@@ -31,6 +31,8 @@ export function createFacilitator(body: CreateBody, setup: HostSetup): LearningF
     maxDecisions: rest.maxDecisions ?? null,
     createAgent: setup.createAgent,
     modelRoot: setup.modelDir,
+    // Both hosts encode or copy each reply before the session's next call.
+    reuseReplies: true,
   };
   return LearningFacilitator.create(options);
 }
