@@ -5,8 +5,8 @@
  * costs on the engine's side, not raw engine playouts: bench-engine-vs measures those) in this
  * checkout against other checkouts' (e.g. `git worktree add`s of older commits), in one process.
  * Each side builds the session the server's session worker builds (LearningFacilitator.create with
- * the game's RL adapter and the agent factory), the learner at seat 0 against `--opponent` (an
- * agent spec; "random" is what a session gets when no seats are given), resets it, then steps it
+ * the game's RL adapter, the agent factory and reuseReplies; a checkout from before that option
+ * ignores it), the learner at seat 0 against `--opponent` (an agent spec; "random" is what a session gets when no seats are given), resets it, then steps it
  * with a uniformly random legal action per env read from the reply's mask, as a trainer does.
  * Every side runs once per round at each env count, in an order that rotates from round to round,
  * the same seeds on every side. Rates are per second of this process's own CPU time. Prints each
@@ -51,7 +51,16 @@ async function loadSide(root: string, game: string): Promise<Side> {
   return {
     root,
     create: (numEnvs, opponent, seed) =>
-      lf.LearningFacilitator.create({ adapter, seats: seatsOf(opponent), numEnvs, seed, maxDecisions: null, createAgent, modelRoot: "" }) as Session,
+      lf.LearningFacilitator.create({
+        adapter,
+        seats: seatsOf(opponent),
+        numEnvs,
+        seed,
+        maxDecisions: null,
+        createAgent,
+        modelRoot: "",
+        reuseReplies: true,
+      }) as Session,
   };
 }
 
