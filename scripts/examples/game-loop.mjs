@@ -3,18 +3,31 @@
 // Seat 0 is yours: a scripted player (it takes the first legal decision) or, with --human, you at
 // the keyboard. Seat 1 is the shipped ONNX policy. The npm package ships it; it runs wherever
 // `cardgym` is installed (docs/api.md).
-import { createInterface } from "node:readline/promises";
+import { createInterface } from "node:readline";
+import { parseArgs } from "node:util";
 import { dcg as game, seatAgent, stateHash } from "cardgym";
 
-const args = process.argv.slice(2);
-const seed = Number(args[args.indexOf("--seed") + 1] ?? 1) || 1;
-const human = args.includes("--human");
+const USAGE = "usage: node node_modules/cardgym/scripts/examples/game-loop.mjs [--seed N] [--human]";
+let flags;
+try {
+  flags = parseArgs({ options: { seed: { type: "string", default: "1" }, human: { type: "boolean", default: false } } }).values;
+} catch (e) {
+  console.error(`${e.message}\n${USAGE}`);
+  process.exit(2);
+}
+const seed = Number(flags.seed);
+if (!Number.isSafeInteger(seed) || seed < 0) {
+  console.error(`--seed must be a whole number, got "${flags.seed}"\n${USAGE}`);
+  process.exit(2);
+}
+const human = flags.human;
 
 const config = game.parseConfig({ seats: 2 });
 if (!config.ok) throw new Error(config.error.message);
 let state = game.setup(config.value, seed);
 const bot = await seatAgent("onnx:builtin/dcg-exit-v2", { game: "dcg", seat: 1, seed });
-const prompt = human ? createInterface({ input: process.stdin, output: process.stdout }) : null;
+// Your answers, one line each, typed or piped in.
+const lines = human ? createInterface({ input: process.stdin })[Symbol.asyncIterator]() : null;
 
 let step = 0;
 for (;;) {
@@ -24,10 +37,16 @@ for (;;) {
   let index = 0;
   if (seat === 1) {
     index = await bot.decide({ game, seat, view: game.view(state, seat), legal, step });
-  } else if (prompt) {
+  } else if (lines) {
     console.log(game.render(state));
     legal.forEach((d, i) => console.log(`  ${i}: ${game.describe(state, d)}`));
-    const answer = Number(await prompt.question("your decision> "));
+    process.stdout.write("your decision> ");
+    const line = await lines.next();
+    if (line.done) {
+      console.log(`\ninput ended after ${step} decisions: the game is left unfinished`);
+      process.exit(1);
+    }
+    const answer = Number(line.value);
     index = Number.isInteger(answer) && answer >= 0 && answer < legal.length ? answer : 0;
   }
   const decision = legal[index];
@@ -37,7 +56,7 @@ for (;;) {
   state = next.state;
   step += 1;
 }
-prompt?.close();
+await lines?.return?.();
 const returns = game.returns(state);
 console.log(
   `game over after ${step} decisions; returns ${returns.join(", ")}; winner: ${returns[1] > returns[0] ? "the bot" : returns[0] > returns[1] ? "seat 0" : "nobody"}`,

@@ -67,6 +67,10 @@ describe("the npm package", () => {
     const env = userEnv({});
     const loop = join("node_modules", "cardgym", "scripts", "examples", "game-loop.mjs");
     expect(run(process.execPath, [loop, "--seed", "2"], { cwd: dir, env })).toMatch(new RegExp(`final state hash ${hash}`));
+    // --human reads one answer a line, typed or piped: piped answers play the game to its end, and
+    // input that ends first stops it with exit 1 and a line saying so (not a hang or a Node warning).
+    expect(run(process.execPath, [loop, "--human"], { cwd: dir, env, input: "1\n".repeat(400) })).toMatch(/game over after \d+ decisions/);
+    expect(() => run(process.execPath, [loop, "--human"], { cwd: dir, env, input: "" })).toThrow(/exit 1\)[\s\S]*input ended after 0 decisions/);
 
     // Every file the package README links is in the package.
     const packageRoot = join(dir, "node_modules", "cardgym");
