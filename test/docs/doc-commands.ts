@@ -70,10 +70,11 @@ export function docCommands(root: string, file: string): DocCommand[] {
   return found;
 }
 
-/** A command shown outside a block runs from the repository's root, or from python/ when it names python/'s venv as `.venv/`. */
+/** A command shown outside a block runs from the repository's root, or from python/ when it runs python/'s venv as `.venv/` (after `nice` or variables, if any). */
 function inline(where: string, text: string): DocCommand {
-  const cwd = text.startsWith(".venv") ? "python" : ".";
-  return { where, text, parts: simpleCommands(text).map((words) => ({ words, cwd })) };
+  const parts = simpleCommands(text);
+  const cwd = unwrap(parts[0] ?? [])[0]?.startsWith(".venv") ? "python" : ".";
+  return { where, text, parts: parts.map((words) => ({ words, cwd })) };
 }
 
 function plainCommands(body: string): string[] {
