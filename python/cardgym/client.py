@@ -7,7 +7,7 @@ import operator
 import os
 import socket
 import threading
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Tuple, TypedDict, Union
 from urllib.parse import quote, urlsplit
 
 import msgpack
@@ -17,6 +17,9 @@ from .errors import ServerError, ServerUnavailable, server_error
 from .fastpath import OP_STEP, FastConnection, FastPathBroken
 from .http import Connection, unix_socket_path
 from .server import Server, acquire_shared, release_shared, start_private, stop_private
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 _DTYPES: Dict[str, Any] = {"float32": np.dtype("<f4"), "float16": np.dtype("<f2"), "int32": np.dtype("<i4"), "uint8": np.dtype("u1"), "bool": np.dtype("?")}
 _MSGPACK = "application/msgpack"
@@ -56,7 +59,26 @@ def _plain(value: Any) -> Any:
     return value
 
 
-class Client:
+class _ClosesOnce:
+    """``close()`` runs the subclass's ``_release()`` once; later calls do nothing."""
+
+    _closed = False
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self._release()
+
+    def _release(self) -> None:
+        raise NotImplementedError
+
+
+class Client(_ClosesOnce):
     """A connection to one cardgym server.
 
     ``Client()`` uses ``CARDGYM_URL`` when set, else the embedded server: the one shared by this
@@ -199,11 +221,8 @@ class Client:
             raise server_error(status, reply)
         return _decode(reply)
 
-    def close(self) -> None:
-        """Closes the connection; stops the embedded server if this was its last user. Idempotent."""
-        if self._closed:
-            return
-        self._closed = True
+    def _release(self) -> None:
+        """Closes the connection; stops the embedded server if this was its last user."""
         if self._conn is not None:
             self._conn.close()
             self._conn = None
@@ -212,10 +231,6 @@ class Client:
                 release_shared(self.server)
             else:
                 stop_private(self.server)
-
-    @property
-    def closed(self) -> bool:
-        return self._closed
 
     def __enter__(self) -> Client:
         return self
@@ -260,23 +275,7 @@ class Client:
     def spec(self, game: str) -> Dict[str, Any]:
         return self.request("GET", f"/v1/games/{quote(game, safe='')}/spec")
 
-    def create_session(
-        self,
-        game: str,
-        *,
-        seats: Optional[Sequence[str]] = None,
-        config: Optional[Mapping[str, Any]] = None,
-        num_envs: int = 1,
-        seed: int = 0,
-        max_decisions: Optional[int] = None,
-        obs_dtype: str = "float32",
-        decode_obs: bool = True,
-        autoreset: Optional[str] = None,
-        learner_seat: Optional[str] = None,
-        illegal_action: Optional[str] = None,
-        illegal_reward: Optional[float] = None,
-        observe: Optional[str] = None,
-    ) -> Session:
+    def create_session(self, game: str, *, decode_obs: bool = True, **options: Unpack[SessionOptions]) -> Session:
         """Creates a session of ``num_envs`` copies of ``game`` (see POST /v1/sessions).
 
         ``obs_dtype`` picks how observations travel: ``"float32"``, ``"float16"``, ``"uint8"`` or
@@ -289,50 +288,66 @@ class Client:
         (default), ``"alternating"`` or ``"random"``; ``illegal_action``: ``"reject"`` (default)
         or ``"terminate"``, with ``illegal_reward`` (default -1); ``observe`` (multi mode):
         ``"all"`` (default) or ``"acting"``."""
-        body = create_body(
-            game, seats=seats, config=config, num_envs=num_envs, seed=seed, max_decisions=max_decisions, obs_dtype=obs_dtype,
-            autoreset=autoreset, learner_seat=learner_seat, illegal_action=illegal_action, illegal_reward=illegal_reward, observe=observe,
-        )
+        body = create_body(game, **options)
         return Session(self, self.request("POST", "/v1/sessions", body), decode_obs=decode_obs)
 
 
-def create_body(
-    game: str,
-    *,
-    seats: Optional[Sequence[str]] = None,
-    config: Optional[Mapping[str, Any]] = None,
-    num_envs: int = 1,
-    seed: int = 0,
-    max_decisions: Optional[int] = None,
-    obs_dtype: str = "float32",
-    autoreset: Optional[str] = None,
-    learner_seat: Optional[str] = None,
-    illegal_action: Optional[str] = None,
-    illegal_reward: Optional[float] = None,
-    observe: Optional[str] = None,
-) -> Dict[str, Any]:
-    """The create-session body (POST /v1/sessions) of :meth:`Client.create_session`'s arguments."""
-    body: Dict[str, Any] = {"game": game, "numEnvs": int(num_envs), "seed": int(seed)}
+class SessionOptions(TypedDict, total=False):
+    """The keyword options of :meth:`Client.create_session` (and :func:`create_body`), declared once.
+
+    Defaults: ``num_envs`` 1, ``seed`` 0, ``obs_dtype`` ``"float32"``; the others are left to the
+    server when not given (see POST /v1/sessions in docs/protocol.md)."""
+
+    seats: Optional[Sequence[str]]
+    config: Optional[Mapping[str, Any]]
+    num_envs: int
+    seed: int
+    max_decisions: Optional[int]
+    obs_dtype: str
+    autoreset: Optional[str]
+    learner_seat: Optional[str]
+    illegal_action: Optional[str]
+    illegal_reward: Optional[float]
+    observe: Optional[str]
+
+
+def _as_is(value: Any) -> Any:
+    return value
+
+
+#: The options that go into the body when given (not None), in body order: name, wire name, conversion.
+_WIRE_OPTIONS: Tuple[Tuple[str, str, Any], ...] = (
+    ("autoreset", "autoreset", _as_is),
+    ("learner_seat", "learnerSeat", _as_is),
+    ("illegal_action", "illegalAction", _as_is),
+    ("illegal_reward", "illegalReward", float),
+    ("observe", "observe", _as_is),
+    ("seats", "seats", list),
+)
+
+
+def create_body(game: str, **options: Unpack[SessionOptions]) -> Dict[str, Any]:
+    """The create-session body (POST /v1/sessions) of :meth:`Client.create_session`'s arguments.
+
+    An option that is not one of :class:`SessionOptions` is a TypeError, as for any function."""
+    unknown = sorted(set(options) - set(SessionOptions.__annotations__))
+    if unknown:
+        raise TypeError(f"create_session() got an unexpected keyword argument {', '.join(map(repr, unknown))}")
+    body: Dict[str, Any] = {"game": game, "numEnvs": int(options.get("num_envs", 1)), "seed": int(options.get("seed", 0))}
+    obs_dtype = options.get("obs_dtype", "float32")
     if obs_dtype != "float32":
         body["obsDtype"] = obs_dtype
-    if autoreset is not None:
-        body["autoreset"] = autoreset
-    if learner_seat is not None:
-        body["learnerSeat"] = learner_seat
-    if illegal_action is not None:
-        body["illegalAction"] = illegal_action
-    if illegal_reward is not None:
-        body["illegalReward"] = float(illegal_reward)
-    if observe is not None:
-        body["observe"] = observe
-    if seats is not None:
-        body["seats"] = list(seats)
+    for name, wire, convert in _WIRE_OPTIONS:
+        value = options.get(name)
+        if value is not None:
+            body[wire] = convert(value)
+    config = options.get("config")
     if config:
         body["config"] = dict(config)
+    max_decisions = options.get("max_decisions")
     if max_decisions is not None:
         body["maxDecisions"] = int(max_decisions)
     return body
-
 
 
 def reset_body(seed: Optional[int], seeds: Optional[Sequence[Optional[int]]], envs: Optional[Sequence[int]]) -> Dict[str, Any]:
@@ -414,7 +429,7 @@ class SessionInfo:
         self.obs_dtype = self.obs_wire["dtype"]
 
 
-class Session(SessionInfo):
+class Session(SessionInfo, _ClosesOnce):
     """One server session: ``num_envs`` envs of one game stepped together.
 
     ``reset()`` and ``step()`` return the reply batch as a dict of numpy arrays: ``obs``, ``mask``,
@@ -570,11 +585,8 @@ class Session(SessionInfo):
     def info(self) -> Dict[str, Any]:
         return self.client.request("GET", self._path)
 
-    def close(self) -> None:
+    def _release(self) -> None:
         """Deletes the session on the server (ignored if the server or session is already gone)."""
-        if self._closed:
-            return
-        self._closed = True
         if self.fast is not None:
             self.fast.close()
             self.fast = None

@@ -26,13 +26,16 @@ import struct
 import subprocess
 import threading
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
-from .client import Actions, SessionInfo, create_body, reset_body
+from .client import Actions, SessionInfo, SessionOptions, create_body, reset_body
 from .errors import ServerError, ServerStartError, server_error
 from .server import _find_server, find_node, node_environment
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 #: The bundle an installed wheel ships (``npm run build:wheel``).
 BUNDLED = Path(__file__).resolve().parent / "_server" / "dist" / "inprocess.js"
@@ -131,7 +134,7 @@ class InProcessClient:
         known = ", ".join(g["id"] for g in self._games)
         raise ServerError(404, "unknown_game", f"no game {game!r} in process; games: {known}")
 
-    def create_session(self, game: str, *, decode_obs: bool = True, **options: Any) -> InProcessSession:
+    def create_session(self, game: str, *, decode_obs: bool = True, **options: Unpack[SessionOptions]) -> InProcessSession:
         """As :meth:`cardgym.Client.create_session` (float32 observations, next-step autoreset)."""
         created = json.loads(_checked(self._api.create(json.dumps(create_body(game, **options)))))
         return InProcessSession(self._api, created)

@@ -308,3 +308,36 @@ def test_unix_socket_urls_are_checked():
         c.health()
     assert "/nonexistent/cardgym.sock" in str(err.value)
     c.close()
+
+
+def test_create_body_writes_every_option_under_its_wire_name_in_order():
+    from cardgym.client import create_body
+
+    body = create_body(
+        "sevens", seats=("learner", "random"), config={"numPlayers": 3}, num_envs=2, seed=5, max_decisions=9,
+        obs_dtype="uint8", autoreset="same-step", learner_seat="random", illegal_action="terminate",
+        illegal_reward=-2, observe="acting",
+    )
+    assert list(body.items()) == [
+        ("game", "sevens"), ("numEnvs", 2), ("seed", 5), ("obsDtype", "uint8"), ("autoreset", "same-step"),
+        ("learnerSeat", "random"), ("illegalAction", "terminate"), ("illegalReward", -2.0), ("observe", "acting"),
+        ("seats", ["learner", "random"]), ("config", {"numPlayers": 3}), ("maxDecisions", 9),
+    ]
+    assert create_body("dcg") == {"game": "dcg", "numEnvs": 1, "seed": 0}
+    assert create_body("dcg", config={}, obs_dtype="float32", observe=None) == {"game": "dcg", "numEnvs": 1, "seed": 0}
+
+
+def test_a_misspelt_session_option_is_a_type_error_before_any_request(client, monkeypatch):
+    requests = []
+    monkeypatch.setattr(client, "request", lambda *args, **kwargs: requests.append(args))
+    with pytest.raises(TypeError, match="unexpected keyword argument 'num_env'"):
+        client.create_session("sevens", num_env=4)
+    assert requests == []
+
+
+def test_session_close_is_idempotent_and_says_so(client):
+    s = client.create_session("sevens", seed=0)
+    assert not s.closed
+    s.close()
+    s.close()
+    assert s.closed
