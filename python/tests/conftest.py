@@ -15,9 +15,12 @@ _client: Optional[cardgym.Client] = None
 
 
 def shared_client() -> cardgym.Client:
+    """The suite's client, on a server of this test process's own: the machine-shared server (the
+    default) would also serve any other process of this user, e.g. a second test run, and tests that
+    count the server's sessions and steps would count theirs too."""
     global _client
     if _client is None:
-        _client = cardgym.Client()
+        _client = cardgym.Client(shared_server=False)
     return _client
 
 
