@@ -13,14 +13,9 @@
 import { resolve } from "node:path";
 import { loadCheckoutEngine, type CheckoutEngine } from "./checkout-engine.ts";
 import { intArg, main, parseCli, UsageError, printUsage } from "./cli.ts";
+import { cpuMs, reportSides, rotatingRounds } from "./side-by-side.ts";
 
 const USAGE = "tsx scripts/bench-engine-vs.ts --old <checkout> [--old <checkout>...] [--game dcg] [--seconds S] [--rounds N]";
-
-/** This process's CPU time (user + system) in ms: unlike the wall clock, it does not count the time other processes had the core. */
-function cpuMs(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-}
 
 /** Decisions per CPU second over about `ms` of this process's CPU time. */
 function measure(side: CheckoutEngine, ms: number, firstSeed: number): number {
@@ -43,8 +38,6 @@ function measure(side: CheckoutEngine, ms: number, firstSeed: number): number {
   return decisions / ((now - start) / 1000);
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
 main(async () => {
   const { values } = parseCli(USAGE, {
     old: { type: "string", multiple: true },
@@ -58,25 +51,11 @@ main(async () => {
   const id = values.game ?? "dcg";
   const seconds = intArg(values.seconds, "seconds", 10, 1, 3600);
   const rounds = intArg(values.rounds, "rounds", 10, 2, 1000);
-  const names = [...olds.map((_, i) => (olds.length === 1 ? "old" : `old${i + 1}`)), "new"];
   const sides = [...(await Promise.all(olds.map((o) => loadCheckoutEngine(resolve(o), id)))), await loadCheckoutEngine(resolve("."), id)];
   for (const s of sides) measure(s, 500, 999_999);
-  const rates: number[][] = sides.map(() => []);
   const slice = (seconds * 1000) / rounds / sides.length;
-  for (let r = 0; r < rounds; r++) {
-    // Each round starts with the next side, so that no side always runs first or after the same one.
-    for (let k = 0; k < sides.length; k++) {
-      const i = (r + k) % sides.length;
-      rates[i]!.push(measure(sides[i]!, slice, 1 + r * 1_000_000));
-    }
-  }
-  const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
+  const rates = await rotatingRounds(sides, rounds, (side, r) => measure(side, slice, 1 + r * 1_000_000));
   console.log(`${id} random playouts ${new Date().toISOString()}, ${rounds} rotating rounds, ${seconds} CPU seconds in all`);
-  names.forEach((name, i) => {
-    const where = i < olds.length ? ` (${olds[i]})` : "";
-    console.log(`  ${name} best ${fmt(Math.max(...rates[i]!))}  median ${fmt(median(rates[i]!))} decisions per CPU second${where}`);
-  });
-  const newMedian = median(rates[sides.length - 1]!);
-  olds.forEach((_, i) => console.log(`  new/${names[i]} (median) ${(newMedian / median(rates[i]!)).toFixed(2)}x`));
+  reportSides(olds, rates, "decisions per CPU second", "  ");
   return 0;
 });

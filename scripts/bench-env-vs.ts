@@ -16,6 +16,7 @@
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { intArg, main, parseCli, UsageError, printUsage } from "./cli.ts";
+import { cpuMs, reportSides, rotatingRounds } from "./side-by-side.ts";
 
 const USAGE = "tsx scripts/bench-env-vs.ts --old <checkout> [--old <checkout>...] [--game dcg] [--envs 1,64] [--opponent random] [--seconds S] [--rounds N]";
 
@@ -64,12 +65,6 @@ async function loadSide(root: string, game: string): Promise<Side> {
   };
 }
 
-/** This process's CPU time (user + system) in ms. */
-function cpuMs(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-}
-
 /** A small seeded generator (xorshift32) for the trainer's random picks: the same picks on every side. */
 function picker(seed: number): (n: number) => number {
   let x = seed >>> 0 || 1;
@@ -116,8 +111,6 @@ async function measure(side: Side, numEnvs: number, opponent: string, ms: number
   return steps / ((now - start) / 1000);
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
 main(async () => {
   const { values } = parseCli(USAGE, {
     old: { type: "string", multiple: true },
@@ -135,28 +128,13 @@ main(async () => {
   const envCounts = (values.envs ?? "1,64").split(",").map((s) => intArg(s, "envs", 1, 1, 1024));
   const seconds = intArg(values.seconds, "seconds", 20, 1, 3600);
   const rounds = intArg(values.rounds, "rounds", 6, 2, 1000);
-  const names = [...olds.map((_, i) => (olds.length === 1 ? "old" : `old${i + 1}`)), "new"];
   const sides = [...(await Promise.all(olds.map((o) => loadSide(resolve(o), game)))), await loadSide(resolve("."), game)];
   const slice = (seconds * 1000) / rounds / sides.length / envCounts.length;
-  const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
   console.log(`${game} env-steps in process vs ${opponent} ${new Date().toISOString()}, ${rounds} rotating rounds, ${seconds} CPU seconds in all`);
   for (const numEnvs of envCounts) {
     for (const s of sides) await measure(s, numEnvs, opponent, 300, 999_999);
-    const rates: number[][] = sides.map(() => []);
-    for (let r = 0; r < rounds; r++) {
-      // Each round starts with the next side, so that no side always runs first or after the same one.
-      for (let k = 0; k < sides.length; k++) {
-        const i = (r + k) % sides.length;
-        rates[i]!.push(await measure(sides[i]!, numEnvs, opponent, slice, 1 + r * 1000));
-      }
-    }
+    const rates = await rotatingRounds(sides, rounds, (side, r) => measure(side, numEnvs, opponent, slice, 1 + r * 1000));
     console.log(`  ${numEnvs} env(s):`);
-    names.forEach((name, i) => {
-      const m = median(rates[i]!);
-      const where = i < olds.length ? ` (${olds[i]})` : "";
-      console.log(`    ${name} median ${fmt(m)} (${(1e6 / m).toFixed(1)} us/env-step)  best ${fmt(Math.max(...rates[i]!))} env-steps per CPU second${where}`);
-    });
-    const newMedian = median(rates[sides.length - 1]!);
-    olds.forEach((_, i) => console.log(`    new/${names[i]} (median) ${(newMedian / median(rates[i]!)).toFixed(2)}x`));
+    reportSides(olds, rates, "env-steps per CPU second", "    ", (m) => `(${(1e6 / m).toFixed(1)} us/env-step)`);
   }
 });
