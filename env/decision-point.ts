@@ -15,9 +15,11 @@ export interface DecisionPoint {
   readonly ids: Int32Array;
 }
 
-/** Builds the decision point of `seat`, checking the codec's contract (ids in range, distinct). */
-export function decisionPoint(adapter: GameAdapter, state: unknown, seat: Seat, env?: number): DecisionPoint {
-  const game: AnyGame = adapter.game;
+/**
+ * Builds the decision point of `seat`, checking the codec's contract (ids in range, distinct).
+ * `game`: the adapter's game or an instance of it (Game.instance) that plays this state.
+ */
+export function decisionPoint(adapter: GameAdapter, state: unknown, seat: Seat, env?: number, game: AnyGame = adapter.game): DecisionPoint {
   const view = game.view(state, seat);
   const legal = game.legal(state);
   const size = adapter.actions.size;

@@ -92,6 +92,15 @@ export interface Game<S = unknown, D = unknown, V = unknown, C extends BaseConfi
   events(before: S, decision: D, after: S): readonly GameEvent[];
   /** A readable multi-line picture of the state, for the play CLI. */
   render(state: S): string;
+  /**
+   * The same game, computing exactly what this one computes, with memos of its own that carry
+   * work from one apply to the next (the last result's derived data). Optional: for a caller
+   * that plays many games in turn (a learning session's envs), each through its own instance, so
+   * one game's apply does not evict another's memo. Games without such memos leave it out. A
+   * game made by spreading another and replacing some of its functions must replace or drop this
+   * one too: the inner game's instances compute what the inner game computes.
+   */
+  instance?(): Game<S, D, V, C>;
 }
 
 /** Type-erased game, as stored in the registry. */

@@ -9,7 +9,9 @@ import type { Plan, Targeting } from "./targeting.ts";
  * Derived data an apply may reuse from earlier applies, owned by whoever runs them (a game made
  * by makeDcg keeps one for its lifetime) and handed to each Draft. engine/ keeps nothing at module
  * level, so this object is the only place such memos live; every entry is a function of immutable
- * inputs (pools, card sentences, states), so sharing one between interleaved games is safe.
+ * inputs (pools, card sentences, states), so sharing one between interleaved games is safe. It is
+ * not fast, though: the aura memo remembers only the last result, so a caller that steps many
+ * games in turn (a learning session's envs) gives each its own cache (`fork`).
  */
 export class DcgCache {
   /**
@@ -24,13 +26,28 @@ export class DcgCache {
   /** The last result's BattleIndex (battle-index.ts), or null when that apply had none. */
   auraIndex: BattleIndex | null = null;
   /** The interned (card, cell) decisions legal() hands out (decision-table.ts). */
-  readonly decisions = new DecisionTable();
+  readonly decisions: DecisionTable;
   /** Each card sentence's targeting plan (targeting.ts), keyed by the sentence object. */
-  readonly plans = new WeakMap<Targeting, Plan>();
-  private readonly indexes = new WeakMap<Pool, PoolIndex>();
+  readonly plans: WeakMap<Targeting, Plan>;
+  private readonly indexes: WeakMap<Pool, PoolIndex>;
   // Most applies use one pool: a one-entry memo in front of the WeakMap.
   private lastPool: Pool | null = null;
   private lastIndex: PoolIndex | null = null;
+
+  /** A new cache; with `shared`, its memos of card data (decisions, plans, pool indexes) are that cache's. */
+  constructor(shared?: DcgCache) {
+    this.decisions = shared?.decisions ?? new DecisionTable();
+    this.plans = shared?.plans ?? new WeakMap<Targeting, Plan>();
+    this.indexes = shared?.indexes ?? new WeakMap<Pool, PoolIndex>();
+  }
+
+  /**
+   * A cache with its own memo of the last result (so a playout stepped in turn with others keeps
+   * its battle index) and this one's memos of card data, which depend on nothing but the cards.
+   */
+  fork(): DcgCache {
+    return new DcgCache(this);
+  }
 
   /**
    * The BattleIndex of `s`: the one carried along when `s` is the last apply's result, else a

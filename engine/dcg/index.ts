@@ -35,6 +35,8 @@ export interface DcgGame extends Game<BattleData, Decision, DcgView, DcgConfig> 
   presetsFor(cfg: DcgConfig): readonly PresetBook[];
   /** applyTrusted that also records the commands and triggers it ran (tests, the play CLI). */
   applyTraced(state: BattleData, decision: Decision): { state: BattleData; trace: Trace };
+  /** The same game with its own memo of the last result (compiled card sets and card memos shared): see Game.instance. */
+  instance(): DcgGame;
 }
 
 /** The dcg game over a card pool (the shipped one, or a test pool). */
@@ -44,8 +46,6 @@ export function makeDcg(pool: Pool = STARTER_POOL, presets: readonly PresetBook[
   // content (a state revived from JSON has a fresh copy). Bounded: a server sees many configs.
   const byObject = new WeakMap<object, CardSet>();
   const byContent = new Map<string, CardSet>();
-  // This game's memos across applies (pool indexes, targeting plans, the aura list of the last result).
-  const cache = new DcgCache();
   const extend = (raw: unknown, bookSize: number): Result<CardSet> => extendCardSet(base, raw, bookSize);
   const setFor = (cfg: DcgConfig): CardSet => {
     const raw = cfg.cardSet ?? cfg.cardPool;
@@ -68,6 +68,21 @@ export function makeDcg(pool: Pool = STARTER_POOL, presets: readonly PresetBook[
     byObject.set(raw, set);
     return set;
   };
+  return dcgOver({ pool, presets, base, extend, setFor }, new DcgCache());
+}
+
+/** What every instance of one dcg game shares: the shipped pool and presets, and the compiled card sets of configs. */
+interface CardSets {
+  readonly pool: Pool;
+  readonly presets: readonly PresetBook[];
+  readonly base: CardSet;
+  extend(raw: unknown, bookSize: number): Result<CardSet>;
+  setFor(cfg: DcgConfig): CardSet;
+}
+
+/** The dcg game over `sets`, with `cache` as its memos across applies (pool indexes, targeting plans, the last result's battle index). */
+function dcgOver(sets: CardSets, cache: DcgCache): DcgGame {
+  const { pool, presets, base, extend, setFor } = sets;
   const poolOf = (s: BattleData): Pool => (s.cfg.cardSet === undefined && s.cfg.cardPool === undefined ? pool : setFor(s.cfg).pool);
   const actor = (s: BattleData): Seat | "terminal" => (s.finished ? "terminal" : actorOf({ s }));
   const legal = (s: BattleData): Decision[] => {
@@ -134,6 +149,7 @@ export function makeDcg(pool: Pool = STARTER_POOL, presets: readonly PresetBook[
         return d.finish();
       }),
     render: (s) => renderBattle(s, poolOf(s)),
+    instance: () => dcgOver(sets, cache.fork()),
   };
 }
 

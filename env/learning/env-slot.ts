@@ -1,7 +1,7 @@
 import type { DecisionLoop, SeatDriver } from "../../agents/decision-loop.ts";
 import { InvariantError } from "../../engine/core/index.ts";
 import type { Facilitatee } from "../../agents/facilitatee.ts";
-import type { Seat } from "../../engine/core/index.ts";
+import type { AnyGame, Seat } from "../../engine/core/index.ts";
 import type { DecisionPoint } from "../decision-point.ts";
 import { EnvFault, describeThrown } from "../errors.ts";
 import type { SessionSettings } from "./settings.ts";
@@ -16,6 +16,11 @@ export const enum Done {
 /** One environment of a learning session: its game state, its agents and its episode counters. */
 export interface EnvSlot {
   readonly index: number;
+  /**
+   * The game this env plays through: an instance of its own where the game has instances (memos
+   * carried from one apply to the next stay this env's while other envs step in between).
+   */
+  readonly game: AnyGame;
   /** Seed of this env's streams (episodes and agents), derived from the session seed. */
   envSeed: number;
   state: unknown;
@@ -43,6 +48,7 @@ export interface EnvSlot {
 export function newEnvSlot(settings: SessionSettings, index: number): EnvSlot {
   return {
     index,
+    game: settings.game.instance?.() ?? settings.game,
     envSeed: 0,
     state: null,
     agents: [],
@@ -60,7 +66,8 @@ export function newEnvSlot(settings: SessionSettings, index: number): EnvSlot {
 
 /** The game's cumulative returns in env's episode, one per seat (checked). */
 export function returnsOf(settings: SessionSettings, env: EnvSlot): number[] {
-  const { game, numSeats } = settings;
+  const { game } = env;
+  const { numSeats } = settings;
   let r: readonly number[];
   try {
     r = game.returns(env.state);
@@ -73,7 +80,8 @@ export function returnsOf(settings: SessionSettings, env: EnvSlot): number[] {
 
 /** Writes `seat`'s observation of env into `out` (the pending decision's view when it is that seat's). */
 export function encodeSeat(settings: SessionSettings, env: EnvSlot, seat: Seat, out: Float32Array): void {
-  const { game, adapter } = settings;
+  const { game } = env;
+  const { adapter } = settings;
   const view = env.point && env.point.seat === seat ? env.point.view : game.view(env.state, seat);
   try {
     adapter.observation.encode(view, out);

@@ -62,7 +62,7 @@ export class EpisodeRunner {
     env.point = null;
     env.done = Done.Running;
     try {
-      env.state = s.game.setup(s.config, seed);
+      env.state = env.game.setup(s.config, seed);
     } catch (e) {
       throw new EnvFault("game_fault", `${s.game.info.id}.setup threw: ${describeThrown(e)}`, env.index, e);
     }
@@ -156,9 +156,9 @@ export class EpisodeRunner {
 
   /** The decision loop of env's new episode, from `state`. */
   private newLoop(env: EnvSlot, state: unknown): DecisionLoop {
-    const { game, maxDecisions, bound, deadlines } = this.settings;
+    const { maxDecisions, bound, deadlines } = this.settings;
     return new DecisionLoop({
-      game,
+      game: env.game,
       state,
       driver: (seat) => {
         const driver = env.drivers[seat];
@@ -174,9 +174,10 @@ export class EpisodeRunner {
   }
 
   private point(env: EnvSlot, seat: Seat): DecisionPoint {
-    const { adapter, game } = this.settings;
+    const { adapter } = this.settings;
+    const game = env.game;
     try {
-      return decisionPoint(adapter, env.state, seat, env.index);
+      return decisionPoint(adapter, env.state, seat, env.index, game);
     } catch (e) {
       if (e instanceof EnvFault) throw e;
       throw new EnvFault("game_fault", `${game.info.id} rules threw listing decisions: ${describeThrown(e)}`, env.index, e);

@@ -43,25 +43,82 @@ function reference(seed: number): { decisions: Decision[]; hashes: string[] } {
   return { decisions, hashes };
 }
 
+/**
+ * Plays the reference playouts of `seeds` in turn, one decision of each game at a time: `step`
+ * applies game g's next decision (`hash` is the state hash memo-free play reached), and every
+ * state it returns must hash as memo-free play's did.
+ */
+function interleave(
+  seeds: readonly number[],
+  start: (g: number, seed: number) => BattleData,
+  step: (before: BattleData, decision: Decision, label: string, hash: string, g: number) => BattleData,
+): void {
+  const refs = seeds.map(reference);
+  const states = seeds.map((seed, g) => start(g, seed));
+  const steps = Math.max(...refs.map((r) => r.decisions.length));
+  for (let i = 0; i < steps; i++) {
+    for (let g = 0; g < seeds.length; g++) {
+      const ref = refs[g]!;
+      if (i >= ref.decisions.length) continue;
+      const label = `game ${g} step ${i}`;
+      const next = step(states[g]!, ref.decisions[i]!, label, ref.hashes[i]!, g);
+      expect(stateHash(next), label).toBe(ref.hashes[i]);
+      states[g] = next;
+    }
+  }
+}
+
 describe("dcg's apply memos (DcgCache)", () => {
   it("two games interleaved on one instance, each step also re-applied from the state before, match memo-free play", () => {
-    const seeds = [3, 11];
-    const refs = seeds.map(reference);
-    const states = seeds.map((seed) => game.setup(config, seed));
-    const steps = Math.max(...refs.map((r) => r.decisions.length));
-    for (let i = 0; i < steps; i++) {
-      for (let g = 0; g < seeds.length; g++) {
-        const ref = refs[g]!;
-        if (i >= ref.decisions.length) continue;
-        const before = states[g]!;
-        const next = game.applyTrusted(before, ref.decisions[i]!);
+    interleave(
+      [3, 11],
+      (_, seed) => game.setup(config, seed),
+      (before, decision, label, hash) => {
+        const next = game.applyTrusted(before, decision);
         // The same decision again from the older state: the last result is now `next`, not `before`.
-        const again = game.applyTrusted(before, ref.decisions[i]!);
-        expect(stateHash(next), `game ${g} step ${i}`).toBe(ref.hashes[i]);
-        expect(stateHash(again), `game ${g} step ${i} re-applied`).toBe(ref.hashes[i]);
-        states[g] = next;
-      }
-    }
+        const again = game.applyTrusted(before, decision);
+        expect(stateHash(again), `${label} re-applied`).toBe(hash);
+        return next;
+      },
+    );
+  });
+
+  it("games interleaved each on an instance of its own (game.instance()) match memo-free play", () => {
+    const instances = [3, 11, 19].map(() => game.instance());
+    interleave(
+      [3, 11, 19],
+      (g, seed) => instances[g]!.setup(config, seed),
+      (before, decision, _label, _hash, g) => {
+        const own = instances[g]!;
+        expect(own.legal(before)).toEqual(game.legal(before));
+        return own.applyTrusted(before, decision);
+      },
+    );
+  });
+
+  it("a fork keeps its own last result's battle index, and shares the memos of card data", () => {
+    const { decisions } = reference(5);
+    const a = new DcgCache();
+    const b = a.fork();
+    expect(b.decisions).toBe(a.decisions);
+    expect(b.plans).toBe(a.plans);
+    expect(b.poolIndex(game.pool)).toBe(a.poolIndex(game.pool));
+    const applyWith = (cache: DcgCache, s: BattleData, decision: Decision): BattleData => {
+      const d = new Draft(s, game.pool, null, cache);
+      applyDecision(d, decision);
+      return d.finish();
+    };
+    const s = game.setup(config, 5);
+    const fromA = applyWith(a, s, decisions[0]!);
+    const fromB = applyWith(b, fromA, decisions[1]!);
+    // Each cache carries the index of its own last result: the same object each time it is asked.
+    expect(a.indexOf(fromA, game.pool, false)).toBe(a.indexOf(fromA, game.pool, false));
+    expect(b.indexOf(fromB, game.pool, false)).toBe(b.indexOf(fromB, game.pool, false));
+    // Not the other's: a state it did not produce gets a fresh index.
+    expect(b.indexOf(fromA, game.pool, false)).not.toBe(b.indexOf(fromA, game.pool, false));
+    // One cache for both, as before instances: b's apply evicts a's memo.
+    applyWith(a, fromA, decisions[1]!);
+    expect(a.indexOf(fromA, game.pool, false)).not.toBe(a.indexOf(fromA, game.pool, false));
   });
 
   it("a playout with one cache starts most applies from the carried aura list; a fresh cache never does", () => {
