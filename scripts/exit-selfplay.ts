@@ -1,7 +1,7 @@
 /**
  * npm run exit:selfplay -- --model net.onnx --out dir [--games N] [--iters N] [--seed N]
  *                          [--explore N] [--noise X] [--value net|eval] [--search k=v,...]
- *                          [--concurrency N] [-q]
+ *                          [--concurrency N] [--student spec [--opponent spec]] [-q]
  *
  * Self-play for expert iteration (python/examples/train_exit.py drives it): both seats of dcg are
  * played by network-guided determinized MCTS (`mcts:policy=<model>`, agents/guided-mcts.ts). For
@@ -11,6 +11,14 @@
  * seat's return (the value target). The first --explore decisions of a game are sampled in
  * proportion to the visits (with root noise), later ones are the most visited. --search adds
  * further parameters of the guided search (e.g. `ptemp=2,cpuct=3`), checked like any agent spec.
+ *
+ * With --student (DAgger: labels on the states the student itself reaches), seat `game % 2` of
+ * each game is played by the student agent (e.g. `onnx:path=net.onnx`) and the other seat by
+ * --opponent (default `mcts`); the guided search is only the teacher: at every student decision
+ * with a choice it searches, and its visits become the row's policy target, but the student's own
+ * choice is played. Rows come from the student's seat only and z is the student's return.
+ * --explore does not apply; --noise defaults to 0 and --value to eval (the teacher is the guided
+ * search at its own defaults, labelling without noise).
  *
  * Files in --out, appended one finished game at a time (a run stopped half way keeps whole games):
  * obs.f32 (rows of obsSize float32), pi.f32 (rows of actionSize float32, visits normalised),
@@ -23,12 +31,13 @@ import { deriveSeed, Rng, unwrap, type AnyGame } from "../engine/core/index.ts";
 import { registry } from "../engine/games.ts";
 import { GuidedMctsAgent } from "../agents/guided-mcts.ts";
 import { createAgentReady } from "../agents/spec.ts";
+import type { Facilitatee } from "../agents/facilitatee.ts";
 import { adapters } from "../env/games/index.ts";
 import { specOf } from "../env/spec.ts";
 import { intArg, main, parseCli, printUsage, UsageError } from "./cli.ts";
 
 const USAGE =
-  "npm run exit:selfplay -- --model net.onnx --out dir [--game dcg] [--games N] [--iters N] [--seed N] [--explore N] [--noise X] [--value net|eval] [--search k=v,...] [--concurrency N] [-q]";
+  "npm run exit:selfplay -- --model net.onnx --out dir [--game dcg] [--games N] [--iters N] [--seed N] [--explore N] [--noise X] [--value net|eval] [--search k=v,...] [--concurrency N] [--student spec [--opponent spec]] [-q]";
 
 interface Row {
   readonly seat: number;
@@ -50,6 +59,8 @@ main(async () => {
     value: { type: "string" },
     search: { type: "string" },
     concurrency: { type: "string" },
+    student: { type: "string" },
+    opponent: { type: "string" },
     quiet: { type: "boolean", short: "q" },
   });
   if (values.help) return printUsage(USAGE);
@@ -63,11 +74,15 @@ main(async () => {
   const games = intArg(values.games, "games", 20, 1, 1_000_000);
   const iters = intArg(values.iters, "iters", 100, 1, 100_000);
   const seed = intArg(values.seed, "seed", 1);
+  const student = values.student;
+  if (student !== undefined && values.explore !== undefined) throw new UsageError(`--explore does not apply with --student (the student plays its own moves)`);
+  if (student === undefined && values.opponent !== undefined) throw new UsageError(`--opponent needs --student`);
+  const opponent = values.opponent ?? "mcts";
   const explore = intArg(values.explore, "explore", 30, 0, 100_000);
   const concurrency = intArg(values.concurrency, "concurrency", 8, 1, 256);
-  const noise = values.noise === undefined ? 0.25 : Number(values.noise);
+  const noise = values.noise === undefined ? (student === undefined ? 0.25 : 0) : Number(values.noise);
   if (!(noise >= 0 && noise <= 1)) throw new UsageError(`--noise must be a number between 0 and 1, got "${values.noise}"`);
-  const value = values.value ?? "net";
+  const value = values.value ?? (student === undefined ? "net" : "eval");
   if (value !== "net" && value !== "eval") throw new UsageError(`--value must be net or eval, got "${value}"`);
   const search = values.search ?? "";
   if (!/^([a-zA-Z]+=[^,;=]+(,[a-zA-Z]+=[^,;=]+)*)?$/.test(search) || /(^|,)(policy|iters|noise|value)=/.test(search))
@@ -75,26 +90,49 @@ main(async () => {
   const config = unwrap(game.parseConfig({}));
   if ((config as { seats: number }).seats !== 2) throw new UsageError(`${gameId} must be a two-seat game for self-play`);
 
+  const agentSpec = `mcts:policy=${values.model},iters=${iters},noise=${noise},value=${value}${search ? `,${search}` : ""}`;
+  const context = { game: gameId, adapter, actionSpecHash: spec.actionSpecHash };
+  async function makeAgent(text: string, seed: number, seat: number, flag: string): Promise<Facilitatee> {
+    const made = await createAgentReady(text, { ...context, seed, seat });
+    if (!made.ok) throw new UsageError(`${flag}: ${made.error.message}`);
+    return made.value;
+  }
+  // Checked before anything is written, so a misspelt --model, --student or --opponent fails at once.
+  await makeAgent(agentSpec, seed, 0, "--model");
+  if (student !== undefined) {
+    await makeAgent(student, seed, 0, "--student");
+    await makeAgent(opponent, seed, 1, "--opponent");
+  }
+
   const out = values.out;
   mkdirSync(out, { recursive: true });
   for (const f of ["obs.f32", "pi.f32", "mask.u8", "z.f32", "meta.json"]) if (existsSync(join(out, f))) rmSync(join(out, f));
   const obsSize = adapter.observation.size;
   const actionSize = adapter.actions.size;
-  const agentSpec = `mcts:policy=${values.model},iters=${iters},noise=${noise},value=${value}${search ? `,${search}` : ""}`;
   const start = performance.now();
   let rows = 0;
   let done = 0;
   let wins0 = 0;
   let decisions = 0;
+  let studentWins = 0;
+
+  /** Who plays each seat of game `index`, and the guided search that labels that seat's decisions (none: no rows). */
+  async function seatsOf(index: number, dealSeed: number): Promise<{ player: Facilitatee; teacher: GuidedMctsAgent | null }[]> {
+    const seats: { player: Facilitatee; teacher: GuidedMctsAgent | null }[] = [];
+    for (const seat of [0, 1]) {
+      const guided = async () => (await makeAgent(agentSpec, dealSeed, seat, "--model")) as GuidedMctsAgent;
+      if (student === undefined) {
+        const teacher = await guided();
+        seats.push({ player: teacher, teacher });
+      } else if (seat === index % 2) seats.push({ player: await makeAgent(student, dealSeed, seat, "--student"), teacher: await guided() });
+      else seats.push({ player: await makeAgent(opponent, dealSeed, seat, "--opponent"), teacher: null });
+    }
+    return seats;
+  }
 
   async function playOne(index: number): Promise<void> {
     const dealSeed = deriveSeed(seed, `exit:${index}`);
-    const agents: GuidedMctsAgent[] = [];
-    for (const seat of [0, 1]) {
-      const made = await createAgentReady(agentSpec, { seed: dealSeed, seat, game: gameId, adapter, actionSpecHash: spec.actionSpecHash });
-      if (!made.ok) throw new Error(made.error.message);
-      agents.push(made.value as GuidedMctsAgent);
-    }
+    const seats = await seatsOf(index, dealSeed);
     const pick = Rng.seeded(deriveSeed(dealSeed, "exit:pick"));
     let state = game.setup(config, dealSeed);
     const record: Row[] = [];
@@ -105,36 +143,48 @@ main(async () => {
       if (step >= limit) throw new Error(`${gameId} did not end within ${limit} decisions`);
       const legal = game.legal(state);
       const view = game.view(state, seat);
-      let index = 0;
-      if (legal.length > 1) {
-        const agent = agents[seat]!;
-        const best = await agent.decide({ game, seat, view, legal, step });
-        const visits = agent.lastVisits;
-        index = step < explore ? sampleByVisits(visits, pick) : best;
-        const pi = new Float32Array(actionSize);
-        const mask = new Uint8Array(actionSize);
-        const total = visits.reduce((a, b) => a + b, 0) || 1;
-        for (let i = 0; i < legal.length; i++) {
-          const id = adapter!.actions.encode(view, legal[i]);
-          pi[id]! += visits[i]! / total;
-          mask[id] = 1;
-        }
-        const obs = new Float32Array(obsSize);
-        adapter!.observation.encode(view, obs);
-        record.push({ seat, obs, pi, mask });
+      let choice = 0;
+      const { player, teacher } = seats[seat]!;
+      if (legal.length > 1 && teacher === null) choice = await player.decide({ game, seat, view, legal, step });
+      else if (legal.length > 1 && teacher !== null) {
+        const best = await teacher.decide({ game, seat, view, legal, step });
+        const visits = teacher.lastVisits;
+        if (player !== teacher) choice = await player.decide({ game, seat, view, legal, step });
+        else choice = step < explore ? sampleByVisits(visits, pick) : best;
+        record.push(labelledRow(view, legal, visits, seat));
       }
-      state = game.applyTrusted(state, legal[index]);
+      if (!Number.isInteger(choice) || choice < 0 || choice >= legal.length) throw new Error(`seat ${seat} chose ${choice} of ${legal.length} legal decisions`);
+      state = game.applyTrusted(state, legal[choice]);
       decisions++;
     }
     const returns = game.returns(state);
     if (returns[0]! > returns[1]!) wins0++;
+    if (student !== undefined && returns[index % 2]! > returns[1 - (index % 2)]!) studentWins++;
     appendRows(out, record, returns);
     rows += record.length;
     done++;
     if (!values.quiet) {
       const s = (performance.now() - start) / 1000;
-      process.stderr.write(`selfplay: ${done}/${games} games, ${rows} rows, ${decisions} decisions, ${s.toFixed(0)} s (${(done / s).toFixed(2)} games/s)\n`);
+      const won = student === undefined ? "" : `, student won ${studentWins}`;
+      process.stderr.write(
+        `selfplay: ${done}/${games} games${won}, ${rows} rows, ${decisions} decisions, ${s.toFixed(0)} s (${(s / Math.max(1, rows)).toFixed(3)} s per row)\n`,
+      );
     }
+  }
+
+  /** A row: the view's encoding, the legal ids, and the visits normalised over the action ids. */
+  function labelledRow(view: unknown, legal: readonly unknown[], visits: readonly number[], seat: number): Row {
+    const pi = new Float32Array(actionSize);
+    const mask = new Uint8Array(actionSize);
+    const total = visits.reduce((a, b) => a + b, 0) || 1;
+    for (let i = 0; i < legal.length; i++) {
+      const id = adapter!.actions.encode(view, legal[i]);
+      pi[id]! += visits[i]! / total;
+      mask[id] = 1;
+    }
+    const obs = new Float32Array(obsSize);
+    adapter!.observation.encode(view, obs);
+    return { seat, obs, pi, mask };
   }
 
   let next = 0;
@@ -152,6 +202,7 @@ main(async () => {
     rows,
     games,
     seat0Wins: wins0,
+    ...(student === undefined ? {} : { student, opponent, studentWins }),
     decisions,
     iters,
     seconds,

@@ -25,6 +25,14 @@ next round) and ``log.jsonl`` (one line per round: rows, losses, seconds). Stopp
 and running the same command again resumes: finished rounds are kept, a half-played round's
 self-play starts over. ``--rounds`` is the total, so raising it continues a finished run.
 
+With ``--dagger`` the loop is DAgger instead (imitation on the states the student itself reaches):
+each round the current network plays ``--games`` games as a plain policy (``onnx:path=...``,
+argmax) against ``--opponent`` (default ``mcts``), a fixed teacher search
+(``mcts:policy=<--teacher>,iters=<--iters>,value=eval``, no root noise) labels every decision
+of the student with its visit distribution, and the next network is trained afresh from
+``--init-onnx``'s weights on the rows of every round so far. Each round's log line says how many
+of its games the student won against the opponent.
+
     # from python/, niced on a shared machine
     nice -n 10 .venv/bin/python examples/train_exit.py --run-name exit-demo --rounds 2 --games 4 --iters 32
 """
@@ -78,7 +86,31 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     p.add_argument("--threads", type=int, default=1, help="torch CPU threads")
     p.add_argument("--node", type=str, default=os.environ.get("CARDGYM_NODE", "node"))
     p.add_argument("--url", type=str, default=None, help="cardgym server to read the env spec from (default: the embedded server)")
-    return p.parse_args(argv)
+    p.add_argument("--dagger", action="store_true", help="DAgger: the network plays --opponent as a policy and --teacher's search labels its decisions; retrained from --init-onnx each round on every round's rows")
+    p.add_argument("--teacher", type=str, default=None, help="with --dagger: the model guiding the teacher search (a path or builtin/<name>)")
+    p.add_argument("--opponent", type=str, default=None, help="with --dagger: the agent spec the student plays (default mcts)")
+    args = p.parse_args(argv)
+    check_args(p, args)
+    return args
+
+
+def check_args(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuses out-of-range numbers and options that do not go together (argparse exits 2 with the usage)."""
+    bounds = {"rounds": (1, 100_000), "games": (1, 1_000_000), "iters": (1, 100_000), "explore": (0, 100_000), "concurrency": (1, 256),
+              "window": (1, 100_000), "epochs": (1, 1_000), "batch": (1, 1 << 20), "hidden": (1, 4096), "threads": (1, 256),
+              "eval_value_rounds": (0, 1_000_000)}  # fmt: skip
+    for name, (lo, hi) in bounds.items():
+        value = getattr(args, name)
+        if not lo <= value <= hi:
+            p.error(f"--{name.replace('_', '-')} must be between {lo} and {hi}, got {value}")
+    if not 0 <= args.noise <= 1:
+        p.error(f"--noise must be between 0 and 1, got {args.noise}")
+    if not (args.lr > 0 and np.isfinite(args.lr)):
+        p.error(f"--lr must be a positive number, got {args.lr}")
+    if args.dagger and (args.teacher is None or args.init_onnx is None):
+        p.error("--dagger needs --teacher (the search's model) and --init-onnx (the student's starting weights)")
+    if not args.dagger and (args.teacher is not None or args.opponent is not None):
+        p.error("--teacher and --opponent only apply with --dagger")
 
 
 class PolicyValue(Actor):
@@ -168,12 +200,27 @@ def train_round(net: PolicyValue, opt: torch.optim.Optimizer, data: Dict[str, np
 
 
 def self_play(repo: Path, model: Path, folder: Path, round_no: int, args: argparse.Namespace) -> dict:
+    if args.dagger:
+        return student_play(repo, model, folder, round_no, args)
     value = "eval" if round_no < args.eval_value_rounds else "net"
     cmd = [
         args.node, "--import", "tsx", "scripts/exit-selfplay.ts",
         "--model", str(model), "--out", str(folder), "--games", str(args.games), "--iters", str(args.iters),
         "--seed", str(args.seed * 100_000 + round_no), "--explore", str(args.explore), "--noise", str(args.noise),
         "--value", value, "--concurrency", str(args.concurrency),
+    ] + (["--search", args.search] if args.search else [])  # fmt: skip
+    subprocess.run(cmd, cwd=str(repo), check=True)
+    return json.loads((folder / "meta.json").read_text())
+
+
+def student_play(repo: Path, model: Path, folder: Path, round_no: int, args: argparse.Namespace) -> dict:
+    """A DAgger round: the network as a policy against --opponent, every one of its decisions labelled by the teacher's search."""
+    teacher = args.teacher if args.teacher.startswith("builtin/") else str(Path(args.teacher).resolve())  # Node runs in the checkout
+    cmd = [
+        args.node, "--import", "tsx", "scripts/exit-selfplay.ts",
+        "--model", teacher, "--out", str(folder), "--games", str(args.games), "--iters", str(args.iters),
+        "--seed", str(args.seed * 100_000 + round_no), "--value", "eval", "--concurrency", str(args.concurrency),
+        "--student", f"onnx:path={model.resolve()}", "--opponent", args.opponent or "mcts",
     ] + (["--search", args.search] if args.search else [])  # fmt: skip
     subprocess.run(cmd, cwd=str(repo), check=True)
     return json.loads((folder / "meta.json").read_text())
@@ -195,6 +242,10 @@ def main(argv: Optional[List[str]] = None) -> Path:
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
     ckpt = run / "checkpoint.pt"
     start_round = 0
+    initial = None
+    if args.dagger:
+        load_actor_from_onnx(net, Path(args.init_onnx))
+        initial = {k: v.clone() for k, v in net.state_dict().items()}
     if ckpt.exists():
         saved = torch.load(ckpt)
         net.load_state_dict(saved["net"])
@@ -218,9 +269,13 @@ def main(argv: Optional[List[str]] = None) -> Path:
         folder = run / f"round-{round_no:03d}"
         meta = json.loads((folder / "meta.json").read_text()) if (folder / "meta.json").exists() else self_play(repo, model, folder, round_no, args)
         t1 = time.time()
-        rounds = [run / f"round-{r:03d}" for r in range(max(0, round_no - args.window + 1), round_no + 1)]
+        first = 0 if args.dagger else max(0, round_no - args.window + 1)
+        rounds = [run / f"round-{r:03d}" for r in range(first, round_no + 1)]
         parts = [read_round(f) for f in rounds]
         data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+        if initial is not None:  # DAgger: every round's network is trained afresh from the initial weights on all rows so far
+            net.load_state_dict(initial)
+            opt = torch.optim.Adam(net.parameters(), lr=args.lr)
         losses = train_round(net, opt, data, args, gen)
         torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "round": round_no + 1, "args": vars(args)}, ckpt)
         next_model = export(round_no + 1)
@@ -229,6 +284,7 @@ def main(argv: Optional[List[str]] = None) -> Path:
             "games": meta["games"],
             "rows": meta["rows"],
             "seat0_wins": meta["seat0Wins"],
+            **({"student_wins": meta["studentWins"]} if args.dagger else {}),
             "train_rows": int(data["z"].shape[0]),
             **losses,
             "selfplay_s": round(t1 - t0, 1),
@@ -237,8 +293,9 @@ def main(argv: Optional[List[str]] = None) -> Path:
         }
         with open(run / "log.jsonl", "a") as f:
             f.write(json.dumps(entry) + "\n")
+        won = f" (the student won {meta['studentWins']})" if args.dagger else ""
         print(
-            f"exit: round {round_no + 1}/{args.rounds}: {meta['games']} games, {meta['rows']} rows (training on {entry['train_rows']}), "
+            f"exit: round {round_no + 1}/{args.rounds}: {meta['games']} games{won}, {meta['rows']} rows (training on {entry['train_rows']}), "
             f"policy loss {losses['policy_loss']:.3f}, value loss {losses['value_loss']:.3f}, self-play {entry['selfplay_s']} s, training {entry['train_s']} s -> {next_model.name}",
             flush=True,
         )

@@ -8,10 +8,9 @@ import json
 import shutil
 
 import numpy as np
-from torch_support import train_exit_module
+from torch_support import fresh_run, train_exit_module
 
 import cardgym.onnx
-from cardgym.server import find_repo
 
 
 def test_two_rounds_with_a_resume_export_a_policy_value_model(client):
@@ -19,10 +18,8 @@ def test_two_rounds_with_a_resume_export_a_policy_value_model(client):
     import torch
 
     train_exit = train_exit_module()
-    repo = find_repo()
     run = "pytest-exit"
-    run_dir = repo / "models" / "runs" / run
-    shutil.rmtree(run_dir, ignore_errors=True)
+    repo, run_dir = fresh_run(run)
     builtin = repo / "models" / "builtin" / "dcg-ppo-v1.onnx"
     common = ["--run-name", run, "--games", "2", "--iters", "4", "--explore", "4", "--concurrency", "2", "--url", client.url, "--init-onnx", str(builtin)]
     try:
@@ -47,5 +44,49 @@ def test_two_rounds_with_a_resume_export_a_policy_value_model(client):
         ppo = cardgym.onnx.node_logits(builtin, "dcg", probe)
         assert np.max(np.abs(logits.numpy() - ppo)) < 1e-4
         assert value.shape == (3, 1) and float(value.abs().max()) <= 1.0
+    finally:
+        shutil.rmtree(run_dir, ignore_errors=True)
+
+
+def test_dagger_options_are_checked_before_anything_runs(capsys):
+    import pytest
+
+    train_exit = train_exit_module()
+    cases = [
+        (["--dagger", "--init-onnx", "x.onnx"], "--dagger needs --teacher"),
+        (["--dagger", "--teacher", "builtin/dcg-exit-v2"], "--dagger needs --teacher"),
+        (["--teacher", "builtin/dcg-exit-v2"], "--teacher and --opponent only apply with --dagger"),
+        (["--opponent", "mcts"], "--teacher and --opponent only apply with --dagger"),
+        (["--games", "0"], "--games must be between 1 and 1000000, got 0"),
+        (["--iters", "100001"], "--iters must be between 1 and 100000"),
+        (["--noise", "1.5"], "--noise must be between 0 and 1"),
+        (["--lr", "-1"], "--lr must be a positive number"),
+    ]
+    for extra, message in cases:
+        with pytest.raises(SystemExit) as exited:
+            train_exit.parse_args(["--run-name", "never-made", *extra])
+        assert exited.value.code == 2
+        assert message in capsys.readouterr().err
+
+
+def test_dagger_rounds_label_the_students_games_and_train_on_every_round(client):
+    train_exit = train_exit_module()
+    run = "pytest-dagger"
+    repo, run_dir = fresh_run(run)
+    builtin = repo / "models" / "builtin" / "dcg-exit-v2.onnx"
+    common = ["--run-name", run, "--dagger", "--teacher", "builtin/dcg-exit-v2", "--opponent", "random", "--games", "2", "--iters", "4"]
+    common += ["--concurrency", "2", "--window", "1", "--url", client.url, "--init-onnx", str(builtin)]
+    try:
+        train_exit.main(["--rounds", "1", *common])
+        train_exit.main(["--rounds", "2", *common])  # resumes at round 1
+        log = [json.loads(line) for line in (run_dir / "log.jsonl").read_text().splitlines()]
+        assert [entry["round"] for entry in log] == [0, 1]
+        assert all(0 <= entry["student_wins"] <= 2 and entry["rows"] > 0 for entry in log)
+        # DAgger aggregates: round 1 trains on both rounds' rows, whatever --window says.
+        assert log[1]["train_rows"] == log[0]["rows"] + log[1]["rows"]
+        meta = json.loads((run_dir / "round-001" / "meta.json").read_text())
+        assert meta["student"] == f"onnx:path={(run_dir / 'net-001.onnx').resolve()}" and meta["opponent"] == "random"
+        assert meta["agent"] == "mcts:policy=builtin/dcg-exit-v2,iters=4,noise=0,value=eval"
+        assert (run_dir / "net-002.onnx").exists()
     finally:
         shutil.rmtree(run_dir, ignore_errors=True)

@@ -10,18 +10,15 @@ import shutil
 
 import numpy as np
 from conftest import masked_choice
-from torch_support import train_ppo_module
+from torch_support import fresh_run, train_ppo_module
 
 import cardgym
-from cardgym.server import find_repo
 
 
 def test_short_training_run_exports_a_model_the_server_seats_as_an_opponent(client):
     train_ppo = train_ppo_module()
-    repo = find_repo()
     run = "pytest-smoke"
-    run_dir = repo / "models" / "runs" / run
-    shutil.rmtree(run_dir, ignore_errors=True)
+    repo, run_dir = fresh_run(run)
     out = run_dir / "final.onnx"
     try:
         summary = train_ppo.main([

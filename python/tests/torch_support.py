@@ -47,3 +47,15 @@ def train_exit_module():
     """python/examples/train_exit.py as a module (expert iteration; it imports train_ppo's actor)."""
     train_ppo_module()
     return importlib.import_module("train_exit")
+
+
+def fresh_run(name: str):
+    """The checkout and its empty ``models/runs/<name>`` (anything a failed run left is removed)."""
+    import shutil
+
+    from cardgym.server import find_repo
+
+    repo = find_repo()
+    run_dir = repo / "models" / "runs" / name
+    shutil.rmtree(run_dir, ignore_errors=True)
+    return repo, run_dir
