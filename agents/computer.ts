@@ -18,9 +18,14 @@ export interface ComputerOptions {
   readonly beam: number;
   /** Chance of playing a uniformly random legal decision instead of searching (weak levels). */
   readonly blunder: number;
+  /** Iterations of a game planner's tree search over the seat's own moves (sevens), 0 = its one-ply search. */
+  readonly search: number;
 }
 
-export const COMPUTER_DEFAULTS: ComputerOptions = { dets: 4, rollouts: 1, depth: 0, evaluator: "auto", beam: 8, blunder: 0 };
+/** The most tree-search iterations a computer may be asked for per decision (`search`). */
+export const MAX_SEARCH_ITERATIONS = 100_000;
+
+export const COMPUTER_DEFAULTS: ComputerOptions = { dets: 4, rollouts: 1, depth: 0, evaluator: "auto", beam: 8, blunder: 0, search: 0 };
 
 export { COMPUTER_LEVELS, type ComputerLevel } from "./levels.ts";
 
@@ -91,7 +96,15 @@ export class ComputerAgent implements Facilitatee {
     let p = this.planners.get(id);
     if (p === undefined) {
       const factory = this.options.evaluator === "rollout" ? undefined : gamePlanner(id);
-      p = factory ? factory({ samples: this.options.dets, rollouts: this.options.rollouts, width: this.options.beam, horizon: this.options.depth }) : null;
+      p = factory
+        ? factory({
+            samples: this.options.dets,
+            rollouts: this.options.rollouts,
+            width: this.options.beam,
+            horizon: this.options.depth,
+            iterations: this.options.search,
+          })
+        : null;
       this.planners.set(id, p);
     }
     return p;

@@ -12,6 +12,7 @@ import { parseAgentSpec } from "./spec.ts";
  * - random, sandbag, tutorial (and agents this table does not know): 1;
  * - computer: dets x rollouts x 16 (it scores every legal candidate, 16 taken as a typical count),
  *   dets and rollouts from its level (the game's level table when the game is named) unless given;
+ *   with `search` (a planner's tree search, one playout per iteration), the larger of that and its iterations;
  * - mcts: iters, or with `ms` the iterations that time allows at MS_UNITS per ms, whichever is less;
  * - onnx: 4 per MB of its maxMB size cap (inference cost grows with the model's size).
  * A budget is an estimate, not a measurement: the step timeout is what holds every request to
@@ -36,7 +37,8 @@ export function agentCost(spec: string, game?: string): Result<number> {
     case "computer": {
       const levels = computerLevels(game);
       const preset = levels[num(params.level, DEFAULT_LEVEL) as ComputerLevel] ?? levels[DEFAULT_LEVEL];
-      return ok(num(params.dets, preset.dets) * num(params.rollouts, preset.rollouts) * CANDIDATES);
+      const onePly = num(params.dets, preset.dets) * num(params.rollouts, preset.rollouts) * CANDIDATES;
+      return ok(Math.max(onePly, num(params.search, 0)));
     }
     case "mcts": {
       const ms = params.ms === undefined ? undefined : num(params.ms, 1);

@@ -1,5 +1,5 @@
 import { deriveSeed, fail, ok, type Result } from "../engine/core/index.ts";
-import { ComputerAgent, COMPUTER_DEFAULTS, type EvaluatorChoice } from "./computer.ts";
+import { ComputerAgent, COMPUTER_DEFAULTS, MAX_SEARCH_ITERATIONS, type EvaluatorChoice } from "./computer.ts";
 import { computerLevels, DEFAULT_LEVEL, MAX_LEVEL, MIN_LEVEL, type ComputerLevel } from "./levels.ts";
 import type { Facilitatee } from "./facilitatee.ts";
 import { GuidedMctsAgent, GUIDED_DEFAULTS } from "./guided-mcts.ts";
@@ -67,7 +67,7 @@ const factories: Record<string, { params: readonly string[]; make: Factory }> = 
   sandbag: { params: [], make: (_spec, ctx) => ok(new SandbagAgent(agentSeed(ctx, "sandbag"))) },
   tutorial: { params: [], make: () => ok(new TutorialAgent()) },
   computer: {
-    params: ["dets", "rollouts", "depth", "eval", "beam", "level"],
+    params: ["dets", "rollouts", "depth", "eval", "beam", "level", "search"],
     make(spec, ctx) {
       const level = intParam(spec, "level", DEFAULT_LEVEL, MIN_LEVEL, MAX_LEVEL);
       if (!level.ok) return level;
@@ -82,7 +82,17 @@ const factories: Record<string, { params: readonly string[]; make: Factory }> = 
       if (!evaluator.ok) return evaluator;
       const beam = intParam(spec, "beam", preset.beam, 1, 10_000);
       if (!beam.ok) return beam;
-      const options = { dets: dets.value, rollouts: rollouts.value, depth: depth.value, evaluator: evaluator.value, beam: beam.value, blunder: preset.blunder };
+      const search = intParam(spec, "search", COMPUTER_DEFAULTS.search, 0, MAX_SEARCH_ITERATIONS);
+      if (!search.ok) return search;
+      const options = {
+        dets: dets.value,
+        rollouts: rollouts.value,
+        depth: depth.value,
+        evaluator: evaluator.value,
+        beam: beam.value,
+        blunder: preset.blunder,
+        search: search.value,
+      };
       return ok(new ComputerAgent(agentSeed(ctx, "computer"), options, specText(spec)));
     },
   },

@@ -9,13 +9,24 @@
  */
 import { deriveSeed, Rng } from "../engine/core/index.ts";
 import { sevens, type SevensConfig, type SevensState } from "../engine/sevens/index.ts";
-import { arenaGames, clairvoyant, foresightBound, handsKnownPlanner, heroScore, replay, type CeilingGame } from "../agents/arena/sevens-ceiling.ts";
+import {
+  arenaGames,
+  clairvoyant,
+  foresightBound,
+  handsKnownPlanner,
+  handsKnownSearch,
+  heroScore,
+  replay,
+  type CeilingGame,
+  type SearchObjective,
+} from "../agents/arena/sevens-ceiling.ts";
 import { carefulPlay } from "../agents/evaluators/sevens-plan.ts";
+import { MAX_SEARCH_ITERATIONS } from "../agents/computer.ts";
 import { wilson } from "../agents/arena/stats.ts";
 import { intArg, jsonArg, main, parseCli, printUsage, UsageError } from "./cli.ts";
 
 const USAGE =
-  "npm run sevens-ceiling -- [--games N] [--seed N] [--config JSON] [--endgame K] [--deals-bound M] [--planner P] [--planner-endgame K] [--max-nodes N] [-q]";
+  "npm run sevens-ceiling -- [--games N] [--seed N] [--config JSON] [--endgame K] [--deals-bound M] [--planner P] [--planner-endgame K] [--search N] [--search-objective rank|pair] [--max-nodes N] [-q]";
 
 main(() => {
   const { values, positionals } = parseCli(USAGE, {
@@ -27,6 +38,8 @@ main(() => {
     "max-nodes": { type: "string" },
     planner: { type: "string" },
     "planner-endgame": { type: "string" },
+    search: { type: "string" },
+    "search-objective": { type: "string" },
     quiet: { type: "boolean", short: "q" },
   });
   if (values.help)
@@ -36,7 +49,9 @@ main(() => {
       "knows every hand and how every random seat will choose (an upper bound for any agent), and with --endgame K the",
       "bound for a hero that knows the hands but not the random seats' choices from K cards left in hands. With --planner P",
       "it also plays such a hero (a lower bound for it): the sevens planner on the real hands, P playouts per candidate, exact",
-      "from --planner-endgame K cards left in hands (default 0: playouts only).",
+      "from --planner-endgame K cards left in hands (default 0: playouts only). With --search N, the agents' deeper search on the",
+      "real hands (N iterations per decision, the random seats as uniform chance), maximizing the rank reward or, with",
+      "--search-objective pair, the result against the seat it is scored against.",
     );
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"\nusage: ${USAGE}`);
   const games = intArg(values.games, "games", 400, 2, 100_000);
@@ -46,6 +61,8 @@ main(() => {
   const boundDeals = intArg(values["deals-bound"], "deals-bound", games, 1, games);
   const plannerPlayouts = values.planner === undefined ? null : intArg(values.planner, "planner", 0, 1, 100_000);
   const plannerEndgame = intArg(values["planner-endgame"], "planner-endgame", 0, 0, 48);
+  const searchIterations = values.search === undefined ? null : intArg(values.search, "search", 0, 1, MAX_SEARCH_ITERATIONS);
+  const objective = searchObjective(values["search-objective"]);
   const parsed = sevens.parseConfig(jsonArg(values.config, "config"));
   if (!parsed.ok) throw new UsageError(`--config: ${parsed.error.message}`);
   const config: SevensConfig = parsed.value;
@@ -102,8 +119,28 @@ main(() => {
         `${pct(won / n)} [${pct(pi.low)}, ${pct(pi.high)}] (a lower bound for a hero that knows the hands)`,
     );
   }
+  if (searchIterations !== null) {
+    let won = 0;
+    const t0 = performance.now();
+    for (const [i, g] of all.entries()) {
+      const policy = handsKnownSearch(g, searchIterations, objective, Rng.seeded(deriveSeed(seed, `hands-known-search:${g.index}`)));
+      won += heroScore(replay(g, policy), g.hero, g.rival);
+      if ((i + 1) % 50 === 0 || i + 1 === all.length)
+        progress(`hands-known search: ${i + 1}/${all.length} games, ${won} won, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    }
+    const si = wilson(won, n);
+    console.log(
+      `hands known, the deeper search on them (${searchIterations} iterations per decision, objective ${objective}): wins ${won} of ${n}, ` +
+        `${pct(won / n)} [${pct(si.low)}, ${pct(si.high)}] (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+    );
+  }
   console.log(`(${((performance.now() - start) / 1000).toFixed(1)} s)`);
 });
+
+function searchObjective(raw: string | undefined): SearchObjective {
+  if (raw === undefined || raw === "rank" || raw === "pair") return raw ?? "rank";
+  throw new UsageError(`--search-objective must be rank or pair, got ${JSON.stringify(raw)}`);
+}
 
 const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
 

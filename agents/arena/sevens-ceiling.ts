@@ -2,7 +2,8 @@ import { InvariantError, must, Rng, type RngState } from "../../engine/core/inde
 import { CARD_COUNT, sevens, type SevensConfig, type SevensDecision, type SevensState } from "../../engine/sevens/index.ts";
 import { agentStreamSeed } from "../spec.ts";
 import { dealGameSeed, FILLER, fixtureAgentBase, schedule } from "./tournament.ts";
-import { playout, playoutScore } from "../evaluators/sevens-plan.ts";
+import { playout, playoutScore, SEARCH_EXPLORATION } from "../evaluators/sevens-plan.ts";
+import { mostVisited, searchRoot } from "../evaluators/sevens-search.ts";
 
 /**
  * The most any agent can score against `random` on the arena's own sevens deals.
@@ -329,4 +330,24 @@ export function foresightBound(g: CeilingGame, endgame: number, memo: Map<string
     return best;
   };
   return search({ state: g.state, streams: g.streams });
+}
+
+/** What a hands-known search hero maximizes: its rank reward (as the agents do), or its result against the rival alone. */
+export type SearchObjective = "rank" | "pair";
+
+/**
+ * A hero that sees every hand (not the random seats' choices) and runs the agents' deeper search
+ * (`sevens-search.ts`: open-loop UCT over its own moves, the random seats as uniform chance) on
+ * the real state: `iterations` per decision. With objective "pair" it also knows which seat it is
+ * scored against and maximizes its chance of finishing above that seat. Like `handsKnownPlanner`,
+ * a lower bound for the best hero that knows the hands (and, with "pair", the rival).
+ */
+export function handsKnownSearch(
+  g: CeilingGame,
+  iterations: number,
+  objective: SearchObjective,
+  rng: Rng,
+): (s: SevensState, legal: readonly SevensDecision[]) => number {
+  const score = objective === "pair" ? (end: SevensState) => heroScore(end, g.hero, g.rival) : undefined;
+  return (s, legal) => mostVisited(searchRoot(() => s, s.current, legal, { iterations, exploration: SEARCH_EXPLORATION, score }, rng));
 }

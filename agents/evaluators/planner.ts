@@ -22,6 +22,8 @@ export interface PlannerOptions {
   readonly width: number;
   /** Search horizon in plays; 0 = to the end of the game. */
   readonly horizon: number;
+  /** Iterations of a deeper tree search over the seat's own moves, 0 = none (sevens; others ignore it). */
+  readonly iterations: number;
 }
 
 export type PlannerFactory = (options: PlannerOptions) => Planner;

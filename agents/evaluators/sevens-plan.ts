@@ -4,6 +4,7 @@ import { sampleState } from "../determinized.ts";
 import type { DecisionRequest } from "../facilitatee.ts";
 import type { LevelTable } from "../levels.ts";
 import type { Planner, PlannerOptions } from "./planner.ts";
+import { mostVisited, searchRoot } from "./sevens-search.ts";
 
 /**
  * Killing Sevens' planner: determinized rollouts with a careful own policy.
@@ -19,6 +20,10 @@ import type { Planner, PlannerOptions } from "./planner.ts";
  * the others' cards, ties at random. A playout scores the seat's final rank reward (the game's
  * return: every seat beaten counts the same), plus a small bonus per card fewer killed so that
  * among equally ranked lines the cheaper one wins. The best mean is played.
+ *
+ * With `iterations` > 0 it runs the deeper search of `sevens-search.ts` instead: open-loop UCT over
+ * its own moves, every iteration on a fresh deal of the hidden cards, the other seats as uniform
+ * chance, the same careful playouts below the tree.
  */
 export class SevensPlanner implements Planner {
   private readonly options: PlannerOptions;
@@ -32,6 +37,10 @@ export class SevensPlanner implements Planner {
     if (legal.length === 1) return 0;
     const seat = request.seat;
     const view = request.view as SevensView;
+    if (this.options.iterations > 0) {
+      const world = () => sampleState(sevens, view, seat, rng) as SevensState;
+      return mostVisited(searchRoot(world, seat, legal, { iterations: this.options.iterations, exploration: SEARCH_EXPLORATION }, rng));
+    }
     const samples: SevensState[] = [];
     for (let i = 0; i < this.options.samples; i++) samples.push(sampleState(sevens, view, seat, rng) as SevensState);
     // Every deal's playout seeds, drawn after all the deals.
@@ -51,11 +60,19 @@ export class SevensPlanner implements Planner {
   }
 }
 
+/** UCT's exploration constant for the deeper search (0.3 and 1.5 measured no better, docs/agents.md). */
+export const SEARCH_EXPLORATION = 0.7;
+
 /** Small bonus per own card that survives, below the gap between two ranks (0.5 at 5 seats). */
 const SURVIVOR_BONUS = 0.01;
 
 /** Plays to the end (or `horizon` decisions) and scores the result for `seat`. */
 export function playout(state: SevensState, seat: number, rng: Rng, horizon: number): number {
+  return playoutScore(playoutEnd(state, seat, rng, horizon), seat);
+}
+
+/** The state a careful playout for `seat` ends in (the end of the game, or after `horizon` decisions). */
+export function playoutEnd(state: SevensState, seat: number, rng: Rng, horizon: number): SevensState {
   let s = state;
   const limit = horizon > 0 ? horizon : sevens.maxDecisions(s.config);
   for (let step = 0; step < limit && s.current >= 0; step++) {
@@ -63,7 +80,7 @@ export function playout(state: SevensState, seat: number, rng: Rng, horizon: num
     const pick = legal.length === 1 ? 0 : s.current === seat ? carefulPlay(s, legal, rng) : rng.int(legal.length);
     s = sevens.applyTrusted(s, must(legal[pick], "sevens playout: the picked decision"));
   }
-  return playoutScore(s, seat);
+  return s;
 }
 
 /** A playout's score for `seat`: its rank reward at the end (0 before), minus the survivor bonus per own card killed. */
