@@ -1,7 +1,7 @@
 import { DecisionLoop, DecisionLoopFault, type SeatDriver } from "../../agents/decision-loop.ts";
 import type { Facilitatee } from "../../agents/facilitatee.ts";
 import { deriveSeed, type Result, type Seat, must, InvariantError } from "../../engine/core/index.ts";
-import { decisionPoint, type DecisionPoint } from "../decision-point.ts";
+import { decisionPoint, SeenIds, type DecisionPoint } from "../decision-point.ts";
 import { EnvFault, EnvRequestError, describeThrown } from "../errors.ts";
 import type { SeatRole } from "../seats.ts";
 import { Done, returnsOf, type EnvSlot, pointOf, loopOf } from "./env-slot.ts";
@@ -16,7 +16,12 @@ const MAX_EMPTY_EPISODES = 1000;
  * until a client seat must decide, the game ends or the truncation cap is reached.
  */
 export class EpisodeRunner {
-  constructor(private readonly settings: SessionSettings) {}
+  /** The distinct-ids check's scratch, shared by every env's decision points (built one at a time). */
+  private readonly seen: SeenIds;
+
+  constructor(private readonly settings: SessionSettings) {
+    this.seen = new SeenIds(settings.adapter.actions.size);
+  }
 
   /** Makes the agents of the seating where the learner sits at `learner` (-1 in multi mode), one per seat, null at client seats. */
   makeAgents(envSeed: number, learner: Seat): (Facilitatee | null)[] {
@@ -177,7 +182,7 @@ export class EpisodeRunner {
     const { adapter } = this.settings;
     const game = env.game;
     try {
-      return decisionPoint(adapter, env.state, seat, env.index, game);
+      return decisionPoint(adapter, env.state, seat, { env: env.index, game, seen: this.seen });
     } catch (e) {
       if (e instanceof EnvFault) throw e;
       throw new EnvFault("game_fault", `${game.info.id} rules threw listing decisions: ${describeThrown(e)}`, env.index, e);
