@@ -149,14 +149,18 @@ export class ReplyWriter {
     };
   }
 
-  /** A reply's zeroed arrays: fresh ones, or with reuseReplies the shared ones cleared (the sizes are fixed per session). */
+  /**
+   * A reply's zeroed arrays: fresh ones, or with reuseReplies the shared ones cleared (the sizes are
+   * fixed per session). Single mode writes every env's observation row whole (an encoder writes all
+   * of its floats), so there the observations, the first bytes of the buffer, are not cleared.
+   */
   private replyArrays(n: number, s: number, a: number, obsLen: number, rewardLen: number): ReplyArrays {
     if (!this.settings.reuseReplies) return replyArrays(n, s, a, obsLen, rewardLen);
     if (this.shared === null) {
       const arrays = replyArrays(n, s, a, obsLen, rewardLen);
       this.shared = { arrays, bytes: new Uint8Array(arrays.obs.buffer) };
     } else {
-      this.shared.bytes.fill(0);
+      this.shared.bytes.fill(0, this.settings.mode === "single" ? 4 * obsLen : 0);
     }
     return this.shared.arrays;
   }
