@@ -4,7 +4,7 @@ import { EnvFault, EnvRequestError, describeThrown } from "./errors.ts";
 import { chooseActions, resetPlan } from "./learning/actions.ts";
 import { Done, encodeSeat, newEnvSlot, type EnvSlot, pointOf } from "./learning/env-slot.ts";
 import { EpisodeRunner } from "./learning/episodes.ts";
-import { ReplyWriter } from "./learning/replies.ts";
+import { ReplyWriter, type OpenReply } from "./learning/replies.ts";
 import { resolveSettings, type SessionSettings } from "./learning/settings.ts";
 import type { EnvBatch, FacilitatorOptions, ResetRequest } from "./learning/types.ts";
 
@@ -161,18 +161,20 @@ export class LearningFacilitator {
     const { chosen, illegal } = chooseActions(this.settings, this.envs, actions, this.replies.illegalSeat);
     // Validation passed: from here the step is applied, so the illegal rows belong to it.
     this.replies.startStep(illegal);
+    const reply = this.replies.begin("step");
     this.busy = true;
     let pending: Promise<void>[] | null = null;
     let sync = true;
     try {
       for (const env of this.envs) {
         const p = this.stepEnv(env, must(chosen[env.index], "the action index chosen for an env"));
-        if (p) (pending ??= []).push(p);
+        if (p) (pending ??= []).push(p.then(() => this.replies.row(reply, env)));
+        else this.replies.row(reply, env);
       }
-      if (pending === null) return this.finishStep();
+      if (pending === null) return this.finishStep(reply);
       sync = false;
       return settleInOrder(pending)
-        .then(() => this.finishStep())
+        .then(() => this.finishStep(reply))
         .finally(() => {
           this.busy = false;
         });
@@ -203,10 +205,10 @@ export class LearningFacilitator {
     return p ? p.then(() => this.rollover(env)) : this.rollover(env);
   }
 
-  private finishStep(): EnvBatch {
+  private finishStep(reply: OpenReply): EnvBatch {
     this.stepIndex++;
     this.totalEnvSteps += this.settings.numEnvs;
-    return this.replies.batch(this.envs, this.stepIndex, "step");
+    return this.replies.end(reply, this.stepIndex);
   }
 
   /** Same-step autoreset: when the env's episode just ended, records its final rows, then starts its next episode. */

@@ -1,3 +1,4 @@
+import { InvariantError } from "../../engine/core/index.ts";
 import { writeMask } from "../decision-point.ts";
 import { Done, encodeSeat, returnsOf, type EnvSlot } from "./env-slot.ts";
 import type { SessionSettings } from "./settings.ts";
@@ -29,6 +30,8 @@ export class ReplyWriter {
   /** Per env, this step: 0, or how its episode ended (Done.Terminated / Done.Truncated) before it restarted. */
   private readonly finalDone: Uint8Array;
   private finalCount = 0;
+  /** The reply being written (between begin and end). */
+  private open: OpenReply | null = null;
   /** With reuseReplies: the arrays every reply is written into, and all their bytes (zeroed before each reply). */
   private shared: { readonly arrays: ReplyArrays; readonly bytes: Uint8Array } | null = null;
 
@@ -95,57 +98,90 @@ export class ReplyWriter {
    * reply's rows that just (re)started have reward 0.
    */
   batch(envs: readonly EnvSlot[], step: number, kind: "reset" | "step"): EnvBatch {
+    const reply = this.begin(kind);
+    for (const env of envs) this.row(reply, env);
+    return this.end(reply, step);
+  }
+
+  /**
+   * Starts a reply (for a step: after startStep): its arrays, zeroed, then one `row` per env in
+   * any order, then `end`. A step writes each env's row as soon as that env is stepped, while its
+   * state is still in the CPU's caches, instead of in a pass over every env at the end.
+   */
+  begin(kind: "reset" | "step"): OpenReply {
     const { numEnvs: n, numSeats: s, mode, observe } = this.settings;
     const o = this.settings.adapter.observation.size;
     const a = this.settings.adapter.actions.size;
     const single = mode === "single";
     const acting = !single && observe === "acting";
-    const arrays = this.replyArrays(n, s, a, single || acting ? n * o : n * s * o, single ? n : n * s);
-    const { obs, reward, returns, terminated, truncated } = arrays;
-    const rewardFrom = kind === "step" ? this.rewardFrom : null;
-    // Same-step finals and illegal rows belong to step replies only.
-    const final = rewardFrom && this.finalCount > 0 ? this.finalScratch : null;
-    const finalDone = this.finalDone;
-    const illegal = rewardFrom ? this.illegalRows : null;
-    for (const env of envs) {
-      const i = env.index;
-      if (final && finalDone[i]) {
-        // The episode ended in this step and the next one began: its reward and flags, the new first observation.
-        if (single) reward[i] = final.reward[i]!;
-        else for (let k = 0; k < s; k++) reward[i * s + k] = final.reward[i * s + k]!;
-        terminated[i] = finalDone[i] === Done.Terminated ? 1 : 0;
-        truncated[i] = finalDone[i] === Done.Truncated ? 1 : 0;
-        const now = env.lastReturns;
-        for (let k = 0; k < s; k++) returns[i * s + k] = now[k]!;
-      } else {
-        const now = returnsOf(this.settings, env);
-        if (rewardFrom && rewardFrom[i]) this.rowReward(env, now, reward);
-        env.lastReturns = now;
-        for (let k = 0; k < s; k++) returns[i * s + k] = now[k]!;
-        terminated[i] = env.done === Done.Terminated ? 1 : 0;
-        truncated[i] = env.done === Done.Truncated ? 1 : 0;
-      }
-      this.writeRow(env, arrays, acting);
+    this.open = { kind, acting, arrays: this.replyArrays(n, s, a, single || acting ? n * o : n * s * o, single ? n : n * s) };
+    return this.open;
+  }
+
+  /**
+   * Env's row of `reply`: rewards, returns, flags, then the acting seat, counters, mask and
+   * observations. Nothing when `reply` is no longer the one being written (an env of a step that
+   * failed, whose agent answered after the failure).
+   */
+  row(reply: OpenReply, env: EnvSlot): void {
+    if (reply !== this.open) return;
+    const { kind, acting, arrays } = reply;
+    const { numSeats: s, mode } = this.settings;
+    const single = mode === "single";
+    const { reward, returns, terminated, truncated } = arrays;
+    const i = env.index;
+    const step = kind === "step";
+    // Same-step finals belong to step replies only.
+    if (step && this.finalDone[i]) {
+      // The episode ended in this step and the next one began: its reward and flags, the new first observation.
+      const final = this.finalScratch;
+      if (final === null) throw new InvariantError(`env ${i}: its episode ended in this step but no final rows were recorded`);
+      if (single) reward[i] = final.reward[i]!;
+      else for (let k = 0; k < s; k++) reward[i * s + k] = final.reward[i * s + k]!;
+      terminated[i] = this.finalDone[i] === Done.Terminated ? 1 : 0;
+      truncated[i] = this.finalDone[i] === Done.Truncated ? 1 : 0;
+      const now = env.lastReturns;
+      for (let k = 0; k < s; k++) returns[i * s + k] = now[k]!;
+    } else {
+      const now = returnsOf(this.settings, env);
+      if (step && this.rewardFrom[i]) this.rowReward(env, now, reward);
+      env.lastReturns = now;
+      for (let k = 0; k < s; k++) returns[i * s + k] = now[k]!;
+      terminated[i] = env.done === Done.Terminated ? 1 : 0;
+      truncated[i] = env.done === Done.Truncated ? 1 : 0;
     }
+    this.writeRow(env, arrays, acting);
+  }
+
+  /** The reply begun, every row written: the EnvBatch of step `step`. */
+  end(reply: OpenReply, step: number): EnvBatch {
+    if (reply !== this.open) throw new InvariantError("a reply ended that is not the one being written");
+    const { kind, acting, arrays } = reply;
+    this.open = null;
+    const { numEnvs: n, numSeats: s, mode } = this.settings;
+    const o = this.settings.adapter.observation.size;
+    const single = mode === "single";
+    const stepped = kind === "step";
+    const illegal = stepped ? this.illegalRows : null;
     return {
       mode,
       numEnvs: n,
       numSeats: s,
       step,
-      obs,
+      obs: arrays.obs,
       obsShape: single || acting ? [n, o] : [n, s, o],
       mask: arrays.mask,
-      reward,
+      reward: arrays.reward,
       rewardShape: single ? [n] : [n, s],
-      terminated,
-      truncated,
+      terminated: arrays.terminated,
+      truncated: arrays.truncated,
       seat: arrays.seat,
       episode: arrays.episode,
       episodeStep: arrays.episodeStep,
-      returns,
+      returns: arrays.returns,
       learnerSeat: arrays.learnerSeat,
       illegal: this.settings.illegalAction === "terminate" ? (illegal ?? new Uint8Array(n)) : null,
-      final: rewardFrom && this.settings.autoreset === "same-step" ? this.compactFinal(final) : null,
+      final: stepped && this.settings.autoreset === "same-step" ? this.compactFinal(this.finalCount > 0 ? this.finalScratch : null) : null,
     };
   }
 
@@ -244,6 +280,13 @@ export class ReplyWriter {
     }
     return out;
   }
+}
+
+/** A reply being written: its kind, whether it holds only the acting seats' rows (observe "acting"), its arrays. */
+export interface OpenReply {
+  readonly kind: "reset" | "step";
+  readonly acting: boolean;
+  readonly arrays: ReplyArrays;
 }
 
 /** A reply's zeroed arrays. */
