@@ -1,12 +1,14 @@
 /**
- * tsx scripts/bench-env-vs.ts --old <checkout> [--old <checkout>...] [--game dcg] [--envs 1,64] [--opponent random] [--seconds S] [--rounds N]
+ * tsx scripts/bench-env-vs.ts --old <checkout> [--old <checkout>...] [--game dcg] [--envs 1,64] [--opponent random] [--model-root DIR] [--seconds S] [--rounds N]
  *
  * Env-steps per CPU second of a learning session in process (what a Python trainer's vector env
  * costs on the engine's side, not raw engine playouts: bench-engine-vs measures those) in this
  * checkout against other checkouts' (e.g. `git worktree add`s of older commits), in one process.
  * Each side builds the session the server's session worker builds (LearningFacilitator.create with
  * the game's RL adapter, the agent factory and reuseReplies; a checkout from before that option
- * ignores it), the learner at seat 0 against `--opponent` (an agent spec; "random" is what a session gets when no seats are given), resets it, then steps it
+ * ignores it), the learner at seat 0 against `--opponent` (an agent spec; "random" is what a session gets when no seats are given;
+ * `onnx:path=<file>` models resolve against `--model-root`, on every side, so a checkout that does not
+ * ship a model can seat it: `--opponent onnx:path=dcg-exit-v2.onnx --model-root models/builtin`), resets it, then steps it
  * with a uniformly random legal action per env read from the reply's mask, as a trainer does.
  * Every side runs once per round at each env count, in an order that rotates from round to round,
  * the same seeds on every side. Rates are per second of this process's own CPU time. Prints each
@@ -18,7 +20,8 @@ import { pathToFileURL } from "node:url";
 import { intArg, main, parseCli, UsageError, printUsage } from "./cli.ts";
 import { cpuMs, reportSides, rotatingRounds } from "./side-by-side.ts";
 
-const USAGE = "tsx scripts/bench-env-vs.ts --old <checkout> [--old <checkout>...] [--game dcg] [--envs 1,64] [--opponent random] [--seconds S] [--rounds N]";
+const USAGE =
+  "tsx scripts/bench-env-vs.ts --old <checkout> [--old <checkout>...] [--game dcg] [--envs 1,64] [--opponent random] [--model-root DIR] [--seconds S] [--rounds N]";
 
 /** The parts of a step reply the bench reads (every checkout's reply has them). */
 interface Batch {
@@ -38,7 +41,7 @@ interface Side {
 }
 
 /** The learning-session factory of the checkout at `root`, as its session worker builds sessions. */
-async function loadSide(root: string, game: string): Promise<Side> {
+async function loadSide(root: string, game: string, modelRoot: string): Promise<Side> {
   const url = (p: string) => pathToFileURL(join(root, p)).href;
   const lf = await import(url("env/learning-facilitator.ts"));
   const { adapters } = await import(url("env/games/index.ts"));
@@ -59,7 +62,7 @@ async function loadSide(root: string, game: string): Promise<Side> {
         seed,
         maxDecisions: null,
         createAgent,
-        modelRoot: "",
+        modelRoot,
         reuseReplies: true,
       }) as Session,
   };
@@ -117,6 +120,7 @@ main(async () => {
     game: { type: "string" },
     envs: { type: "string" },
     opponent: { type: "string" },
+    "model-root": { type: "string" },
     seconds: { type: "string" },
     rounds: { type: "string" },
   });
@@ -128,7 +132,8 @@ main(async () => {
   const envCounts = (values.envs ?? "1,64").split(",").map((s) => intArg(s, "envs", 1, 1, 1024));
   const seconds = intArg(values.seconds, "seconds", 20, 1, 3600);
   const rounds = intArg(values.rounds, "rounds", 6, 2, 1000);
-  const sides = [...(await Promise.all(olds.map((o) => loadSide(resolve(o), game)))), await loadSide(resolve("."), game)];
+  const modelRoot = values["model-root"] === undefined ? "" : resolve(values["model-root"]);
+  const sides = [...(await Promise.all(olds.map((o) => loadSide(resolve(o), game, modelRoot)))), await loadSide(resolve("."), game, modelRoot)];
   const slice = (seconds * 1000) / rounds / sides.length / envCounts.length;
   console.log(`${game} env-steps in process vs ${opponent} ${new Date().toISOString()}, ${rounds} rotating rounds, ${seconds} CPU seconds in all`);
   for (const numEnvs of envCounts) {
