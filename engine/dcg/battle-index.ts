@@ -14,6 +14,9 @@ import type { Pool } from "./pool.ts";
  * - `aura[id]`: 1 when the card has a NightmareAbility or an AreaAbility; `areaCarrier[id]`: 1 once
  *   an AreaAbility attached something to it (a superset of the cards carrying an area attachment).
  *   The refresh's unit list reads these instead of every unit's record.
+ * - `auraCells`: the cells whose unit has `aura` or `areaCarrier` set, ascending (Draft.setCell and
+ *   Draft.noteAttached keep it up to date): the refresh's unit list walks these few cells instead
+ *   of the whole board.
  * - `strategy[seat]`: the seat's cards in the Strategy layer when the index was made (ascending). No
  *   card enters that layer later, so this holds every card there now.
  * - `poisoned`: every card that is, or once was, poisoned (a superset, ascending, as the carriers
@@ -37,6 +40,7 @@ export class BattleIndex {
   readonly rubricCells: readonly [number[], number[]] = [[], []];
   readonly aura: Uint8Array;
   readonly areaCarrier: Uint8Array;
+  readonly auraCells: number[] = [];
   readonly strategy: readonly [number[], number[]] = [[], []];
   readonly poisoned: number[] = [];
   readonly triggerCarriers: number[] = [];
@@ -57,7 +61,8 @@ export class BattleIndex {
       this.rubricCost[id] = def.kind === "rubric" ? def.cost : -1;
       this.aura[id] = index.aura[c.def]!;
       const att = c.attached;
-      for (let i = 0; i < att.length; i++) this.noteAttached(id, att[i]!.ability, att[i]!.area, index);
+      // No cell yet: the cells are noted below, carriers included.
+      for (let i = 0; i < att.length; i++) this.noteAttached(id, att[i]!.ability, att[i]!.area, index, -1);
       if (c.ailment === "poison") this.poisoned.push(id);
       if (c.layer === "Strategy") this.strategy[c.owner].push(id);
     }
@@ -66,11 +71,14 @@ export class BattleIndex {
 
   /** Records that `cell` now holds unit `id` (or -1) instead of `was` (or -1). */
   noteCell(cell: number, was: number, id: number): void {
-    if (was >= 0 && this.rubricCost[was]! >= 0) {
-      const list = this.rubricCells[this.owners[was]!]!;
-      list.splice(list.indexOf(cell), 1);
+    if (was >= 0) {
+      if (this.rubricCost[was]! >= 0) removeFrom(this.rubricCells[this.owners[was]!]!, cell);
+      if (this.aura[was] === 1 || this.areaCarrier[was] === 1) removeFrom(this.auraCells, cell);
     }
-    if (id >= 0 && this.rubricCost[id]! >= 0) insertAscending(this.rubricCells[this.owners[id]!]!, cell);
+    if (id >= 0) {
+      if (this.rubricCost[id]! >= 0) insertAscending(this.rubricCells[this.owners[id]!]!, cell);
+      if (this.aura[id] === 1 || this.areaCarrier[id] === 1) insertAscending(this.auraCells, cell);
+    }
   }
 
   /** Cards whose own (printed) TriggerAbilities can match `ki`'s kind, ascending. */
@@ -91,9 +99,15 @@ export class BattleIndex {
     insertAscending(this.poisoned, id);
   }
 
-  /** Records that `ability` was attached to card `id` (call on every attach); `area`: by an AreaAbility. */
-  noteAttached(id: number, ability: number, area: boolean, index: PoolIndex): void {
-    if (area) this.areaCarrier[id] = 1;
+  /**
+   * Records that `ability` was attached to card `id` (call on every attach); `area`: by an
+   * AreaAbility; `cell`: the cell the card stands on as a unit, or -1.
+   */
+  noteAttached(id: number, ability: number, area: boolean, index: PoolIndex, cell: number): void {
+    if (area && this.areaCarrier[id] === 0) {
+      this.areaCarrier[id] = 1;
+      if (cell >= 0) insertAscending(this.auraCells, cell);
+    }
     const kind = index.attachable[ability];
     if (kind === ATTACHED_TRIGGER) insertAscending(this.triggerCarriers, id);
     else if (kind === ATTACHED_LIFETIME) insertAscending(this.lifetimeCarriers, id);
@@ -104,9 +118,23 @@ export class BattleIndex {
 export const ATTACHED_TRIGGER = 1;
 export const ATTACHED_LIFETIME = 2;
 
+// Both by hand: the lists hold a handful of ids, and a splice is a builtin call per change.
+
+/** Removes `value` from a list that holds it at most once. */
+function removeFrom(list: number[], value: number): void {
+  let i = 0;
+  while (i < list.length && list[i] !== value) i++;
+  if (i === list.length) return;
+  for (; i + 1 < list.length; i++) list[i] = list[i + 1]!;
+  list.pop();
+}
+
+/** Inserts `id` into an ascending list, unless it is there already. */
 function insertAscending(list: number[], id: number): void {
   let i = list.length;
   while (i > 0 && list[i - 1]! > id) i--;
   if (i > 0 && list[i - 1] === id) return;
-  list.splice(i, 0, id);
+  list.push(id);
+  for (let k = list.length - 1; k > i; k--) list[k] = list[k - 1]!;
+  list[i] = id;
 }

@@ -133,7 +133,9 @@ export class Draft {
 
   /** Tells the battle index that `ability` was just attached to card `id` (`area`: by an AreaAbility). */
   noteAttached(id: number, ability: number, area: boolean): void {
-    this.index.noteAttached(id, ability, area, this.cache.poolIndex(this.pool));
+    const cell = cardIn(this.s, id).cell;
+    const standing = cell >= 0 && this.s.cells[cell] === id ? cell : -1;
+    this.index.noteAttached(id, ability, area, this.cache.poolIndex(this.pool), standing);
   }
 
   /** A writable copy of card `id`. */
@@ -144,7 +146,7 @@ export class Draft {
       this.own |= CARDS;
     }
     const cards = this.s.cards as Card[];
-    if (!this.ownedCards.includes(id)) {
+    if (!owns(this.ownedCards, id)) {
       cards[id] = copyCard(cardIn(this.s, id));
       this.ownedCards.push(id);
     }
@@ -239,6 +241,12 @@ export function traceTrigger(trace: Trace, t: Trigger, s: BattleData): void {
 export function traceCommand(trace: Trace, c: Command, s: BattleData): void {
   trace.commands.push(c);
   trace.onCommand?.(c, s);
+}
+
+/** `ids` holds `id` (a loop: a handful of ids, where includes is a builtin call). */
+function owns(ids: readonly number[], id: number): boolean {
+  for (let i = 0; i < ids.length; i++) if (ids[i] === id) return true;
+  return false;
 }
 
 // Hand-written copies (same key order as setup.ts creates them): one hidden class, faster than a spread.

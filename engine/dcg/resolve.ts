@@ -286,14 +286,13 @@ function hasArea(list: readonly Attached[]): boolean {
 function auraUnits(d: Draft): number[] {
   const out: number[] = [];
   const cells = d.s.cells;
-  // From the battle index: whether a card has a NightmareAbility or an AreaAbility, and whether
-  // it ever carried an area attachment (only those are read to see if they carry one now).
+  // From the battle index: the cells (ascending) whose unit has a NightmareAbility or an
+  // AreaAbility or ever carried an area attachment (only those are read to see if they carry one now).
+  const where = d.index.auraCells;
   const aura = d.index.aura;
-  const carrier = d.index.areaCarrier;
-  for (let cell = 0; cell < cells.length; cell++) {
-    const id = cells[cell]!;
-    if (id < 0) continue;
-    if (aura[id] === 1 || (carrier[id] === 1 && hasArea(d.s.cards[id]!.attached))) out.push(id);
+  for (let k = 0; k < where.length; k++) {
+    const id = cells[where[k]!]!;
+    if (aura[id] === 1 || hasArea(d.s.cards[id]!.attached)) out.push(id);
   }
   return out;
 }

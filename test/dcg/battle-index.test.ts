@@ -47,6 +47,13 @@ function checkIndex(index: BattleIndex, s: BattleData, cfg: DcgConfig, where: st
     const cells = s.cells.flatMap((id, cell) => (id >= 0 && s.cards[id]!.owner === seat && pool.cards[s.cards[id]!.def]!.kind === "rubric" ? [cell] : []));
     expect(index.rubricCells[seat], `${where}: rubric cells of ${seat}`).toEqual(cells);
   }
+  s.cards.forEach((c, id) => {
+    const def = pool.cards[c.def]!;
+    expect(index.aura[id], `${where}: aura ${id}`).toBe(def.nightmare >= 0 || def.areaAbilities.length > 0 ? 1 : 0);
+  });
+  // The refresh's cells: every unit with an aura flag or a carrier mark, and no other cell.
+  const auraCells = s.cells.flatMap((id, cell) => (id >= 0 && (index.aura[id] === 1 || index.areaCarrier[id] === 1) ? [cell] : []));
+  expect(index.auraCells, `${where}: aura cells`).toEqual(auraCells);
   for (const list of [index.triggerCarriers, index.lifetimeCarriers, index.poisoned, ...index.strategy]) expect(list).toEqual([...list].sort((x, y) => x - y));
   return attached;
 }
