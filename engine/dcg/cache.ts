@@ -27,6 +27,13 @@ export class DcgCache {
   auraIndex: BattleIndex | null = null;
   /** The interned (card, cell) decisions legal() hands out (decision-table.ts). */
   readonly decisions: DecisionTable;
+  /**
+   * Scratch lists of resolve.ts's area refresh (its wanted triples, one reach's cards), cleared at
+   * each use and read only within it: the refresh runs after every board change and would
+   * otherwise allocate both each time.
+   */
+  readonly areaWant: number[] = [];
+  readonly areaTargets: number[] = [];
   /** Each card sentence's targeting plan (targeting.ts), keyed by the sentence object. */
   readonly plans: WeakMap<Targeting, Plan>;
   private readonly indexes: WeakMap<Pool, PoolIndex>;

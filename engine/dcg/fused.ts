@@ -20,6 +20,26 @@ export type Fused = (d: Draft, scope: Scope) => Items;
  *   cards in the same order; an empty result is an empty card list either way.
  */
 export function fuse(sentence: Targeting): Fused | null {
+  const reach = fuseReach(sentence);
+  if (reach === null) return null;
+  return (d, scope) => {
+    const actor = scope.trigger === null ? scope.consumer : scope.trigger.actor;
+    const out: number[] = [];
+    return reach(d, actor, scope.owner, out) >= 0 ? { kind: "card", ids: out } : { kind: "cell", ids: [] };
+  };
+}
+
+/**
+ * A fused sentence as a collector: writes into `out` from index 0 the card ids the sentence yields
+ * for actor `actor` of seat `owner`, in order, and returns how many (entries after those are left
+ * as they were), or -1 when it stops at MapFollowCell (the sentence yields an empty cell list;
+ * nothing written). AreaAbility reaches run this way after every board change, into a reused
+ * list, without the scope and result objects of `fuse`.
+ */
+export type FusedReach = (d: Draft, actor: number, owner: number, out: number[]) => number;
+
+/** The collector of a sentence of the shape `fuse` accepts, or null. */
+export function fuseReach(sentence: Targeting): FusedReach | null {
   if (sentence.length < 3) return null;
   const head = sentence[0]!;
   const follow = sentence[1]!;
@@ -33,23 +53,22 @@ export function fuse(sentence: Targeting): Fused | null {
     else return null;
   }
   const table = REACH[follow.reach];
-  return (d, scope) => {
-    const actor = scope.trigger === null ? scope.consumer : scope.trigger.actor;
+  return (d, actor, owner, out) => {
     const origin = actor < 0 ? -1 : d.s.cards[actor]!.cell;
     const row = origin < 0 ? null : table[origin]!;
-    if (row === null || row.length === 0) return { kind: "cell", ids: [] };
+    if (row === null || row.length === 0) return -1;
     const cells = d.s.cells;
     const cards = d.s.cards;
     const defs = d.pool.cards;
-    const out: number[] = [];
+    let n = 0;
     next: for (let i = 0; i < row.length; i++) {
       const id = cells[row[i]!]!;
       if (id < 0) continue;
       const c = cards[id]!;
       for (let k = 0; k < kinds.length; k++) if (defs[c.def]!.kind !== kinds[k]) continue next;
-      for (let k = 0; k < opponents.length; k++) if (c.owner !== (opponents[k] ? 1 - scope.owner : scope.owner)) continue next;
-      out.push(id);
+      for (let k = 0; k < opponents.length; k++) if (c.owner !== (opponents[k] ? 1 - owner : owner)) continue next;
+      out[n++] = id;
     }
-    return { kind: "card", ids: out };
+    return n;
   };
 }

@@ -2,6 +2,7 @@ import { ATTACHED_LIFETIME, ATTACHED_TRIGGER } from "./battle-index.ts";
 import type { Pool } from "./pool.ts";
 import { TRIGGER_KINDS, type TriggerKind } from "./trigger.ts";
 import { defIn } from "./pool.ts";
+import { fuseReach, type FusedReach } from "./fused.ts";
 
 /**
  * Lookup tables derived from a compiled pool, for ability matching in resolve.ts: built once per
@@ -34,6 +35,8 @@ export interface PoolIndex {
    * ParameterAbility with a lifetime, else 0.
    */
   readonly attachable: Uint8Array;
+  /** areaReach[ability]: an AreaAbility's reach as a fused collector (fused.ts), or null (evaluated phrase by phrase). */
+  readonly areaReach: readonly (FusedReach | null)[];
 }
 
 const NO_ABILITIES: readonly number[] = [];
@@ -50,7 +53,8 @@ export function buildPoolIndex(pool: Pool): PoolIndex {
     if (ab.type === "TriggerAbility") attachable[ab.id] = ATTACHED_TRIGGER;
     else if (ab.type === "ParameterAbility" && ab.lifetime.length > 0) attachable[ab.id] = ATTACHED_LIFETIME;
   }
-  return { byKind: buildKinds(pool), aura, attachable };
+  const areaReach = pool.abilities.map((ab) => (ab.type === "AreaAbility" ? fuseReach(ab.reach) : null));
+  return { byKind: buildKinds(pool), aura, attachable, areaReach };
 }
 
 function buildKinds(pool: Pool): Record<TriggerKind, KindIndex> {

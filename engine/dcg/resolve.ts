@@ -305,8 +305,11 @@ function auraUnits(d: Draft): number[] {
  */
 function refreshAreas(d: Draft, type: TriggerType, units: readonly number[]): void {
   const pool = d.pool;
-  // Desired (target, ability, producer) triples from every unsealed producer on the Field.
-  const want: number[] = [];
+  const fusedReach = d.cache.poolIndex(pool).areaReach;
+  // Desired (target, ability, producer) triples from every unsealed producer on the Field, in the
+  // first `n` entries of a scratch list (written by index: shortening an array is a runtime call).
+  const want = d.cache.areaWant;
+  let n = 0;
   for (let u = 0; u < units.length; u++) {
     const id = units[u]!;
     const c = d.s.cards[id]!;
@@ -316,10 +319,27 @@ function refreshAreas(d: Draft, type: TriggerType, units: readonly number[]): vo
       const abId = areas[k]!;
       const ab = pool.abilities[abId]!;
       if (ab.type !== "AreaAbility") continue;
-      const targets = evaluate(d, { consumer: id, producer: id, owner: c.owner, ability: abId, trigger: null }, ab.reach);
-      if (targets.kind !== "card") continue;
-      const ids = targets.ids;
-      for (let j = 0; j < ids.length; j++) if (d.s.cards[ids[j]!]!.layer === "Field") want.push(ids[j]!, ab.ability, id);
+      const reach = fusedReach[abId];
+      let ids: readonly number[];
+      let count: number;
+      if (reach !== null && reach !== undefined) {
+        // The fused sentence straight into a scratch list: the cards evaluate would give.
+        ids = d.cache.areaTargets;
+        count = reach(d, id, c.owner, d.cache.areaTargets);
+      } else {
+        const targets = evaluate(d, { consumer: id, producer: id, owner: c.owner, ability: abId, trigger: null }, ab.reach);
+        if (targets.kind !== "card") continue;
+        ids = targets.ids;
+        count = ids.length;
+      }
+      for (let j = 0; j < count; j++) {
+        const t = ids[j]!;
+        if (d.s.cards[t]!.layer !== "Field") continue;
+        want[n] = t;
+        want[n + 1] = ab.ability;
+        want[n + 2] = id;
+        n += 3;
+      }
     }
   }
   // Detach what is no longer in reach (or whose producer left or was sealed) ...
@@ -328,11 +348,11 @@ function refreshAreas(d: Draft, type: TriggerType, units: readonly number[]): vo
     const list = d.s.cards[id]!.attached;
     for (let i = list.length - 1; i >= 0; i--) {
       const a = d.s.cards[id]!.attached[i]!;
-      if (a.area && !wanted(want, id, a)) detachAt(d, id, i, type);
+      if (a.area && !wanted(want, n, id, a)) detachAt(d, id, i, type);
     }
   }
   // ... then attach what newly came into reach.
-  for (let i = 0; i < want.length; i += 3) {
+  for (let i = 0; i < n; i += 3) {
     const t = want[i]!;
     if (!hasAreaAttached(d.s.cards[t]!.attached, want[i + 1]!, want[i + 2]!)) {
       attach(d, t, want[i + 1]!, want[i + 2]!, true, type);
@@ -341,8 +361,9 @@ function refreshAreas(d: Draft, type: TriggerType, units: readonly number[]): vo
   }
 }
 
-function wanted(want: readonly number[], t: number, a: Attached): boolean {
-  for (let i = 0; i < want.length; i += 3) if (want[i] === t && want[i + 1] === a.ability && want[i + 2] === a.producer) return true;
+/** Whether the first `n` entries of `want` hold the triple (t, a's ability, a's producer). */
+function wanted(want: readonly number[], n: number, t: number, a: Attached): boolean {
+  for (let i = 0; i < n; i += 3) if (want[i] === t && want[i + 1] === a.ability && want[i + 2] === a.producer) return true;
   return false;
 }
 
