@@ -85,7 +85,17 @@ function planOf(plans: WeakMap<Targeting, Plan>, sentence: Targeting): Plan {
 export function evaluate(d: Draft, scope: Scope, sentence: Targeting): Items {
   const plan = planOf(d.cache.plans, sentence);
   if (plan.fused !== null) return plan.fused(d, scope);
-  const runs = plan.runs;
+  return runPhrases(plan.runs, d, scope, sentence);
+}
+
+/** A sentence run phrase by phrase, never fused (what every fused run must equal: fused.ts). */
+export function evaluatePhrases(d: Draft, scope: Scope, sentence: Targeting): Items {
+  const runs: Run[] = [];
+  for (const phrase of sentence) runs.push(handlerOf(phrase.kind).run);
+  return runPhrases(runs, d, scope, sentence);
+}
+
+function runPhrases(runs: readonly Run[], d: Draft, scope: Scope, sentence: Targeting): Items {
   let items: Items = NONE;
   for (let i = 0; i < sentence.length; i++) {
     const run = runs[i];
