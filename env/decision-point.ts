@@ -11,8 +11,8 @@ export interface DecisionPoint {
   readonly seat: Seat;
   readonly view: unknown;
   readonly legal: readonly unknown[];
-  /** ids[k] is the action id of legal[k]. */
-  readonly ids: Int32Array;
+  /** ids[k] is the action id of legal[k] (an array: a typed array costs several times as much to make, once per decision). */
+  readonly ids: readonly number[];
 }
 
 /** What decisionPoint may be given besides the adapter, the state and the seat. */
@@ -62,7 +62,7 @@ export function decisionPoint(adapter: GameAdapter, state: unknown, seat: Seat, 
   const size = adapter.actions.size;
   const seen = options.seen ?? new SeenIds(size);
   seen.clear();
-  const ids = new Int32Array(legal.length);
+  const ids = new Array<number>(legal.length);
   for (let k = 0; k < legal.length; k++) {
     let id: number;
     try {

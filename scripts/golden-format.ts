@@ -92,7 +92,7 @@ export function rlHashes(adapter: GameAdapter, state: unknown): { obs: string; m
   if (actor !== "terminal") {
     const point = decisionPoint(adapter, state, actor);
     writeMask(point, mask, 0);
-    ids = point.ids;
+    ids = Int32Array.from(point.ids);
   }
   return { obs: obs.join(" "), mask: bytesHash(mask), ids: bytesHash(ids) };
 }
