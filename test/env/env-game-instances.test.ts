@@ -21,10 +21,10 @@ const dcgAdapter = (() => {
  * The adapter with a game whose instances record which states they were handed and which they
  * made; the game itself refuses to set up, list or apply (each env must use its instance).
  */
-function recording(adapter: GameAdapter): { adapter: GameAdapter; instances: number; foreign: string[] } {
+function recording(adapter: GameAdapter): { adapter: GameAdapter; instances: number; setups: number[]; foreign: string[] } {
   const base = adapter.game;
   const made = new WeakMap<object, number>();
-  const out = { adapter, instances: 0, foreign: [] as string[] };
+  const out = { adapter, instances: 0, setups: [] as number[], foreign: [] as string[] };
   const check = (state: unknown, id: number, what: string): void => {
     const owner = made.get(state as object);
     if (owner !== id) out.foreign.push(`instance ${id} ${what} a state of ${owner === undefined ? "no instance" : `instance ${owner}`}`);
@@ -37,9 +37,13 @@ function recording(adapter: GameAdapter): { adapter: GameAdapter; instances: num
     const inner = base.instance?.();
     if (inner === undefined) throw new Error("the game has no instances");
     const id = out.instances++;
+    out.setups[id] = 0;
     return {
       ...inner,
-      setup: (config, seed) => own(inner.setup(config, seed), id),
+      setup: (config, seed) => {
+        out.setups[id]!++;
+        return own(inner.setup(config, seed), id);
+      },
       legal: (s) => (check(s, id, "listed decisions of"), inner.legal(s)),
       applyTrusted: (s, d) => (check(s, id, "applied to"), own(inner.applyTrusted(s, d), id)),
       apply: (s, d) => {
@@ -87,6 +91,8 @@ describe("each env of a learning session plays through a game instance of its ow
     const { episodes } = play(rec.adapter, 4, ["learner", "random"], 400);
     expect(rec.instances).toBe(4);
     expect(rec.foreign).toEqual([]);
+    // Each instance plays battles of its own (not one instance for every env).
+    for (const n of rec.setups) expect(n).toBeGreaterThan(0);
     // The steps span more than one episode: the autoresets were played on the same instances.
     expect(episodes).toBeGreaterThan(1);
   });
