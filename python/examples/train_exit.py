@@ -33,6 +33,13 @@ of the student with its visit distribution, and the next network is trained afre
 ``--init-onnx``'s weights on the rows of every round so far. Each round's log line says how many
 of its games the student won against the opponent.
 
+With ``--rows DIR ...`` nothing is played: the network is trained offline on self-play rows saved
+earlier (folders written by ``npm run exit:selfplay``, for instance a fixed teacher's), from
+``--init-onnx``'s weights or from scratch (any ``--hidden``), each round being ``--epochs``
+passes over all of them; ``net-NNN.onnx`` is the network after NNN rounds. With
+``--holdout DIR ...`` each round's log line also scores the network on rows it never trains on:
+its policy loss, and how often its highest logit is the teacher's most visited decision.
+
     # from python/, niced on a shared machine
     nice -n 10 .venv/bin/python examples/train_exit.py --run-name exit-demo --rounds 2 --games 4 --iters 32
 """
@@ -89,6 +96,8 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     p.add_argument("--dagger", action="store_true", help="DAgger: the network plays --opponent as a policy and --teacher's search labels its decisions; retrained from --init-onnx each round on every round's rows")
     p.add_argument("--teacher", type=str, default=None, help="with --dagger: the model guiding the teacher search (a path or builtin/<name>)")
     p.add_argument("--opponent", type=str, default=None, help="with --dagger: the agent spec the student plays (default mcts)")
+    p.add_argument("--rows", type=str, nargs="+", default=None, help="train offline on these saved self-play row folders (exit:selfplay --out) instead of playing")
+    p.add_argument("--holdout", type=str, nargs="+", default=None, help="with --rows: row folders scored each round and never trained on")
     args = p.parse_args(argv)
     check_args(p, args)
     return args
@@ -111,6 +120,13 @@ def check_args(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
         p.error("--dagger needs --teacher (the search's model) and --init-onnx (the student's starting weights)")
     if not args.dagger and (args.teacher is not None or args.opponent is not None):
         p.error("--teacher and --opponent only apply with --dagger")
+    if args.rows is not None and args.dagger:
+        p.error("--rows trains on saved rows and --dagger plays new ones: choose one")
+    if args.holdout is not None and args.rows is None:
+        p.error("--holdout only applies with --rows")
+    for folder in (args.rows or []) + (args.holdout or []):
+        if not (Path(folder) / "meta.json").is_file():
+            p.error(f"{folder} is not a finished self-play folder (no meta.json)")
 
 
 class PolicyValue(Actor):
@@ -157,9 +173,18 @@ def load_actor_from_onnx(net: PolicyValue, path: Path) -> int:
     return copied
 
 
-def read_round(folder: Path) -> Dict[str, np.ndarray]:
+def read_round(folder: Path, spec: Optional[dict] = None) -> Dict[str, np.ndarray]:
+    """A self-play folder's rows; with ``spec``, refuses rows encoded for another observation or action layout."""
     meta = json.loads((folder / "meta.json").read_text())
     n, obs_size, action_size = int(meta["rows"]), int(meta["obsSize"]), int(meta["actionSize"])
+    if spec is not None:
+        want = (int(spec["observation"]["size"]), int(spec["action"]["size"]), spec.get("actionSpecHash"))
+        if (obs_size, action_size, meta.get("actionSpecHash")) != want:
+            raise ValueError(f"{folder}: rows of obsSize {obs_size}, actionSize {action_size}, actionSpecHash {meta.get('actionSpecHash')}; the spec has {want}")
+    sizes = {"obs.f32": 4 * n * obs_size, "pi.f32": 4 * n * action_size, "mask.u8": n * action_size, "z.f32": 4 * n}
+    for name, size in sizes.items():
+        if (folder / name).stat().st_size != size:
+            raise ValueError(f"{folder}: {name} is not {n} rows ({size} bytes expected)")
     out = {
         "obs": np.fromfile(folder / "obs.f32", dtype=np.float32).reshape(n, obs_size),
         "pi": np.fromfile(folder / "pi.f32", dtype=np.float32).reshape(n, action_size),
@@ -197,6 +222,29 @@ def train_round(net: PolicyValue, opt: torch.optim.Optimizer, data: Dict[str, np
             totals["batches"] += 1
     b = max(1, totals.pop("batches"))
     return {k: v / b for k, v in totals.items()}
+
+
+def read_rows(folders: List[str], spec: dict) -> Dict[str, np.ndarray]:
+    parts = [read_round(Path(f), spec) for f in folders]
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+@torch.no_grad()
+def score(net: PolicyValue, data: Dict[str, np.ndarray], batch: int = 4096) -> Dict[str, float]:
+    """Held-out rows: the policy loss (cross-entropy against the visits), the share of rows whose
+    highest legal logit is the most visited decision, and the value's squared error."""
+    net.eval()
+    loss, agree, value_err = 0.0, 0, 0.0
+    n = data["z"].shape[0]
+    for start in range(0, n, batch):
+        obs, pi, mask, z = (torch.from_numpy(data[k][start:start + batch]) for k in ("obs", "pi", "mask", "z"))
+        logits, value = net(obs)
+        masked = logits.masked_fill(~mask, -1e9)
+        logp = F.log_softmax(masked, dim=-1)
+        loss += float(-(pi * torch.where(mask, logp, torch.zeros_like(logp))).sum())
+        agree += int((masked.argmax(-1) == pi.argmax(-1)).sum())
+        value_err += float(((value.squeeze(-1) - z) ** 2).sum())
+    return {"holdout_policy_loss": loss / n, "holdout_agreement": agree / n, "holdout_value_loss": value_err / n}
 
 
 def self_play(repo: Path, model: Path, folder: Path, round_no: int, args: argparse.Namespace) -> dict:
@@ -262,17 +310,22 @@ def main(argv: Optional[List[str]] = None) -> Path:
             cardgym.onnx.export(net, GAME, path, spec=spec, value=True, check="auto", metadata={"trained_by": "train_exit.py", "round": str(round_no)})
         return path
 
+    offline = read_rows(args.rows, spec) if args.rows else None
+    holdout = read_rows(args.holdout, spec) if args.holdout else None
     gen = torch.Generator().manual_seed(args.seed * 7919 + start_round)
     for round_no in range(start_round, args.rounds):
         t0 = time.time()
         model = export(round_no)
-        folder = run / f"round-{round_no:03d}"
-        meta = json.loads((folder / "meta.json").read_text()) if (folder / "meta.json").exists() else self_play(repo, model, folder, round_no, args)
-        t1 = time.time()
-        first = 0 if args.dagger else max(0, round_no - args.window + 1)
-        rounds = [run / f"round-{r:03d}" for r in range(first, round_no + 1)]
-        parts = [read_round(f) for f in rounds]
-        data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+        if offline is not None:
+            meta = {"games": sum(json.loads((Path(f) / "meta.json").read_text())["games"] for f in args.rows), "rows": int(offline["z"].shape[0]), "seat0Wins": None}
+            data = offline
+            t1 = time.time()
+        else:
+            folder = run / f"round-{round_no:03d}"
+            meta = json.loads((folder / "meta.json").read_text()) if (folder / "meta.json").exists() else self_play(repo, model, folder, round_no, args)
+            t1 = time.time()
+            first = 0 if args.dagger else max(0, round_no - args.window + 1)
+            data = read_rows([str(run / f"round-{r:03d}") for r in range(first, round_no + 1)], spec)
         if initial is not None:  # DAgger: every round's network is trained afresh from the initial weights on all rows so far
             net.load_state_dict(initial)
             opt = torch.optim.Adam(net.parameters(), lr=args.lr)
@@ -290,13 +343,15 @@ def main(argv: Optional[List[str]] = None) -> Path:
             "selfplay_s": round(t1 - t0, 1),
             "train_s": round(time.time() - t1, 1),
             "model": next_model.name,
+            **(score(net, holdout) if holdout is not None else {}),
         }
         with open(run / "log.jsonl", "a") as f:
             f.write(json.dumps(entry) + "\n")
         won = f" (the student won {meta['studentWins']})" if args.dagger else ""
+        held = f", held out: policy loss {entry['holdout_policy_loss']:.3f}, agreement {entry['holdout_agreement']:.3f}" if holdout is not None else ""
         print(
             f"exit: round {round_no + 1}/{args.rounds}: {meta['games']} games{won}, {meta['rows']} rows (training on {entry['train_rows']}), "
-            f"policy loss {losses['policy_loss']:.3f}, value loss {losses['value_loss']:.3f}, self-play {entry['selfplay_s']} s, training {entry['train_s']} s -> {next_model.name}",
+            f"policy loss {losses['policy_loss']:.3f}, value loss {losses['value_loss']:.3f}, self-play {entry['selfplay_s']} s, training {entry['train_s']} s{held} -> {next_model.name}",
             flush=True,
         )
     return run

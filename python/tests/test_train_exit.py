@@ -90,3 +90,52 @@ def test_dagger_rounds_label_the_students_games_and_train_on_every_round(client)
         assert (run_dir / "net-002.onnx").exists()
     finally:
         shutil.rmtree(run_dir, ignore_errors=True)
+
+
+def test_offline_training_on_saved_rows_scores_a_holdout_and_checks_the_rows(client):
+    import pytest
+
+    train_exit = train_exit_module()
+    repo, played = fresh_run("pytest-exit-rows")
+    _, offline = fresh_run("pytest-exit-offline")
+    try:
+        train_exit.main(["--run-name", "pytest-exit-rows", "--rounds", "1", "--games", "2", "--iters", "4", "--explore", "4", "--concurrency", "2", "--url", client.url])
+        rows = played / "round-000"
+        n = json.loads((rows / "meta.json").read_text())["rows"]
+        # A wider trunk than the PPO actor's, from scratch, two rounds of one epoch each; nothing is played.
+        common = ["--run-name", "pytest-exit-offline", "--rows", str(rows), "--holdout", str(rows), "--hidden", "96", "--epochs", "1", "--url", client.url]
+        train_exit.main(["--rounds", "2", *common])
+        log = [json.loads(line) for line in (offline / "log.jsonl").read_text().splitlines()]
+        assert [entry["round"] for entry in log] == [0, 1]
+        assert all(entry["train_rows"] == n and entry["rows"] == n and entry["games"] == 2 for entry in log)
+        assert all(0 <= entry["holdout_agreement"] <= 1 and np.isfinite(entry["holdout_policy_loss"]) for entry in log)
+        assert not list(offline.glob("round-*"))
+        spec = json.loads((offline / "spec.json").read_text())
+        probe = cardgym.onnx.probe_observations(int(spec["observation"]["size"]), rows=2)
+        assert cardgym.onnx.node_logits(offline / "net-002.onnx", "dcg", probe).shape == (2, int(spec["action"]["size"]))
+        # Rows made for another layout, or cut short, are refused with the folder named.
+        meta = json.loads((rows / "meta.json").read_text())
+        with pytest.raises(ValueError, match="actionSpecHash"):
+            train_exit.read_round(rows, {**spec, "actionSpecHash": "0" * 16})
+        (rows / "meta.json").write_text(json.dumps({**meta, "rows": n + 1}))
+        with pytest.raises(ValueError, match="obs.f32 is not"):
+            train_exit.read_round(rows, spec)
+    finally:
+        shutil.rmtree(played, ignore_errors=True)
+        shutil.rmtree(offline, ignore_errors=True)
+
+
+def test_offline_options_are_checked_before_anything_runs(capsys, tmp_path):
+    import pytest
+
+    train_exit = train_exit_module()
+    cases = [
+        (["--holdout", str(tmp_path)], "--holdout only applies with --rows"),
+        (["--rows", str(tmp_path), "--dagger", "--teacher", "builtin/dcg-exit-v2", "--init-onnx", "x.onnx"], "--rows trains on saved rows and --dagger"),
+        (["--rows", str(tmp_path)], "is not a finished self-play folder"),
+    ]
+    for extra, message in cases:
+        with pytest.raises(SystemExit) as exited:
+            train_exit.parse_args(["--run-name", "never-made", *extra])
+        assert exited.value.code == 2
+        assert message in capsys.readouterr().err
