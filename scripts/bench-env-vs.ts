@@ -1,117 +1,96 @@
 /**
  * tsx scripts/bench-env-vs.ts --old <checkout> [--old <checkout>...] [--game dcg] [--envs 1,64] [--opponent random] [--model-root DIR] [--seconds S] [--rounds N]
  *
- * Env-steps per CPU second of a learning session in process (what a Python trainer's vector env
- * costs on the engine's side, not raw engine playouts: bench-engine-vs measures those) in this
- * checkout against other checkouts' (e.g. `git worktree add`s of older commits), in one process.
- * Each side builds the session the server's session worker builds (LearningFacilitator.create with
- * the game's RL adapter, the agent factory and reuseReplies; a checkout from before that option
- * ignores it), the learner at seat 0 against `--opponent` (an agent spec; "random" is what a session gets when no seats are given;
- * `onnx:path=<file>` models resolve against `--model-root`, on every side, so a checkout that does not
- * ship a model can seat it: `--opponent onnx:path=dcg-exit-v2.onnx --model-root models/builtin`), resets it, then steps it
- * with a uniformly random legal action per env read from the reply's mask, as a trainer does.
- * Every side runs once per round at each env count, in an order that rotates from round to round,
- * the same seeds on every side. Rates are per second of this process's own CPU time. Prints each
- * side's median and best round and, for each old checkout, the new/old ratio of medians.
+ * Env-steps per CPU second of a learning session (what a Python trainer's vector env costs on the
+ * engine's side, not raw engine playouts: bench-engine-vs measures those) in this checkout against
+ * other checkouts' (e.g. `git worktree add`s of older commits), in one process. Each side runs in
+ * a worker thread of its own (scripts/bench-env-side.ts) started with the resource limits its own
+ * checkout gives the server's session workers (its env/server/heap.ts sessionWorkerLimits at the
+ * server's default --worker-heap; a checkout without that function passed the old-generation cap
+ * alone), so every side steps with the heap its server would give it. There each side builds the
+ * session the server's session worker builds (LearningFacilitator.create with the game's RL
+ * adapter, the agent factory and reuseReplies; a checkout from before that option ignores it),
+ * the learner at seat 0 against `--opponent` (an agent spec; "random" is what a session gets when
+ * no seats are given; `onnx:path=<file>` models resolve against `--model-root`, on every side, so
+ * a checkout that does not ship a model can seat it: `--opponent onnx:path=dcg-exit-v2.onnx
+ * --model-root models/builtin`), resets it, then steps it with a uniformly random legal action
+ * per env read from the reply's mask, as a trainer does. Each env count gets fresh workers (what a
+ * server's worker holding one such session has: nothing of another env count's heap), warmed up
+ * for a CPU second each; then every side runs once per round, in an order that rotates from round
+ * to round, the same seeds on every side. Rates are per second of the process's CPU time while
+ * that side runs (the other workers wait). Prints each side's median and best round and, for each
+ * old checkout, the new/old ratio of medians.
  * A benchmark, not a test.
  */
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { Worker, type ResourceLimits } from "node:worker_threads";
+import type { MeasureRequest, SideInit, SideReply } from "./bench-env-side.ts";
 import { intArg, main, parseCli, UsageError, printUsage } from "./cli.ts";
-import { cpuMs, reportSides, rotatingRounds } from "./side-by-side.ts";
+import { reportSides, rotatingRounds } from "./side-by-side.ts";
 
 const USAGE =
   "tsx scripts/bench-env-vs.ts --old <checkout> [--old <checkout>...] [--game dcg] [--envs 1,64] [--opponent random] [--model-root DIR] [--seconds S] [--rounds N]";
 
-/** The parts of a step reply the bench reads (every checkout's reply has them). */
-interface Batch {
-  readonly mask: Uint8Array;
-}
+const SIDE_URL = new URL("./bench-env-side.ts", import.meta.url);
 
-/** A session as both old and new checkouts offer it: stepNow (synchronous) where the checkout has it, else step. */
-interface Session {
-  reset(seed: number): Batch | Promise<Batch>;
-  stepNow?(actions: ArrayLike<number>): Batch | Promise<Batch>;
-  step(actions: ArrayLike<number>): Promise<Batch>;
-}
-
+/** A side's worker and the one request it may have open at a time. */
 interface Side {
   readonly root: string;
-  create(numEnvs: number, opponent: string, seed: number): Session;
+  readonly limits: ResourceLimits;
+  measure(req: MeasureRequest): Promise<number>;
+  close(): Promise<number>;
 }
 
-/** The learning-session factory of the checkout at `root`, as its session worker builds sessions. */
-async function loadSide(root: string, game: string, modelRoot: string): Promise<Side> {
+/**
+ * The resource limits the checkout at `root` starts its session workers with: its
+ * sessionWorkerLimits (env/server/heap.ts) at the server's default worker heap where it has that
+ * function, else the old-generation cap alone, which is what the checkouts before it passed.
+ */
+async function sessionWorkerLimitsOf(root: string): Promise<ResourceLimits> {
   const url = (p: string) => pathToFileURL(join(root, p)).href;
-  const lf = await import(url("env/learning-facilitator.ts"));
-  const { adapters } = await import(url("env/games/index.ts"));
-  const { createAgent } = await import(url("agents/spec.ts"));
-  const adapter = adapters.get(game);
-  if (!adapter) throw new UsageError(`${root}: no RL adapter for ${game}`);
-  const seatsOf = (opponent: string): string[] => {
-    const n = adapter.game.info.defaultSeats as number;
-    return ["learner", ...Array.from({ length: n - 1 }, () => opponent)];
+  const { DEFAULT_LIMITS } = await import(url("env/server/options.ts"));
+  const heapMb = DEFAULT_LIMITS.workerHeapMb as number;
+  const heap = await import(url("env/server/heap.ts"));
+  return typeof heap.sessionWorkerLimits === "function" ? (heap.sessionWorkerLimits(heapMb) as ResourceLimits) : { maxOldGenerationSizeMb: heapMb };
+}
+
+/** Starts the worker of the side at `root` and waits until it has loaded its checkout. */
+async function startSide(root: string, game: string, modelRoot: string): Promise<Side> {
+  const limits = await sessionWorkerLimitsOf(root);
+  const init: SideInit = { root, game, modelRoot };
+  // Under tsx the worker must register tsx's loader before it can import TypeScript.
+  const worker = new Worker(
+    `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))}).then((m) => { m.register(); return import(${JSON.stringify(SIDE_URL.href)}); });`,
+    { eval: true, workerData: init, resourceLimits: limits },
+  );
+  let waiting: { resolve: (m: SideReply) => void; reject: (e: Error) => void } | null = null;
+  const next = () =>
+    new Promise<SideReply>((res, rej) => {
+      waiting = { resolve: res, reject: rej };
+    });
+  const settle = (f: (w: NonNullable<typeof waiting>) => void) => {
+    const w = waiting;
+    waiting = null;
+    if (w) f(w);
   };
+  worker.on("message", (m: SideReply) => settle((w) => (m.kind === "error" ? w.reject(new Error(`${root}: ${m.message}`)) : w.resolve(m))));
+  worker.on("error", (e) => settle((w) => w.reject(e)));
+  worker.on("exit", (code) => settle((w) => w.reject(new Error(`${root}: its worker exited (${code})`))));
+  const ready = next();
+  await ready;
   return {
     root,
-    create: (numEnvs, opponent, seed) =>
-      lf.LearningFacilitator.create({
-        adapter,
-        seats: seatsOf(opponent),
-        numEnvs,
-        seed,
-        maxDecisions: null,
-        createAgent,
-        modelRoot,
-        reuseReplies: true,
-      }) as Session,
+    limits,
+    measure: async (req) => {
+      const reply = next();
+      worker.postMessage(req);
+      const m = await reply;
+      if (m.kind !== "rate") throw new Error(`${root}: its worker answered ${m.kind}`);
+      return m.rate;
+    },
+    close: () => worker.terminate(),
   };
-}
-
-/** A small seeded generator (xorshift32) for the trainer's random picks: the same picks on every side. */
-function picker(seed: number): (n: number) => number {
-  let x = seed >>> 0 || 1;
-  return (n) => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) % n;
-  };
-}
-
-/** Fills `actions` with a uniformly random legal action id per env, read from the mask. */
-function pickActions(mask: Uint8Array, actionSize: number, actions: Int32Array, pick: (n: number) => number, ids: Int32Array): void {
-  for (let i = 0; i < actions.length; i++) {
-    let count = 0;
-    const row = i * actionSize;
-    for (let a = 0; a < actionSize; a++) if (mask[row + a]) ids[count++] = a;
-    // An env whose episode ended has an empty mask: its action is ignored (it autoresets).
-    actions[i] = count === 0 ? 0 : ids[pick(count)]!;
-  }
-}
-
-/** Env-steps per CPU second of `side` with `numEnvs` envs over about `ms` of CPU time. */
-async function measure(side: Side, numEnvs: number, opponent: string, ms: number, seed: number): Promise<number> {
-  const session = side.create(numEnvs, opponent, seed);
-  let batch = await session.reset(seed);
-  const actionSize = batch.mask.length / numEnvs;
-  const actions = new Int32Array(numEnvs);
-  const ids = new Int32Array(actionSize);
-  const pick = picker(seed);
-  const step = session.stepNow ? session.stepNow.bind(session) : session.step.bind(session);
-  let steps = 0;
-  const start = cpuMs();
-  let now = start;
-  while (now - start < ms) {
-    for (let k = 0; k < 16; k++) {
-      pickActions(batch.mask, actionSize, actions, pick, ids);
-      const b = step(actions);
-      batch = b instanceof Promise ? await b : b;
-      steps += numEnvs;
-    }
-    now = cpuMs();
-  }
-  return steps / ((now - start) / 1000);
 }
 
 main(async () => {
@@ -127,19 +106,30 @@ main(async () => {
   if (values.help) return printUsage(USAGE);
   const olds = values.old ?? [];
   if (olds.length === 0) throw new UsageError(`--old is required\nusage: ${USAGE}`);
+  // A process-wide --max-semi-space-size would win over every worker's own young generation.
+  if (process.execArgv.some((a) => a.startsWith("--max-semi-space-size")))
+    throw new UsageError("run without --max-semi-space-size: each side's worker gets its checkout's own limits");
   const game = values.game ?? "dcg";
   const opponent = values.opponent ?? "random";
   const envCounts = (values.envs ?? "1,64").split(",").map((s) => intArg(s, "envs", 1, 1, 1024));
   const seconds = intArg(values.seconds, "seconds", 20, 1, 3600);
   const rounds = intArg(values.rounds, "rounds", 6, 2, 1000);
   const modelRoot = values["model-root"] === undefined ? "" : resolve(values["model-root"]);
-  const sides = [...(await Promise.all(olds.map((o) => loadSide(resolve(o), game, modelRoot)))), await loadSide(resolve("."), game, modelRoot)];
-  const slice = (seconds * 1000) / rounds / sides.length / envCounts.length;
+  const roots = [...olds.map((o) => resolve(o)), resolve(".")];
+  const slice = (seconds * 1000) / rounds / roots.length / envCounts.length;
   console.log(`${game} env-steps in process vs ${opponent} ${new Date().toISOString()}, ${rounds} rotating rounds, ${seconds} CPU seconds in all`);
   for (const numEnvs of envCounts) {
-    for (const s of sides) await measure(s, numEnvs, opponent, 300, 999_999);
-    const rates = await rotatingRounds(sides, rounds, (side, r) => measure(side, numEnvs, opponent, slice, 1 + r * 1000));
-    console.log(`  ${numEnvs} env(s):`);
-    reportSides(olds, rates, "env-steps per CPU second", "    ", (m) => `(${(1e6 / m).toFixed(1)} us/env-step)`);
+    // Fresh workers for each env count: what ran before (other env counts, their heaps) does not carry over.
+    const sides: Side[] = [];
+    try {
+      for (const root of roots) sides.push(await startSide(root, game, modelRoot));
+      if (numEnvs === envCounts[0]) for (const s of sides) console.log(`  ${s.root}: its worker's resource limits ${JSON.stringify(s.limits)}`);
+      for (const s of sides) await s.measure({ numEnvs, opponent, ms: 1000, seed: 999_999 });
+      const rates = await rotatingRounds(sides, rounds, (side, r) => side.measure({ numEnvs, opponent, ms: slice, seed: 1 + r * 1000 }));
+      console.log(`  ${numEnvs} env(s):`);
+      reportSides(olds, rates, "env-steps per CPU second", "    ", (m) => `(${(1e6 / m).toFixed(1)} us/env-step)`);
+    } finally {
+      await Promise.all(sides.map((s) => s.close()));
+    }
   }
 });

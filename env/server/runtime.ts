@@ -1,5 +1,5 @@
 import { Worker } from "node:worker_threads";
-import { restoreWorkerYoungGeneration } from "./heap.ts";
+import { restoreWorkerYoungGeneration, sessionWorkerLimits } from "./heap.ts";
 import { unlinkSync } from "node:fs";
 import { FastPathServer } from "./fast-path.ts";
 import type { DecideJob, Job } from "./jobs.ts";
@@ -282,7 +282,7 @@ export class SessionRuntime {
         ? { path: socketPath(fast.prefix, s.index), maxFrame: fast.maxFrame, maxEnvsPerSession: fast.maxEnvsPerSession, state: s.fastState }
         : null,
     };
-    const options = { workerData: init, resourceLimits: { maxOldGenerationSizeMb: this.o.workerHeapMb } };
+    const options = { workerData: init, resourceLimits: sessionWorkerLimits(this.o.workerHeapMb) };
     // Under tsx (the dev runner) a worker must register tsx's loader before it can import TypeScript.
     const worker = WORKER_URL.pathname.endsWith(".ts")
       ? new Worker(

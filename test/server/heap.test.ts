@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { SERVER_NODE_FLAGS } from "../../env/server/heap.ts";
+import { SERVER_NODE_FLAGS, SESSION_WORKER_YOUNG_MB } from "../../env/server/heap.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 
@@ -39,7 +39,7 @@ function youngGenerations(restore: "heap" | "runtime" | false): { main: number; 
 }
 
 describe("the server process's node flags", () => {
-  it("give the event loop a small young generation and the session workers V8's default", () => {
+  it("give the event loop a small young generation, and not the workers started after the reset", () => {
     const restored = youngGenerations("heap");
     expect(restored.main).toBeLessThanOrEqual(2048);
     expect(restored.worker).toBeGreaterThan(2048);
@@ -50,6 +50,26 @@ describe("the server process's node flags", () => {
 
   it("are reset by the session runtime before its workers start", () => {
     expect(youngGenerations("runtime").worker).toBeGreaterThan(2048);
+  });
+
+  it("let a session worker grow its young generation past V8's default (16 MiB semi-spaces, 32 MiB in all)", () => {
+    // A session runtime in a process started with the server's flags, its one worker running a
+    // job that keeps much alive across minor collections, as stepping many envs does.
+    const runtime = JSON.stringify(new URL("env/server/runtime.ts", ROOT).href);
+    const heapModule = JSON.stringify(new URL("test/fixtures/heap-module.ts", ROOT).href);
+    const script = `
+      const { SessionRuntime } = await import(${runtime});
+      const rt = new SessionRuntime({
+        workers: 1, stepTimeoutMs: 120000, setup: null, sessionModule: ${heapModule}, modelDir: "", workerHeapMb: 4096,
+        log: () => {}, sessionsOn: () => [], lost: () => {},
+      });
+      console.log(JSON.stringify(await rt.runJob({ kind: "youngGeneration" }, { budgetMs: 120000 })));
+      await rt.close();
+    `;
+    const out = execFileSync(process.execPath, [...SERVER_NODE_FLAGS, "--import", "tsx", "--input-type=module", "-e", script], { cwd: ROOT, encoding: "utf8" });
+    const kib = JSON.parse(out.trim().split("\n").pop()!) as number;
+    expect(kib).toBeGreaterThan(32 * 1024);
+    expect(kib).toBeLessThanOrEqual((2 * SESSION_WORKER_YOUNG_MB * 1024) / 3);
   });
 
   it("are the ones npm start and the Python package's embedded server pass", () => {
