@@ -99,11 +99,12 @@ export function viewOf(s: BattleData, pool: Pool, viewer: Viewer): DcgView {
     finished: s.finished,
     winner: s.winner,
     players: [pv(0), pv(1)],
-    hand: viewer === "spectator" ? [] : s.hands[viewer].slice(),
+    // States are immutable (every apply copies what it writes), so the view shares their lists.
+    hand: viewer === "spectator" ? [] : s.hands[viewer],
     cards,
-    cells: s.cells.slice(),
+    cells: s.cells,
     feintOwners,
-    graves: [s.graves[0].slice(), s.graves[1].slice()],
+    graves: s.graves,
     strategyMoves: viewer === "spectator" ? -1 : s.players[viewer].strategyMoves,
   };
 }

@@ -188,6 +188,23 @@ describe("views and determinize", () => {
     expect(seen.feint).toBeGreaterThan(0);
   });
 
+  it("share the state's cells, hand and graves lists, which later applies never write", () => {
+    const kept: { view: ReturnType<typeof dcg.view>; text: string }[] = [];
+    for (let seed = 1; seed <= 4; seed++) {
+      randomGame(seed, cfg(), (s) => {
+        for (const seat of [0, 1] as const) {
+          const v = dcg.view(s, seat);
+          expect(v.cells).toBe(s.cells);
+          expect(v.hand).toBe(s.hands[seat]);
+          expect(v.graves).toBe(s.graves);
+          kept.push({ view: v, text: canonicalJson(v) });
+        }
+      });
+    }
+    // Every view still says what it said when it was taken, the game having gone on since.
+    for (const { view, text } of kept) expect(canonicalJson(view)).toBe(text);
+  });
+
   it("determinize(view) reproduces the view, and the hidden part varies with the rng", () => {
     let checked = 0;
     for (let seed = 1; seed <= 6; seed++) {
