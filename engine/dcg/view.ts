@@ -51,6 +51,8 @@ export interface DcgView {
   readonly strategyMoves: number;
 }
 
+const SEATS = [0, 1] as const;
+
 export function visible(s: BattleData, pool: Pool, id: number, viewer: Viewer): boolean {
   const c = cardIn(s, id);
   switch (c.layer) {
@@ -68,8 +70,15 @@ export function visible(s: BattleData, pool: Pool, id: number, viewer: Viewer): 
 
 export function viewOf(s: BattleData, pool: Pool, viewer: Viewer): DcgView {
   if (viewer !== "spectator" && viewer !== 0 && viewer !== 1) throw new Error(`dcg: no seat ${viewer} (a battle has seats 0 and 1)`);
-  const cards: (Card | null)[] = new Array(s.cards.length);
-  for (let id = 0; id < s.cards.length; id++) cards[id] = visible(s, pool, id, viewer) ? cardIn(s, id) : null;
+  const all = s.cards;
+  const cards: (Card | null)[] = new Array(all.length);
+  // A card in a book is hidden from everybody and one in a grave is public, so neither card's
+  // record is read (with many games stepped in turn, each such read is a cache miss).
+  for (const seat of SEATS) {
+    for (const id of s.books[seat]) cards[id] = null;
+    for (const id of s.graves[seat]) cards[id] = cardIn(s, id);
+  }
+  for (let id = 0; id < all.length; id++) if (cards[id] === undefined) cards[id] = visible(s, pool, id, viewer) ? cardIn(s, id) : null;
   const feintOwners = s.feints.map((f) => (f < 0 ? -1 : cardIn(s, f).owner));
   const pv = (seat: Seat): PlayerView => {
     const p = s.players[seat];

@@ -1,7 +1,10 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { canonicalJson, Rng, stateHash } from "../../engine/core/index.ts";
 import { dcg, type BattleData, type Decision } from "../../engine/dcg/index.ts";
+import type { Card } from "../../engine/dcg/battle-data.ts";
 import { HOME } from "../../engine/dcg/board.ts";
+import { visible } from "../../engine/dcg/view.ts";
 import { other as otherSeat } from "../../engine/dcg/battle-data.ts";
 import { dcgAdapter } from "../../env/games/dcg.ts";
 
@@ -10,6 +13,15 @@ const cfg = (raw: unknown = {}) => {
   if (!c.ok) throw new Error(c.error.message);
   return c.value;
 };
+
+/** A card record whose every read throws: where a reader must not look. */
+function unreadable(): Card {
+  return new Proxy({} as Card, {
+    get: (_, key) => {
+      throw new Error(`read ${String(key)} of a card in a book`);
+    },
+  });
+}
 
 function randomGame(seed: number, config = cfg(), onStep?: (s: BattleData, legal: readonly Decision[]) => void) {
   const rng = Rng.seeded(seed * 7919 + 1);
@@ -203,6 +215,26 @@ describe("views and determinize", () => {
     }
     // Every view still says what it said when it was taken, the game having gone on since.
     for (const { view, text } of kept) expect(canonicalJson(view)).toBe(text);
+  });
+
+  it("show each card as its layer allows, without reading the records of cards in a book", () => {
+    const board = JSON.parse(readFileSync(new URL("../../docs/examples/dcg-board.json", import.meta.url), "utf8")) as unknown;
+    const configs = [cfg(), cfg({ books: ["venom", "tempo"] }), cfg({ cardPool: { generate: { seed: 3, cards: 40 } } }), cfg({ board })];
+    let books = 0;
+    configs.forEach((config, k) => {
+      randomGame(k + 1, config, (s) => {
+        const pool = dcg.poolFor(s.cfg);
+        // A card in a book answers no reads: the view must not look at it.
+        const sealed = s.cards.map((c, id) => (s.books[0].includes(id) || s.books[1].includes(id) ? unreadable() : c));
+        books += s.books[0].length + s.books[1].length;
+        for (const viewer of [0, 1, "spectator"] as const) {
+          const v = dcg.view({ ...s, cards: sealed }, viewer);
+          expect(v.cards).toEqual(s.cards.map((c, id) => (visible(s, pool, id, viewer) ? c : null)));
+          expect({ ...v, cards: null }).toEqual({ ...dcg.view(s, viewer), cards: null });
+        }
+      });
+    });
+    expect(books).toBeGreaterThan(1000);
   });
 
   it("determinize(view) reproduces the view, and the hidden part varies with the rng", () => {
