@@ -16,7 +16,9 @@
  * --model-root models/builtin`), resets it, then steps it with a uniformly random legal action
  * per env read from the reply's mask, as a trainer does. Each env count gets fresh workers (what a
  * server's worker holding one such session has: nothing of another env count's heap), warmed up
- * for a CPU second each; then every side runs once per round, in an order that rotates from round
+ * for 5 CPU seconds each (at 256 envs a worker's rate still rose for several seconds after one:
+ * compiled code and heap sizes settle slowly, and a long-running session sees the settled rate);
+ * then every side runs once per round, in an order that rotates from round
  * to round, the same seeds on every side. Rates are per second of the process's CPU time while
  * that side runs (the other workers wait). Prints each side's median and best round and, for each
  * old checkout, the new/old ratio of medians.
@@ -33,6 +35,8 @@ const USAGE =
   "tsx scripts/bench-env-vs.ts --old <checkout> [--old <checkout>...] [--game dcg] [--envs 1,64] [--opponent random] [--model-root DIR] [--seconds S] [--rounds N]";
 
 const SIDE_URL = new URL("./bench-env-side.ts", import.meta.url);
+/** CPU time each side's fresh worker steps a session before the rounds of an env count. */
+const WARMUP_MS = 5000;
 
 /** A side's worker and the one request it may have open at a time. */
 interface Side {
@@ -124,7 +128,7 @@ main(async () => {
     try {
       for (const root of roots) sides.push(await startSide(root, game, modelRoot));
       if (numEnvs === envCounts[0]) for (const s of sides) console.log(`  ${s.root}: its worker's resource limits ${JSON.stringify(s.limits)}`);
-      for (const s of sides) await s.measure({ numEnvs, opponent, ms: 1000, seed: 999_999 });
+      for (const s of sides) await s.measure({ numEnvs, opponent, ms: WARMUP_MS, seed: 999_999 });
       const rates = await rotatingRounds(sides, rounds, (side, r) => side.measure({ numEnvs, opponent, ms: slice, seed: 1 + r * 1000 }));
       console.log(`  ${numEnvs} env(s):`);
       reportSides(olds, rates, "env-steps per CPU second", "    ", (m) => `(${(1e6 / m).toFixed(1)} us/env-step)`);
