@@ -20,9 +20,17 @@ export interface GuidedMctsOptions {
   readonly value: "net" | "eval";
   /** Softmax temperature of the priors (above 1 flattens a confident network's prior). */
   readonly ptemp: number;
+  /**
+   * Progressive bias from the game's evaluator: when a node is expanded, each legal decision's
+   * child is valued by the evaluator (for the seat to act) and its prior multiplied by
+   * exp(eprior * value), then renormalised. 0 leaves the network's prior alone (no evaluator calls).
+   */
+  readonly eprior: number;
+  /** An unvisited edge's Q is the evaluator's value of its child (from the expanding sample) instead of 0. */
+  readonly efpu: boolean;
 }
 
-export const GUIDED_DEFAULTS: GuidedMctsOptions = { iters: 400, cpuct: 1.5, rootNoise: 0, value: "eval", ptemp: 4 };
+export const GUIDED_DEFAULTS: GuidedMctsOptions = { iters: 400, cpuct: 1.5, rootNoise: 0, value: "eval", ptemp: 4, eprior: 0, efpu: false };
 
 /** Where the leaf values of the last decision came from (tests and the training script read it). */
 export interface GuidedStats {
@@ -33,6 +41,8 @@ export interface GuidedStats {
   evalValues: number;
   /** Leaves that were terminal (valued by the game's returns). */
   terminal: number;
+  /** Children valued by the evaluator for the priors or first-play values (eprior, efpu). */
+  childValues: number;
 }
 
 interface Edge {
@@ -42,6 +52,8 @@ interface Edge {
   avail: number;
   /** The network's prior among the decisions legal when the edge was first seen; NaN until then. */
   prior: number;
+  /** The evaluator's value of the child for the seat choosing the edge, from the sample that expanded it (NaN when not computed). */
+  firstValue: number;
   child: TreeNode | null;
 }
 
@@ -76,7 +88,9 @@ export class GuidedMctsAgent implements Facilitatee {
   private obs: Float32Array;
   private evaluator: Evaluator | null | undefined;
   lastVisits: number[] = [];
-  readonly lastStats: GuidedStats = { iterations: 0, netValues: 0, evalValues: 0, terminal: 0 };
+  /** The root's prior per legal index after the last decision (NaN for a decision never seen). */
+  lastPriors: number[] = [];
+  readonly lastStats: GuidedStats = { iterations: 0, netValues: 0, evalValues: 0, terminal: 0, childValues: 0 };
 
   constructor(
     private readonly model: PolicyModel,
@@ -97,10 +111,12 @@ export class GuidedMctsAgent implements Facilitatee {
 
   async decide(request: DecisionRequest): Promise<number> {
     const { game, seat, view, legal } = request;
-    Object.assign(this.lastStats, { iterations: 0, netValues: 0, evalValues: 0, terminal: 0 });
+    Object.assign(this.lastStats, { iterations: 0, netValues: 0, evalValues: 0, terminal: 0, childValues: 0 });
     this.lastVisits = legal.map(() => 0);
+    this.lastPriors = legal.map(() => NaN);
     if (legal.length === 1) {
       this.lastVisits[0] = 1;
+      this.lastPriors[0] = 1;
       return 0;
     }
     const seats = (game.config(sampleState(game, view, seat, this.rng)) as { seats?: unknown }).seats;
@@ -109,7 +125,9 @@ export class GuidedMctsAgent implements Facilitatee {
     for (let n = 0; n < this.options.iters; n++) await this.iterate(game, view, seat, root);
     this.lastStats.iterations = this.options.iters;
     // An edge never tried has no entry: 0 visits. The first of the most visited is played.
-    this.lastVisits = legal.map((d) => root.byKey.get(fastDecisionKey(d))?.visits ?? 0);
+    const rootEdges = legal.map((d) => root.byKey.get(fastDecisionKey(d)));
+    this.lastVisits = rootEdges.map((e) => e?.visits ?? 0);
+    this.lastPriors = rootEdges.map((e) => e?.prior ?? NaN);
     let best = 0;
     let most = -Infinity;
     this.lastVisits.forEach((visits, i) => {
@@ -141,14 +159,20 @@ export class GuidedMctsAgent implements Facilitatee {
         const key = fastDecisionKey(d);
         let e = node.byKey.get(key);
         if (!e) {
-          e = { visits: 0, total: 0, avail: 0, prior: NaN, child: null };
+          e = { visits: 0, total: 0, avail: 0, prior: NaN, firstValue: NaN, child: null };
           node.byKey.set(key, e);
         }
         return e;
       });
       const needsPrior = edges.some((e) => Number.isNaN(e.prior));
       if (!node.expanded || needsPrior) {
-        const { priors, value } = await this.ask(game, state, actor, legal);
+        const asked = await this.ask(game, state, actor, legal);
+        const { value } = asked;
+        let { priors } = asked;
+        if (this.options.eprior > 0 || this.options.efpu) {
+          const childValues = this.childValues(game, state, actor, legal, edges);
+          if (this.options.eprior > 0) priors = biasedPriors(priors, childValues, this.options.eprior);
+        }
         const noise = node === root ? this.options.rootNoise : 0;
         edges.forEach((e, i) => {
           if (Number.isNaN(e.prior)) e.prior = (1 - noise) * must(priors[i], "mcts: the prior of a legal decision") + noise / edges.length;
@@ -163,9 +187,10 @@ export class GuidedMctsAgent implements Facilitatee {
       }
       let chosen = 0;
       let bestScore = -Infinity;
+      const efpu = this.options.efpu;
       edges.forEach((e, i) => {
         e.avail++;
-        const q = e.visits > 0 ? e.total / e.visits : 0;
+        const q = e.visits > 0 ? e.total / e.visits : efpu && !Number.isNaN(e.firstValue) ? e.firstValue : 0;
         const score = q + (this.options.cpuct * e.prior * Math.sqrt(e.avail)) / (1 + e.visits);
         if (score > bestScore) {
           bestScore = score;
@@ -214,6 +239,26 @@ export class GuidedMctsAgent implements Facilitatee {
     return { priors, value };
   }
 
+  /**
+   * The evaluator's value, for `actor`, of the state each legal decision leads to in this sample
+   * (0 without an evaluator). Edges that have none yet keep theirs as their first-play value.
+   */
+  private childValues(game: AnyGame, state: unknown, actor: Seat, legal: readonly unknown[], edges: readonly Edge[]): number[] {
+    const value = this.evaluatorOf(game)?.value;
+    return legal.map((d, i) => {
+      this.lastStats.childValues++;
+      const v = value ? saneValue(value(game, game.applyTrusted(state, d), actor)) : 0;
+      const e = must(edges[i], "mcts: the edge of a legal decision");
+      if (Number.isNaN(e.firstValue)) e.firstValue = v;
+      return v;
+    });
+  }
+
+  private evaluatorOf(game: AnyGame): Evaluator | null {
+    if (this.evaluator === undefined) this.evaluator = gameEvaluator(game.info.id)?.({ rollouts: 1, depth: 0 }) ?? null;
+    return this.evaluator;
+  }
+
   private netValue(raw: number): number {
     this.lastStats.netValues++;
     return saneValue(raw);
@@ -221,8 +266,19 @@ export class GuidedMctsAgent implements Facilitatee {
 
   /** A leaf's value without a value output: the game's evaluator, else 0 (no information). */
   private evalValue(game: AnyGame, state: unknown, actor: Seat): number {
-    if (this.evaluator === undefined) this.evaluator = gameEvaluator(game.info.id)?.({ rollouts: 1, depth: 0 }) ?? null;
+    const evaluator = this.evaluatorOf(game);
     this.lastStats.evalValues++;
-    return this.evaluator?.value ? saneValue(this.evaluator.value(game, state, actor)) : 0;
+    return evaluator?.value ? saneValue(evaluator.value(game, state, actor)) : 0;
   }
+}
+
+/**
+ * Progressive bias: each prior times exp(beta * its child's value), renormalised (the values are
+ * shifted by their maximum first, so that the weights cannot overflow).
+ */
+export function biasedPriors(priors: readonly number[], childValues: readonly number[], beta: number): number[] {
+  const top = Math.max(...childValues);
+  const weights = priors.map((p, i) => p * Math.exp(beta * (must(childValues[i], "mcts: the value of a legal decision's child") - top)));
+  const sum = weights.reduce((a, b) => a + b, 0);
+  return sum > 0 && Number.isFinite(sum) ? weights.map((w) => w / sum) : [...priors];
 }

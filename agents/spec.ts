@@ -97,10 +97,10 @@ const factories: Record<string, { params: readonly string[]; make: Factory }> = 
     },
   },
   mcts: {
-    params: ["iters", "ms", "c", "depth", "leaf", "policy", "cpuct", "noise", "value", "ptemp", "maxMB"],
+    params: ["iters", "ms", "c", "depth", "leaf", "policy", "cpuct", "noise", "value", "ptemp", "eprior", "efpu", "maxMB"],
     make(spec, ctx) {
       if (spec.params.policy !== undefined) return makeGuidedMcts(spec, ctx);
-      for (const key of ["cpuct", "noise", "value", "ptemp", "maxMB"]) {
+      for (const key of ["cpuct", "noise", "value", "ptemp", "eprior", "efpu", "maxMB"]) {
         if (spec.params[key] !== undefined) return fail("invalid_config", `agent "mcts": ${key} needs policy=<model.onnx>`);
       }
       const ms = optionalIntParam(spec, "ms", 1, 600_000);
@@ -192,7 +192,7 @@ function makeGuidedMcts(spec: AgentSpec, ctx: AgentContext): Result<Facilitatee>
   if (!policy.ok) return policy;
   for (const key of ["ms", "c", "depth", "leaf"]) {
     if (spec.params[key] !== undefined)
-      return fail("invalid_config", `agent "mcts": ${key} is not used with policy=; it takes iters, cpuct, noise, value, ptemp, maxMB`);
+      return fail("invalid_config", `agent "mcts": ${key} is not used with policy=; it takes iters, cpuct, noise, value, ptemp, eprior, efpu, maxMB`);
   }
   const iters = intParam(spec, "iters", GUIDED_DEFAULTS.iters, 1, 1_000_000);
   if (!iters.ok) return iters;
@@ -204,6 +204,10 @@ function makeGuidedMcts(spec: AgentSpec, ctx: AgentContext): Result<Facilitatee>
   if (!value.ok) return value;
   const ptemp = numberParam(spec, "ptemp", GUIDED_DEFAULTS.ptemp, 0.01, 100);
   if (!ptemp.ok) return ptemp;
+  const eprior = numberParam(spec, "eprior", GUIDED_DEFAULTS.eprior, 0, 1000);
+  if (!eprior.ok) return eprior;
+  const efpu = boolParam(spec, "efpu", GUIDED_DEFAULTS.efpu);
+  if (!efpu.ok) return efpu;
   const maxMB = numberParam(spec, "maxMB", 64, 0.001, 4096);
   if (!maxMB.ok) return maxMB;
   const named = policy.value ?? "";
@@ -214,7 +218,15 @@ function makeGuidedMcts(spec: AgentSpec, ctx: AgentContext): Result<Facilitatee>
   const model = loadCheckedModel("mcts", file, root, maxMB.value, 4096, ctx, builtin);
   if (!model.ok) return model;
   if (!ctx.adapter) return noAdapter("mcts", ctx);
-  const options = { iters: iters.value, cpuct: cpuct.value, rootNoise: noise.value, value: value.value, ptemp: ptemp.value };
+  const options = {
+    iters: iters.value,
+    cpuct: cpuct.value,
+    rootNoise: noise.value,
+    value: value.value,
+    ptemp: ptemp.value,
+    eprior: eprior.value,
+    efpu: efpu.value,
+  };
   return ok(new GuidedMctsAgent(model.value, ctx.adapter, agentSeed(ctx, "mcts"), options, specText(spec)));
 }
 

@@ -38,6 +38,15 @@ const ctx = (seat: number, adapter: GameAdapter = dcgAdapter): AgentContext => (
   actionSpecHash: specOf(adapter).actionSpecHash,
 });
 
+/**
+ * What the search played (`iters=12`, the golden.onnx model below, both seats) over the first 60
+ * decisions of deal 5, recorded before eprior and efpu existed.
+ */
+const GOLDEN_PLAY = [
+  0, 11, 0, 11, 0, 11, 0, 11, 0, 11, 0, 1, 4, 0, 7, 0, 2, 9, 2, 9, 2, 9, 2, 9, 2, 9, 2, 0, 4, 0, 1, 0, 38, 20, 0, 10, 0, 0, 1, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  1, 1, 19, 0, 14, 0, 0, 0, 2, 0,
+];
+
 type Found = { request: DecisionRequest; ids: number[] };
 
 /**
@@ -98,6 +107,24 @@ async function guided(spec: string, seat: number): Promise<GuidedMctsAgent> {
   const made = await createAgentReady(spec, ctx(seat));
   if (!made.ok) throw new Error(made.error.message);
   return made.value as GuidedMctsAgent;
+}
+
+/** The indices a guided search made by `spec` (one agent per seat) plays over the first `count` decisions of deal 5. */
+async function playedIndices(spec: string, count: number): Promise<number[]> {
+  const config = dcg.parseConfig({});
+  if (!config.ok) throw new Error(config.error.message);
+  const agents = [await guided(spec, 0), await guided(spec, 1)];
+  let state: unknown = dcg.setup(config.value, 5);
+  const played: number[] = [];
+  for (let step = 0; step < count; step++) {
+    const seat = game.actor(state);
+    if (seat === "terminal") break;
+    const legal = game.legal(state);
+    const i = await agents[seat]!.decide({ game, seat, view: game.view(state, seat), legal, step });
+    played.push(i);
+    state = game.applyTrusted(state, legal[i]);
+  }
+  return played;
 }
 
 describe("mcts with a policy-value network (mcts:policy=...)", () => {
@@ -178,6 +205,8 @@ describe("mcts with a policy-value network (mcts:policy=...)", () => {
     expect(!a.ok && a.error.message).toMatch(/leaf is not used with policy=/);
     const b = createAgent("mcts:cpuct=2", ctx(0));
     expect(!b.ok && b.error.message).toMatch(/cpuct needs policy=/);
+    expect(createAgent("mcts:eprior=2", ctx(0))).toMatchObject({ ok: false, error: { message: expect.stringMatching(/eprior needs policy=/) } });
+    expect(createAgent("mcts:efpu=true", ctx(0))).toMatchObject({ ok: false, error: { message: expect.stringMatching(/efpu needs policy=/) } });
     expect(seatsModel(`mcts:iters=5,policy=${file}`)).toBe(true);
     expect(seatsModel("mcts:iters=5")).toBe(false);
   });
@@ -193,6 +222,48 @@ describe("mcts with a policy-value network (mcts:policy=...)", () => {
     expect(refused("cpuct=101")).toMatch(/cpuct/);
     expect(refused("value=mix")).toMatch(/value must be one of net, eval/);
     expect(refused("ptemp=0.5,cpuct=3,value=net")).toBe("accepted");
+    expect(refused("eprior=-1")).toMatch(/eprior must be a number between 0 and 1000/);
+    expect(refused("eprior=1001")).toMatch(/eprior must be a number between 0 and 1000/);
+    expect(refused("eprior=NaN")).toMatch(/eprior/);
+    expect(refused("efpu=yes")).toMatch(/efpu must be true or false/);
+    expect(refused("eprior=8,efpu=1,ptemp=100")).toBe("accepted");
+  });
+
+  it("with eprior, raises the prior of the decision whose child the evaluator rates higher", async () => {
+    const { request, win } = oneWinningMove();
+    const n = request.legal.length;
+    const flat = modelFile("flat.onnx", { weightScale: 0 });
+    const unbiased = await guided(`mcts:policy=${flat},iters=1`, request.seat);
+    expect(await unbiased.decide(request)).toBe(0);
+    expect(unbiased.lastPriors.every((p) => Math.abs(p - 1 / n) < 1e-9)).toBe(true);
+    const biased = await guided(`mcts:policy=${flat},iters=1,eprior=5`, request.seat);
+    // The winning move's child is worth 1 to the evaluator, more than any other: its prior is the
+    // largest, above uniform, and a single iteration already goes to it.
+    expect(await biased.decide(request)).toBe(win);
+    const priors = biased.lastPriors;
+    expect(priors.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 9);
+    expect(priors[win]!).toBeGreaterThan(1 / n);
+    for (const [i, p] of priors.entries()) if (i !== win) expect(p).toBeLessThan(priors[win]!);
+    expect(biased.lastStats.childValues).toBeGreaterThanOrEqual(n);
+    expect(unbiased.lastStats.childValues).toBe(0);
+  });
+
+  it("with efpu, an untried decision's Q is its child's value: with no prior term the search goes straight to the win", async () => {
+    const { request, win } = oneWinningMove();
+    const flat = modelFile("flat-fpu.onnx", { weightScale: 0 });
+    const zeroFpu = await guided(`mcts:policy=${flat},iters=1,cpuct=0`, request.seat);
+    expect(await zeroFpu.decide(request)).toBe(0);
+    const evalFpu = await guided(`mcts:policy=${flat},iters=1,cpuct=0,efpu=true`, request.seat);
+    expect(await evalFpu.decide(request)).toBe(win);
+  });
+
+  it("eprior=0 plays exactly as the search did before eprior existed", async () => {
+    const file = modelFile("golden.onnx", { valueBias: 0.1 });
+    // Recorded with the search before eprior and efpu were added (same model, seeds and deal).
+    const before = GOLDEN_PLAY;
+    expect(before).toHaveLength(60);
+    expect(await playedIndices(`mcts:policy=${file},iters=12`, before.length)).toEqual(before);
+    expect(await playedIndices(`mcts:policy=${file},iters=12,eprior=0,efpu=false`, before.length)).toEqual(before);
   });
 
   it("is deterministic for a seed", async () => {
