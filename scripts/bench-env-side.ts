@@ -27,25 +27,25 @@ export interface SideInit {
 }
 
 /** The parts of a step reply the bench reads (every checkout's reply has them). */
-interface Batch {
+export interface Batch {
   readonly mask: Uint8Array;
 }
 
 /** A session as both old and new checkouts offer it: stepNow (synchronous) where the checkout has it, else step. */
-interface Session {
+export interface Session {
   reset(seed: number): Batch | Promise<Batch>;
   stepNow?(actions: ArrayLike<number>): Batch | Promise<Batch>;
   step(actions: ArrayLike<number>): Promise<Batch>;
 }
 
-type CreateSession = (numEnvs: number, opponent: string, seed: number) => Session;
+export type CreateSession = (numEnvs: number, opponent: string, seed: number) => Session;
 
 /**
  * The learning-session factory of the checkout at `root`, as its session worker builds sessions
  * (LearningFacilitator.create with the game's RL adapter, the agent factory and reuseReplies; a
  * checkout from before that option ignores it), the learner at seat 0 and `opponent` elsewhere.
  */
-async function loadSessions({ root, game, modelRoot }: SideInit): Promise<CreateSession> {
+export async function loadSessions({ root, game, modelRoot }: SideInit): Promise<CreateSession> {
   const url = (p: string) => pathToFileURL(join(root, p)).href;
   const lf = await import(url("env/learning-facilitator.ts"));
   const { adapters } = await import(url("env/games/index.ts"));
@@ -67,7 +67,7 @@ async function loadSessions({ root, game, modelRoot }: SideInit): Promise<Create
 }
 
 /** A small seeded generator (xorshift32) for the trainer's random picks: the same picks on every side. */
-function picker(seed: number): (n: number) => number {
+export function picker(seed: number): (n: number) => number {
   let x = seed >>> 0 || 1;
   return (n) => {
     x ^= x << 13;
@@ -78,7 +78,7 @@ function picker(seed: number): (n: number) => number {
 }
 
 /** Fills `actions` with a uniformly random legal action id per env, read from the mask. */
-function pickActions(mask: Uint8Array, actionSize: number, actions: Int32Array, pick: (n: number) => number, ids: Int32Array): void {
+export function pickActions(mask: Uint8Array, actionSize: number, actions: Int32Array, pick: (n: number) => number, ids: Int32Array): void {
   for (let i = 0; i < actions.length; i++) {
     let count = 0;
     const row = i * actionSize;
