@@ -165,7 +165,13 @@ export class DecisionLoop {
   readonly game: AnyGame;
   private current: unknown;
   private readonly made: unknown[];
-  private readonly options: DecisionLoopOptions;
+  /**
+   * The options without the start state and its decisions: the loop keeps the state it is at
+   * and its own record, and nothing of a state it moved on from (a learning session keeps a loop
+   * per env for as long as the session lives; the first episode's start state held there was
+   * about a fifth of an env's heap).
+   */
+  private readonly options: Omit<DecisionLoopOptions, "state" | "decisions">;
   private readonly clock: Clock | null;
   private readonly seats: number;
   private readonly bound: number;
@@ -183,11 +189,11 @@ export class DecisionLoop {
   private failure: unknown = null;
   private waiter: { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void } | null = null;
 
-  constructor(options: DecisionLoopOptions) {
+  constructor({ state, decisions, ...options }: DecisionLoopOptions) {
     this.options = options;
     this.game = options.game;
-    this.current = options.state;
-    this.made = [...(options.decisions ?? [])];
+    this.current = state;
+    this.made = [...(decisions ?? [])];
     this.clock = options.clock ?? null;
     const config = this.guard("config", () => this.game.config(this.current) as { seats: number });
     this.seats = config.seats;

@@ -1,3 +1,5 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../agents/clock.ts";
 import { DecisionLoop, DecisionLoopFault, defaultDecision, type AppliedDecision, type SeatDriver } from "../../agents/decision-loop.ts";
@@ -13,6 +15,13 @@ const setup = (config: object, seed = 1) => {
 const first: Facilitatee = { name: "first", decide: () => 0 };
 const second: Facilitatee = { name: "second", decide: () => 1 };
 const agent = (a: Facilitatee): SeatDriver => ({ kind: "agent", agent: a });
+
+/** A full garbage collection, after the current job (a WeakRef made in it holds its target until it ends). */
+async function collectGarbage(): Promise<void> {
+  await new Promise((r) => setTimeout(r, 0));
+  setFlagsFromString("--expose-gc");
+  (runInNewContext("gc") as () => void)();
+}
 
 /** tiny without its own default: the loop's rule picks one. */
 const noDefault = (legal: (s: unknown) => readonly unknown[]): AnyGame => ({
@@ -214,6 +223,25 @@ describe("commit and bounds", () => {
       { kind: "add", n: 1 },
       { kind: "add", n: 1 },
     ]);
+  });
+
+  it("keeps nothing of the state it started from once it moved on (applied a decision or restarted)", async () => {
+    // A learning session keeps one loop per env for its lifetime: what the loop holds, every env holds.
+    const started = (stopAfter: number) => {
+      const start = setup({});
+      return { loop: new DecisionLoop({ game: tiny, state: start, driver: () => agent(first), stopAfter }), start: new WeakRef(start) };
+    };
+    const played = started(2);
+    played.loop.drive();
+    const restarted = started(5);
+    restarted.loop.restart(setup({}, 2));
+    const waiting = started(5);
+    await collectGarbage();
+    expect(played.start.deref()).toBeUndefined();
+    expect(restarted.start.deref()).toBeUndefined();
+    // The state a loop stands at stays: a loop that has not moved keeps its start.
+    expect(waiting.start.deref()).toBe(waiting.loop.state);
+    expect([played.loop.step, restarted.loop.step]).toEqual([2, 0]);
   });
 
   it("truncates at stopAfter and faults past the game's bound", () => {
