@@ -30,10 +30,11 @@ export class DcgCache {
   /**
    * Scratch lists of resolve.ts's area refresh (its wanted triples, one reach's cards), cleared at
    * each use and read only within it: the refresh runs after every board change and would
-   * otherwise allocate both each time.
+   * otherwise allocate both each time. Shared with the cache this one was forked from, as nothing
+   * is left in them between refreshes (a learning session holds a fork per env).
    */
-  readonly areaWant: number[] = [];
-  readonly areaTargets: number[] = [];
+  readonly areaWant: number[];
+  readonly areaTargets: number[];
   /** Each card sentence's targeting plan (targeting.ts), keyed by the sentence object. */
   readonly plans: WeakMap<Targeting, Plan>;
   private readonly indexes: WeakMap<Pool, PoolIndex>;
@@ -41,9 +42,11 @@ export class DcgCache {
   private lastPool: Pool | null = null;
   private lastIndex: PoolIndex | null = null;
 
-  /** A new cache; with `shared`, its memos of card data (decisions, plans, pool indexes) are that cache's. */
+  /** A new cache; with `shared`, its memos of card data (decisions, plans, pool indexes) and its scratch lists are that cache's. */
   constructor(shared?: DcgCache) {
     this.decisions = shared?.decisions ?? new DecisionTable();
+    this.areaWant = shared?.areaWant ?? [];
+    this.areaTargets = shared?.areaTargets ?? [];
     this.plans = shared?.plans ?? new WeakMap<Targeting, Plan>();
     this.indexes = shared?.indexes ?? new WeakMap<Pool, PoolIndex>();
   }

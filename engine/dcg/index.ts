@@ -1,4 +1,4 @@
-import { applyChecked, canonicalJson, type Game, type Result, type Seat, type Viewer } from "../core/index.ts";
+import { applyChecked, canonicalJson, type Game, type Result, type Viewer } from "../core/index.ts";
 import { asSeat, type BattleData } from "./battle-data.ts";
 import { PRESET_BOOKS, STARTER_POOL } from "./cards.ts";
 import { generateCardSet } from "./generate.ts";
@@ -68,7 +68,7 @@ export function makeDcg(pool: Pool = STARTER_POOL, presets: readonly PresetBook[
     byObject.set(raw, set);
     return set;
   };
-  return dcgOver({ pool, presets, base, extend, setFor }, new DcgCache());
+  return dcgOver(commonOf({ pool, presets, base, extend, setFor }), new DcgCache());
 }
 
 /** What every instance of one dcg game shares: the shipped pool and presets, and the compiled card sets of configs. */
@@ -80,33 +80,15 @@ interface CardSets {
   setFor(cfg: DcgConfig): CardSet;
 }
 
-/** The dcg game over `sets`, with `cache` as its memos across applies (pool indexes, targeting plans, the last result's battle index). */
-function dcgOver(sets: CardSets, cache: DcgCache): DcgGame {
+/** The functions of a dcg game that use no memo across applies: made once per game, shared by its instances. */
+type Common = Omit<DcgGame, "setup" | "legal" | "apply" | "applyTrusted" | "applyTraced" | "explain" | "events" | "instance"> & {
+  readonly poolOf: (s: BattleData) => Pool;
+  readonly sets: CardSets;
+};
+
+function commonOf(sets: CardSets): Common {
   const { pool, presets, base, extend, setFor } = sets;
   const poolOf = (s: BattleData): Pool => (s.cfg.cardSet === undefined && s.cfg.cardPool === undefined ? pool : setFor(s.cfg).pool);
-  const actor = (s: BattleData): Seat | "terminal" => (s.finished ? "terminal" : actorOf({ s }));
-  const legal = (s: BattleData): Decision[] => {
-    if (s.finished) return [];
-    const pool = poolOf(s);
-    return legalOps(s, pool, cache.decisions, cache.indexOf(s, pool, false));
-  };
-  const applyTrusted = (s: BattleData, decision: Decision): BattleData => {
-    const d = new Draft(s, poolOf(s), null, cache);
-    applyDecision(d, decision);
-    return d.finish();
-  };
-  const traced = (s: BattleData, decision: Decision): { state: BattleData; trace: Trace } => {
-    const trace: Trace = { commands: [], triggers: [] };
-    const d = new Draft(s, poolOf(s), trace, cache);
-    applyDecision(d, decision);
-    return { state: d.finish(), trace };
-  };
-  const explain = (s: BattleData, decision: unknown): string | null => explainDecision(s, poolOf(s), decision, cache);
-  const expectation = (s: BattleData) => {
-    if (s.finished) return null;
-    const seat = actorOf({ s });
-    return s.cfg.timeoutMs === null ? { seat, defaultDecision: FORCE_FINISH } : { seat, timeoutMs: s.cfg.timeoutMs, defaultDecision: FORCE_FINISH };
-  };
   return {
     info: { id: "dcg", version: "1", title: "DCG (grid battle)", minSeats: 2, maxSeats: 2, defaultSeats: 2, zeroSum: true },
     pool,
@@ -114,22 +96,17 @@ function dcgOver(sets: CardSets, cache: DcgCache): DcgGame {
     poolFor: (cfg) => setFor(cfg).pool,
     presetsFor: (cfg) => setFor(cfg).presets,
     parseConfig: (raw) => parseDcgConfig(raw, base, extend),
-    setup: (config, seed) => {
-      const set = setFor(config);
-      return setupBattle(config, seed, set.pool, set.presets, null, cache);
-    },
     config: (s) => s.cfg,
-    actor,
-    legal,
-    apply: (s, decision) => applyChecked(s, decision, actor, legal, applyTrusted, expectation, explain),
-    explain,
+    actor: (s) => (s.finished ? "terminal" : actorOf({ s })),
     // forceFinish makes the actor lose (docs/rules/dcg.md): the one way to give a battle up.
     concede: (s, seat) => (!s.finished && actorOf({ s }) === seat ? FORCE_FINISH : null),
-    applyTrusted,
-    applyTraced: traced,
     returns: (s) => (!s.finished || s.winner < 0 ? [0, 0] : s.winner === 0 ? [1, -1] : [-1, 1]),
     view: (s, viewer: Viewer) => viewOf(s, poolOf(s), viewer),
-    expectation,
+    expectation: (s) => {
+      if (s.finished) return null;
+      const seat = actorOf({ s });
+      return s.cfg.timeoutMs === null ? { seat, defaultDecision: FORCE_FINISH } : { seat, timeoutMs: s.cfg.timeoutMs, defaultDecision: FORCE_FINISH };
+    },
     maxDecisions: (c) => {
       // Strategy: 5 placements + STRATEGY_REMOVES moves + a confirm, per player. Each turn: a
       // DrawOrCharge, at most opsPerTurn operations of at most 4 decisions each, a turnFinish.
@@ -141,6 +118,61 @@ function dcgOver(sets: CardSets, cache: DcgCache): DcgGame {
       return determinizeView(view, asSeat(seat), rng, set.pool, set.presets);
     },
     describe: (s, decision) => describeDecision(s, poolOf(s), decision, actorOf({ s })),
+    render: (s) => renderBattle(s, poolOf(s)),
+    poolOf,
+    sets,
+  };
+}
+
+/**
+ * The dcg game with `cache` as its memos across applies (pool indexes, targeting plans, the last
+ * result's battle index): `common`'s functions and its own for what reads the cache. A learning
+ * session holds an instance per env, so an instance holds no more than those (a few hundred bytes
+ * beside its cache's battle index).
+ */
+function dcgOver(common: Common, cache: DcgCache): DcgGame {
+  const { poolOf, sets, actor, expectation } = common;
+  const legal = (s: BattleData): Decision[] => {
+    if (s.finished) return [];
+    const pool = poolOf(s);
+    return legalOps(s, pool, cache.decisions, cache.indexOf(s, pool, false));
+  };
+  const applyTrusted = (s: BattleData, decision: Decision): BattleData => {
+    const d = new Draft(s, poolOf(s), null, cache);
+    applyDecision(d, decision);
+    return d.finish();
+  };
+  const explain = (s: BattleData, decision: unknown): string | null => explainDecision(s, poolOf(s), decision, cache);
+  return {
+    info: common.info,
+    pool: common.pool,
+    presets: common.presets,
+    poolFor: common.poolFor,
+    presetsFor: common.presetsFor,
+    parseConfig: common.parseConfig,
+    setup: (config, seed) => {
+      const set = sets.setFor(config);
+      return setupBattle(config, seed, set.pool, set.presets, null, cache);
+    },
+    config: common.config,
+    actor,
+    legal,
+    apply: (s, decision) => applyChecked(s, decision, actor, legal, applyTrusted, expectation, explain),
+    explain,
+    concede: common.concede,
+    applyTrusted,
+    applyTraced: (s, decision) => {
+      const trace: Trace = { commands: [], triggers: [] };
+      const d = new Draft(s, poolOf(s), trace, cache);
+      applyDecision(d, decision);
+      return { state: d.finish(), trace };
+    },
+    returns: common.returns,
+    view: common.view,
+    expectation,
+    maxDecisions: common.maxDecisions,
+    determinize: common.determinize,
+    describe: common.describe,
     // Re-runs the decision with a trace: events are for logs and channels, never for hot paths.
     events: (s, decision) =>
       dcgEvents(s, poolOf(s), decision, actorOf({ s }), (trace) => {
@@ -148,8 +180,8 @@ function dcgOver(sets: CardSets, cache: DcgCache): DcgGame {
         applyDecision(d, decision);
         return d.finish();
       }),
-    render: (s) => renderBattle(s, poolOf(s)),
-    instance: () => dcgOver(sets, cache.fork()),
+    render: common.render,
+    instance: () => dcgOver(common, cache.fork()),
   };
 }
 

@@ -96,6 +96,17 @@ describe("dcg's apply memos (DcgCache)", () => {
     );
   });
 
+  it("an instance shares every function of its game that reads no memo: its own are the few that do", () => {
+    // A learning session holds an instance per env: what an instance makes of its own, every env holds.
+    const readers = ["apply", "applyTraced", "applyTrusted", "events", "explain", "instance", "legal", "setup"];
+    const first = game.instance();
+    for (const inst of [first, first.instance()]) {
+      const own = Object.keys(game).filter((k) => inst[k as keyof typeof inst] !== game[k as keyof typeof game]);
+      expect(own.sort()).toEqual(readers);
+      expect(Object.keys(inst)).toEqual(Object.keys(game));
+    }
+  });
+
   it("a fork keeps its own last result's battle index, and shares the memos of card data", () => {
     const { decisions } = reference(5);
     const a = new DcgCache();
@@ -103,6 +114,9 @@ describe("dcg's apply memos (DcgCache)", () => {
     expect(b.decisions).toBe(a.decisions);
     expect(b.plans).toBe(a.plans);
     expect(b.poolIndex(game.pool)).toBe(a.poolIndex(game.pool));
+    // The area refresh's scratch lists hold nothing between refreshes: one pair for all forks.
+    expect(b.areaWant).toBe(a.areaWant);
+    expect(b.areaTargets).toBe(a.areaTargets);
     const applyWith = (cache: DcgCache, s: BattleData, decision: Decision): BattleData => {
       const d = new Draft(s, game.pool, null, cache);
       applyDecision(d, decision);
