@@ -156,6 +156,33 @@ export function defaultDecision(game: AnyGame, state: unknown): unknown {
   return legal[passive >= 0 ? passive : 0];
 }
 
+/** What a loop keeps of its options: all but the start state and the decisions that led there. */
+type LoopSettings = Omit<DecisionLoopOptions, "state" | "decisions">;
+
+/**
+ * `options`' settings, every one named (the type makes a new option fail to compile here until it
+ * is copied): an object literal has one fixed shape with its fields in the object, which the
+ * loop reads on every decision.
+ */
+function settingsOf(o: DecisionLoopOptions): { readonly [K in keyof Required<LoopSettings>]: LoopSettings[K] } {
+  return {
+    game: o.game,
+    driver: o.driver,
+    clock: o.clock,
+    turnMs: o.turnMs,
+    timed: o.timed,
+    bound: o.bound,
+    stopAfter: o.stopAfter,
+    checked: o.checked,
+    onAgentFault: o.onAgentFault,
+    retryAgent: o.retryAgent,
+    agentDelayMs: o.agentDelayMs,
+    onFault: o.onFault,
+    commit: o.commit,
+    onDecision: o.onDecision,
+  };
+}
+
 /**
  * Plays one game: call `drive()` to run it until it ends or waits for a remote or trainer seat,
  * and `answer()` to give such a seat's decision. Answers are tied to a step, so an answer, an
@@ -171,7 +198,7 @@ export class DecisionLoop {
    * per env for as long as the session lives; the first episode's start state held there was
    * about a fifth of an env's heap).
    */
-  private readonly options: Omit<DecisionLoopOptions, "state" | "decisions">;
+  private readonly options: LoopSettings;
   private readonly clock: Clock | null;
   private readonly seats: number;
   private readonly bound: number;
@@ -189,11 +216,11 @@ export class DecisionLoop {
   private failure: unknown = null;
   private waiter: { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void } | null = null;
 
-  constructor({ state, decisions, ...options }: DecisionLoopOptions) {
-    this.options = options;
+  constructor(options: DecisionLoopOptions) {
+    this.options = settingsOf(options);
     this.game = options.game;
-    this.current = state;
-    this.made = [...(decisions ?? [])];
+    this.current = options.state;
+    this.made = [...(options.decisions ?? [])];
     this.clock = options.clock ?? null;
     const config = this.guard("config", () => this.game.config(this.current) as { seats: number });
     this.seats = config.seats;
