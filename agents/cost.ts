@@ -14,6 +14,9 @@ import { parseAgentSpec } from "./spec.ts";
  *   dets and rollouts from its level (the game's level table when the game is named) unless given;
  *   with `search` (a planner's tree search, one playout per iteration), the larger of that and its iterations;
  * - mcts: iters, or with `ms` the iterations that time allows at MS_UNITS per ms, whichever is less;
+ *   with `policy=`, 2 per iteration (a network run each), plus 16 per iteration for each ply of
+ *   children the evaluator values at an expansion (one with eprior, efpu or value=ply; `plies`
+ *   with value=ply);
  * - onnx: 4 per MB of its maxMB size cap (inference cost grows with the model's size).
  * A budget is an estimate, not a measurement: the step timeout is what holds every request to
  * its time; admission refuses at once what could never fit.
@@ -29,6 +32,13 @@ const num = (v: string | undefined, def: number): number => {
   return Number.isFinite(n) && n > 0 ? n : def;
 };
 
+/** How many plies of children a guided search's expansion values with the evaluator (eprior, efpu, value=ply). */
+function childPlies(params: Readonly<Record<string, string>>): number {
+  if (params.value === "ply") return num(params.plies, 1);
+  const eprior = params.eprior === undefined ? 0 : Number(params.eprior);
+  return (Number.isFinite(eprior) && eprior > 0) || params.efpu === "true" || params.efpu === "1" ? 1 : 0;
+}
+
 export function agentCost(spec: string, game?: string): Result<number> {
   const parsed = parseAgentSpec(spec);
   if (!parsed.ok) return parsed;
@@ -43,8 +53,9 @@ export function agentCost(spec: string, game?: string): Result<number> {
     case "mcts": {
       const ms = params.ms === undefined ? undefined : num(params.ms, 1);
       const iters = num(params.iters, ms === undefined ? MCTS_DEFAULTS.iters : 100_000_000);
-      // With a policy network every iteration also runs the network once.
-      if (params.policy !== undefined) return ok(iters * 2);
+      // With a policy network every iteration also runs the network once, and may value the
+      // children of the node it expands (every legal decision, 16 taken as a typical count).
+      if (params.policy !== undefined) return ok(iters * (2 + CANDIDATES * childPlies(params)));
       return ok(ms === undefined ? iters : Math.min(iters, ms * MS_UNITS));
     }
     case "onnx":

@@ -16,8 +16,15 @@ export interface GuidedMctsOptions {
    * that the search keeps trying decisions the network already dismisses).
    */
   readonly rootNoise: number;
-  /** Leaf values: the network's value output ("net"; the game's evaluator without one) or always the evaluator ("eval"). */
-  readonly value: "net" | "eval";
+  /**
+   * Leaf values: the network's value output ("net"; the game's evaluator without one), always the
+   * evaluator ("eval"), or the evaluator a few plies ahead ("ply": the seat to act at the leaf
+   * plays its best child by the evaluator, up to `plies` of its own consecutive decisions, and the
+   * last state reached is valued).
+   */
+  readonly value: "net" | "eval" | "ply";
+  /** With value=ply: how many of the leaf actor's own consecutive decisions the look-ahead plays. */
+  readonly plies: number;
   /** Softmax temperature of the priors (above 1 flattens a confident network's prior). */
   readonly ptemp: number;
   /**
@@ -28,9 +35,25 @@ export interface GuidedMctsOptions {
   readonly eprior: number;
   /** An unvisited edge's Q is the evaluator's value of its child (from the expanding sample) instead of 0. */
   readonly efpu: boolean;
+  /**
+   * The evaluator values a state after settling it for the seat that just decided (its
+   * settledValue, where it has one: dcg passes the opponent's pending reactions), at the leaves
+   * (value=eval) and for eprior and efpu's children.
+   */
+  readonly esettle: boolean;
 }
 
-export const GUIDED_DEFAULTS: GuidedMctsOptions = { iters: 400, cpuct: 1.5, rootNoise: 0, value: "eval", ptemp: 4, eprior: 0, efpu: false };
+export const GUIDED_DEFAULTS: GuidedMctsOptions = {
+  iters: 400,
+  cpuct: 1.5,
+  rootNoise: 0,
+  value: "eval",
+  ptemp: 4,
+  eprior: 0,
+  efpu: false,
+  esettle: false,
+  plies: 1,
+};
 
 /** Where the leaf values of the last decision came from (tests and the training script read it). */
 export interface GuidedStats {
@@ -90,6 +113,8 @@ export class GuidedMctsAgent implements Facilitatee {
   lastVisits: number[] = [];
   /** The root's prior per legal index after the last decision (NaN for a decision never seen). */
   lastPriors: number[] = [];
+  /** The root's mean backed-up value per legal index after the last decision (NaN for an unvisited decision). */
+  lastValues: number[] = [];
   readonly lastStats: GuidedStats = { iterations: 0, netValues: 0, evalValues: 0, terminal: 0, childValues: 0 };
 
   constructor(
@@ -114,6 +139,7 @@ export class GuidedMctsAgent implements Facilitatee {
     Object.assign(this.lastStats, { iterations: 0, netValues: 0, evalValues: 0, terminal: 0, childValues: 0 });
     this.lastVisits = legal.map(() => 0);
     this.lastPriors = legal.map(() => NaN);
+    this.lastValues = legal.map(() => NaN);
     if (legal.length === 1) {
       this.lastVisits[0] = 1;
       this.lastPriors[0] = 1;
@@ -128,6 +154,7 @@ export class GuidedMctsAgent implements Facilitatee {
     const rootEdges = legal.map((d) => root.byKey.get(fastDecisionKey(d)));
     this.lastVisits = rootEdges.map((e) => e?.visits ?? 0);
     this.lastPriors = rootEdges.map((e) => e?.prior ?? NaN);
+    this.lastValues = rootEdges.map((e) => (e && e.visits > 0 ? e.total / e.visits : NaN));
     let best = 0;
     let most = -Infinity;
     this.lastVisits.forEach((visits, i) => {
@@ -166,21 +193,12 @@ export class GuidedMctsAgent implements Facilitatee {
       });
       const needsPrior = edges.some((e) => Number.isNaN(e.prior));
       if (!node.expanded || needsPrior) {
-        const asked = await this.ask(game, state, actor, legal);
-        const { value } = asked;
-        let { priors } = asked;
-        if (this.options.eprior > 0 || this.options.efpu) {
-          const childValues = this.childValues(game, state, actor, legal, edges);
-          if (this.options.eprior > 0) priors = biasedPriors(priors, childValues, this.options.eprior);
-        }
-        const noise = node === root ? this.options.rootNoise : 0;
-        edges.forEach((e, i) => {
-          if (Number.isNaN(e.prior)) e.prior = (1 - noise) * must(priors[i], "mcts: the prior of a legal decision") + noise / edges.length;
-        });
+        const { net, children } = await this.expand(game, state, actor, legal, edges, node === root);
         if (!node.expanded) {
           node.expanded = true;
           if (path.length > 0) {
-            this.backup(path, actor, value === null || this.options.value === "eval" ? this.evalValue(game, state, actor) : this.netValue(value));
+            const mover = must(path.at(-1), "mcts: the edge into the leaf").actor;
+            this.backup(path, actor, this.leafValue(game, state, actor, mover, net, children));
             return;
           }
         }
@@ -202,6 +220,62 @@ export class GuidedMctsAgent implements Facilitatee {
       state = game.applyTrusted(state, legal[chosen]);
       edge.child ??= newNode();
       node = edge.child;
+    }
+  }
+
+  /**
+   * Gives the edges that have no prior yet theirs (the network's, biased by eprior) and returns
+   * the network's value and, where eprior, efpu or value=ply need them, the children's values.
+   */
+  private async expand(
+    game: AnyGame,
+    state: unknown,
+    actor: Seat,
+    legal: readonly unknown[],
+    edges: readonly Edge[],
+    atRoot: boolean,
+  ): Promise<{ net: number | null; children: number[] | null }> {
+    const asked = await this.ask(game, state, actor, legal);
+    const { eprior, efpu, value, rootNoise } = this.options;
+    const children = eprior > 0 || efpu || value === "ply" ? this.childValues(game, state, actor, legal, edges) : null;
+    const priors = children !== null && eprior > 0 ? biasedPriors(asked.priors, children, eprior) : asked.priors;
+    const noise = atRoot ? rootNoise : 0;
+    edges.forEach((e, i) => {
+      if (Number.isNaN(e.prior)) e.prior = (1 - noise) * must(priors[i], "mcts: the prior of a legal decision") + noise / edges.length;
+    });
+    return { net: asked.value, children };
+  }
+
+  /** A new leaf's value for `actor` (reached by `mover`'s decision), from the source `value` names. */
+  private leafValue(game: AnyGame, state: unknown, actor: Seat, mover: Seat, net: number | null, children: readonly number[] | null): number {
+    if (this.options.value === "ply" && children !== null) {
+      this.lastStats.evalValues++;
+      return this.greedyValue(game, state, actor, children);
+    }
+    return net === null || this.options.value !== "net" ? this.evalValue(game, state, actor, mover) : this.netValue(net);
+  }
+
+  /**
+   * The look-ahead of value=ply from a leaf whose children are valued `children` (for `actor`):
+   * `actor` plays its best child, and again while it is still to act, `plies` decisions at most;
+   * the value of the last child taken.
+   */
+  private greedyValue(game: AnyGame, leaf: unknown, actor: Seat, children: readonly number[]): number {
+    let state = leaf;
+    let values = children;
+    for (let ply = 1; ; ply++) {
+      let best = 0;
+      values.forEach((v, i) => {
+        if (v > must(values[best], "mcts: the best child's value")) best = i;
+      });
+      const value = must(values[best], "mcts: the best child's value");
+      if (ply >= this.options.plies) return value;
+      state = game.applyTrusted(state, game.legal(state)[best]);
+      if (game.actor(state) !== actor) return value;
+      values = game.legal(state).map((d) => {
+        this.lastStats.childValues++;
+        return this.staticValue(game, game.applyTrusted(state, d), actor, actor);
+      });
     }
   }
 
@@ -244,10 +318,9 @@ export class GuidedMctsAgent implements Facilitatee {
    * (0 without an evaluator). Edges that have none yet keep theirs as their first-play value.
    */
   private childValues(game: AnyGame, state: unknown, actor: Seat, legal: readonly unknown[], edges: readonly Edge[]): number[] {
-    const value = this.evaluatorOf(game)?.value;
     return legal.map((d, i) => {
       this.lastStats.childValues++;
-      const v = value ? saneValue(value(game, game.applyTrusted(state, d), actor)) : 0;
+      const v = this.staticValue(game, game.applyTrusted(state, d), actor, actor);
       const e = must(edges[i], "mcts: the edge of a legal decision");
       if (Number.isNaN(e.firstValue)) e.firstValue = v;
       return v;
@@ -265,10 +338,23 @@ export class GuidedMctsAgent implements Facilitatee {
   }
 
   /** A leaf's value without a value output: the game's evaluator, else 0 (no information). */
-  private evalValue(game: AnyGame, state: unknown, actor: Seat): number {
-    const evaluator = this.evaluatorOf(game);
+  private evalValue(game: AnyGame, state: unknown, actor: Seat, mover: Seat): number {
     this.lastStats.evalValues++;
-    return evaluator?.value ? saneValue(evaluator.value(game, state, actor)) : 0;
+    return this.staticValue(game, state, actor, mover);
+  }
+
+  /**
+   * The evaluator's value of `state` for `seat` (0 without one). With esettle, the state is first
+   * settled for `mover`, the seat whose decision led to it; for the other seat of the two the value
+   * is then the negation of the mover's (the zero-sum backup's convention).
+   */
+  private staticValue(game: AnyGame, state: unknown, seat: Seat, mover: Seat): number {
+    const evaluator = this.evaluatorOf(game);
+    if (this.options.esettle && evaluator?.settledValue) {
+      const v = saneValue(evaluator.settledValue(game, state, mover));
+      return mover === seat ? v : -v;
+    }
+    return evaluator?.value ? saneValue(evaluator.value(game, state, seat)) : 0;
   }
 }
 

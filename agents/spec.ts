@@ -97,10 +97,10 @@ const factories: Record<string, { params: readonly string[]; make: Factory }> = 
     },
   },
   mcts: {
-    params: ["iters", "ms", "c", "depth", "leaf", "policy", "cpuct", "noise", "value", "ptemp", "eprior", "efpu", "maxMB"],
+    params: ["iters", "ms", "c", "depth", "leaf", "policy", "cpuct", "noise", "value", "ptemp", "eprior", "efpu", "esettle", "plies", "maxMB"],
     make(spec, ctx) {
       if (spec.params.policy !== undefined) return makeGuidedMcts(spec, ctx);
-      for (const key of ["cpuct", "noise", "value", "ptemp", "eprior", "efpu", "maxMB"]) {
+      for (const key of ["cpuct", "noise", "value", "ptemp", "eprior", "efpu", "esettle", "plies", "maxMB"]) {
         if (spec.params[key] !== undefined) return fail("invalid_config", `agent "mcts": ${key} needs policy=<model.onnx>`);
       }
       const ms = optionalIntParam(spec, "ms", 1, 600_000);
@@ -192,7 +192,10 @@ function makeGuidedMcts(spec: AgentSpec, ctx: AgentContext): Result<Facilitatee>
   if (!policy.ok) return policy;
   for (const key of ["ms", "c", "depth", "leaf"]) {
     if (spec.params[key] !== undefined)
-      return fail("invalid_config", `agent "mcts": ${key} is not used with policy=; it takes iters, cpuct, noise, value, ptemp, eprior, efpu, maxMB`);
+      return fail(
+        "invalid_config",
+        `agent "mcts": ${key} is not used with policy=; it takes iters, cpuct, noise, value, ptemp, eprior, efpu, esettle, plies, maxMB`,
+      );
   }
   const iters = intParam(spec, "iters", GUIDED_DEFAULTS.iters, 1, 1_000_000);
   if (!iters.ok) return iters;
@@ -200,7 +203,7 @@ function makeGuidedMcts(spec: AgentSpec, ctx: AgentContext): Result<Facilitatee>
   if (!cpuct.ok) return cpuct;
   const noise = numberParam(spec, "noise", GUIDED_DEFAULTS.rootNoise, 0, 1);
   if (!noise.ok) return noise;
-  const value = enumParam(spec, "value", GUIDED_DEFAULTS.value, ["net", "eval"] as const);
+  const value = enumParam(spec, "value", GUIDED_DEFAULTS.value, ["net", "eval", "ply"] as const);
   if (!value.ok) return value;
   const ptemp = numberParam(spec, "ptemp", GUIDED_DEFAULTS.ptemp, 0.01, 100);
   if (!ptemp.ok) return ptemp;
@@ -208,6 +211,11 @@ function makeGuidedMcts(spec: AgentSpec, ctx: AgentContext): Result<Facilitatee>
   if (!eprior.ok) return eprior;
   const efpu = boolParam(spec, "efpu", GUIDED_DEFAULTS.efpu);
   if (!efpu.ok) return efpu;
+  const esettle = boolParam(spec, "esettle", GUIDED_DEFAULTS.esettle);
+  if (!esettle.ok) return esettle;
+  const plies = intParam(spec, "plies", GUIDED_DEFAULTS.plies, 1, 64);
+  if (!plies.ok) return plies;
+  if (spec.params.plies !== undefined && value.value !== "ply") return fail("invalid_config", 'agent "mcts": plies needs value=ply');
   const maxMB = numberParam(spec, "maxMB", 64, 0.001, 4096);
   if (!maxMB.ok) return maxMB;
   const named = policy.value ?? "";
@@ -226,6 +234,8 @@ function makeGuidedMcts(spec: AgentSpec, ctx: AgentContext): Result<Facilitatee>
     ptemp: ptemp.value,
     eprior: eprior.value,
     efpu: efpu.value,
+    esettle: esettle.value,
+    plies: plies.value,
   };
   return ok(new GuidedMctsAgent(model.value, ctx.adapter, agentSeed(ctx, "mcts"), options, specText(spec)));
 }

@@ -49,6 +49,13 @@ function settle(game: EvalInput["game"], state: unknown, seat: Seat): unknown {
   return s;
 }
 
+/** A battle's value for `seat` in [-1, 1]: its return when finished, else the squashed material score. */
+function squashedValue(s: BattleData, seat: Seat): number {
+  if (s.finished) return s.winner === seat ? 1 : s.winner < 0 ? 0 : -1;
+  // Squash the material score into (-1, 1): about one unit with 3 life is worth 0.24.
+  return Math.tanh(dcgValue(s, seat) / 60);
+}
+
 export function dcgEvaluator(_options: EvaluatorOptions): Evaluator {
   return {
     name: "dcg",
@@ -57,10 +64,10 @@ export function dcgEvaluator(_options: EvaluatorOptions): Evaluator {
       return dcgValue(settled, seat) - dcgValue(before as BattleData, seat);
     },
     value(_game, state, seat) {
-      const s = state as BattleData;
-      if (s.finished) return s.winner === seat ? 1 : s.winner < 0 ? 0 : -1;
-      // Squash the material score into (-1, 1): about one unit with 3 life is worth 0.24.
-      return Math.tanh(dcgValue(s, seat) / 60);
+      return squashedValue(state as BattleData, seat);
+    },
+    settledValue(game, state, seat) {
+      return squashedValue(settle(game, state, seat) as BattleData, seat);
     },
   };
 }

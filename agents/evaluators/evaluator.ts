@@ -27,6 +27,12 @@ export interface Evaluator {
    * the end, which matters for games whose random playouts are long.
    */
   value?(game: AnyGame, state: unknown, seat: Seat): number;
+  /**
+   * Optional: `value` of the state a decision leads to once what must follow at once has been
+   * played out the way `evaluate` sees it (dcg: the opponent's pending reactions passed), so that
+   * a decision whose effect lands one step later (an attack) is credited with it.
+   */
+  settledValue?(game: AnyGame, state: unknown, seat: Seat): number;
 }
 
 export interface EvaluatorOptions {

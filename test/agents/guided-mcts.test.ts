@@ -5,10 +5,12 @@ import { describe, expect, it } from "vitest";
 import { Rng, type AnyGame } from "../../engine/core/index.ts";
 import { dcg } from "../../engine/dcg/index.ts";
 import { createAgent, createAgentReady, seatsModel, type AgentContext } from "../../agents/spec.ts";
+import { agentCost } from "../../agents/cost.ts";
 import { writeMlp, type MlpSpec } from "../../agents/onnx/write-mlp.ts";
 import { GuidedMctsAgent, saneValue } from "../../agents/guided-mcts.ts";
 import type { DecisionRequest } from "../../agents/facilitatee.ts";
 import { dcgAdapter } from "../../env/games/dcg.ts";
+import { dcgEvaluator } from "../../agents/evaluators/dcg.ts";
 import { sevensAdapter } from "../../env/games/sevens.ts";
 import { specOf } from "../../env/spec.ts";
 import type { GameAdapter } from "../../env/codec.ts";
@@ -220,13 +222,18 @@ describe("mcts with a policy-value network (mcts:policy=...)", () => {
     expect(refused("ptemp=0")).toMatch(/ptemp must be a number between 0.01 and 100/);
     expect(refused("ptemp=x")).toMatch(/ptemp/);
     expect(refused("cpuct=101")).toMatch(/cpuct/);
-    expect(refused("value=mix")).toMatch(/value must be one of net, eval/);
+    expect(refused("value=mix")).toMatch(/value must be one of net, eval, ply/);
     expect(refused("ptemp=0.5,cpuct=3,value=net")).toBe("accepted");
     expect(refused("eprior=-1")).toMatch(/eprior must be a number between 0 and 1000/);
     expect(refused("eprior=1001")).toMatch(/eprior must be a number between 0 and 1000/);
     expect(refused("eprior=NaN")).toMatch(/eprior/);
     expect(refused("efpu=yes")).toMatch(/efpu must be true or false/);
     expect(refused("eprior=8,efpu=1,ptemp=100")).toBe("accepted");
+    expect(refused("esettle=2")).toMatch(/esettle must be true or false/);
+    expect(refused("value=ply,plies=0")).toMatch(/plies must be an integer between 1 and 64/);
+    expect(refused("value=ply,plies=65")).toMatch(/plies/);
+    expect(refused("plies=2")).toMatch(/plies needs value=ply/);
+    expect(refused("value=ply,plies=4,esettle=1")).toBe("accepted");
   });
 
   it("with eprior, raises the prior of the decision whose child the evaluator rates higher", async () => {
@@ -255,6 +262,87 @@ describe("mcts with a policy-value network (mcts:policy=...)", () => {
     expect(await zeroFpu.decide(request)).toBe(0);
     const evalFpu = await guided(`mcts:policy=${flat},iters=1,cpuct=0,efpu=true`, request.seat);
     expect(await evalFpu.decide(request)).toBe(win);
+  });
+
+  it("with value=ply, values a leaf by its actor's greedy line of best children (up to plies of its own decisions)", async () => {
+    const evaluator = dcgEvaluator({ rollouts: 1, depth: 0 });
+    const value = (state: unknown, seat: number) => evaluator.value!(game, state, seat);
+    /** The greedy line from `leaf` for its actor, as value=ply with `plies` defines it. */
+    const greedy = (leaf: unknown, plies: number): number => {
+      const actor = game.actor(leaf) as number;
+      let state = leaf;
+      for (let ply = 1; ; ply++) {
+        const children = game.legal(state).map((d) => game.applyTrusted(state, d));
+        const values = children.map((c) => value(c, actor));
+        const best = values.indexOf(Math.max(...values));
+        if (ply >= plies || game.actor(children[best]) !== actor) return values[best]!;
+        state = children[best];
+      }
+    };
+    // The first decision leads to a state where the same seat acts again with several choices: the
+    // search's first iteration takes it (a flat prior) and the leaf's value concerns only that
+    // seat's own decisions, which its view fixes (the opponent's hidden cards do not enter them).
+    const { request, after } = findPosition([5, 6, 7], (found, after) => {
+      const first = after[0];
+      if (found.request.step < 6 || game.actor(first) !== found.request.seat || game.legal(first).length < 3) return undefined;
+      return greedy(first, 1) !== value(first, found.request.seat) && greedy(first, 3) !== greedy(first, 1) ? { ...found, after } : undefined;
+    });
+    const flat = modelFile("flat-ply.onnx", { weightScale: 0 });
+    for (const plies of [1, 3]) {
+      const agent = await guided(`mcts:policy=${flat},iters=1,value=ply,plies=${plies}`, request.seat);
+      await agent.decide(request);
+      expect(agent.lastValues[0]).toBeCloseTo(greedy(after[0], plies), 12);
+    }
+    const plain = await guided(`mcts:policy=${flat},iters=1`, request.seat);
+    await plain.decide(request);
+    expect(plain.lastValues[0]).toBeCloseTo(value(after[0], request.seat), 12);
+  });
+
+  it("with esettle, credits a decision whose effect lands after the opponent's reaction (an attack) in the evaluator prior", async () => {
+    const evaluator = dcgEvaluator({ rollouts: 1, depth: 0 });
+    // A position where one decision's child gains the most by settling (the opponent's pending
+    // reaction passed), and gains something.
+    const { request, ids, after, gainer } = findPosition(
+      Array.from({ length: 20 }, (_, i) => i + 1),
+      (found, after) => {
+        const { seat } = found.request;
+        const gains = after.map((c) => evaluator.settledValue!(game, c, seat) - evaluator.value!(game, c, seat));
+        const top = Math.max(...gains);
+        const gainer = gains.indexOf(top);
+        return top > 0.05 && gains.filter((g) => g === top).length === 1 ? { ...found, after, gainer } : undefined;
+      },
+    );
+    const flat = modelFile("flat-settle.onnx", { weightScale: 0 });
+    const raw = await guided(`mcts:policy=${flat},iters=1,eprior=20`, request.seat);
+    await raw.decide(request);
+    const settled = await guided(`mcts:policy=${flat},iters=1,eprior=20,esettle=true`, request.seat);
+    await settled.decide(request);
+    expect(settled.lastPriors[gainer]!).toBeGreaterThan(raw.lastPriors[gainer]!);
+    // At a value=eval leaf too: a prior planted on that decision sends the one iteration there, and
+    // the leaf (the opponent to react) is worth the settled value to the seat that decided.
+    const planted = modelFile("planted-settle.onnx", { weightScale: 0, logitBias: { [ids[gainer]!]: 12 } });
+    const { seat } = request;
+    const leafRaw = await guided(`mcts:policy=${planted},iters=1`, seat);
+    await leafRaw.decide(request);
+    expect(leafRaw.lastValues[gainer]).toBeCloseTo(evaluator.value!(game, after[gainer], seat), 12);
+    const leafSettled = await guided(`mcts:policy=${planted},iters=1,esettle=true`, seat);
+    await leafSettled.decide(request);
+    expect(leafSettled.lastValues[gainer]).toBeCloseTo(evaluator.settledValue!(game, after[gainer], seat), 12);
+  });
+
+  it("costs more per iteration, for admission, when the evaluator values the expanded node's children", () => {
+    const cost = (spec: string): number => {
+      const c = agentCost(spec, "dcg");
+      if (!c.ok) throw new Error(c.error.message);
+      return c.value;
+    };
+    const plain = cost("mcts:policy=m.onnx,iters=100");
+    expect(plain).toBe(200);
+    expect(cost("mcts:policy=m.onnx,iters=100,eprior=0,efpu=false")).toBe(plain);
+    expect(cost("mcts:policy=m.onnx,iters=100,eprior=5")).toBe(100 * (2 + 16));
+    expect(cost("mcts:policy=m.onnx,iters=100,efpu=1")).toBe(100 * (2 + 16));
+    expect(cost("mcts:policy=m.onnx,iters=100,value=ply")).toBe(100 * (2 + 16));
+    expect(cost("mcts:policy=m.onnx,iters=100,value=ply,plies=4,eprior=5")).toBe(100 * (2 + 64));
   });
 
   it("eprior=0 plays exactly as the search did before eprior existed", async () => {
