@@ -64,7 +64,7 @@ export interface GuidedStats {
   evalValues: number;
   /** Leaves that were terminal (valued by the game's returns). */
   terminal: number;
-  /** Children valued by the evaluator for the priors or first-play values (eprior, efpu). */
+  /** Children valued by the evaluator (eprior's priors, efpu's first-play values, value=ply's look-ahead). */
   childValues: number;
 }
 
