@@ -198,7 +198,7 @@ export class GuidedMctsAgent implements Facilitatee {
           node.expanded = true;
           if (path.length > 0) {
             const mover = must(path.at(-1), "mcts: the edge into the leaf").actor;
-            this.backup(path, actor, this.leafValue(game, state, actor, mover, net, children));
+            this.backup(path, actor, this.leafValue(game, state, legal, actor, mover, net, children));
             return;
           }
         }
@@ -247,21 +247,30 @@ export class GuidedMctsAgent implements Facilitatee {
   }
 
   /** A new leaf's value for `actor` (reached by `mover`'s decision), from the source `value` names. */
-  private leafValue(game: AnyGame, state: unknown, actor: Seat, mover: Seat, net: number | null, children: readonly number[] | null): number {
+  private leafValue(
+    game: AnyGame,
+    state: unknown,
+    legal: readonly unknown[],
+    actor: Seat,
+    mover: Seat,
+    net: number | null,
+    children: readonly number[] | null,
+  ): number {
     if (this.options.value === "ply" && children !== null) {
       this.lastStats.evalValues++;
-      return this.greedyValue(game, state, actor, children);
+      return this.greedyValue(game, state, legal, actor, children);
     }
     return net === null || this.options.value !== "net" ? this.evalValue(game, state, actor, mover) : this.netValue(net);
   }
 
   /**
-   * The look-ahead of value=ply from a leaf whose children are valued `children` (for `actor`):
+   * The look-ahead of value=ply from a leaf whose legal decisions `leafLegal` have children valued `children` (for `actor`):
    * `actor` plays its best child, and again while it is still to act, `plies` decisions at most;
    * the value of the last child taken.
    */
-  private greedyValue(game: AnyGame, leaf: unknown, actor: Seat, children: readonly number[]): number {
+  private greedyValue(game: AnyGame, leaf: unknown, leafLegal: readonly unknown[], actor: Seat, children: readonly number[]): number {
     let state = leaf;
+    let legal = leafLegal;
     let values = children;
     for (let ply = 1; ; ply++) {
       let best = 0;
@@ -270,9 +279,10 @@ export class GuidedMctsAgent implements Facilitatee {
       });
       const value = must(values[best], "mcts: the best child's value");
       if (ply >= this.options.plies) return value;
-      state = game.applyTrusted(state, game.legal(state)[best]);
+      state = game.applyTrusted(state, legal[best]);
       if (game.actor(state) !== actor) return value;
-      values = game.legal(state).map((d) => {
+      legal = game.legal(state);
+      values = legal.map((d) => {
         this.lastStats.childValues++;
         return this.staticValue(game, game.applyTrusted(state, d), actor, actor);
       });
