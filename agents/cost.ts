@@ -16,7 +16,8 @@ import { parseAgentSpec } from "./spec.ts";
  * - mcts: iters, or with `ms` the iterations that time allows at MS_UNITS per ms, whichever is less;
  *   with `policy=`, 2 per iteration (a network run each), plus 16 per iteration for each ply of
  *   children the evaluator values at an expansion (one with eprior, efpu or value=ply; `plies`
- *   with value=ply);
+ *   with value=ply), plus a leaf rollout's: 1 for `depth` random decisions (a short playout), 2
+ *   per decision with rollout=net (a network run each);
  * - onnx: 4 per MB of its maxMB size cap (inference cost grows with the model's size).
  * A budget is an estimate, not a measurement: the step timeout is what holds every request to
  * its time; admission refuses at once what could never fit.
@@ -39,6 +40,13 @@ function childPlies(params: Readonly<Record<string, string>>): number {
   return (Number.isFinite(eprior) && eprior > 0) || params.efpu === "true" || params.efpu === "1" ? 1 : 0;
 }
 
+/** What a guided search's leaf rollout adds per iteration: one short playout, or a network run per decision with rollout=net. */
+function rolloutUnits(params: Readonly<Record<string, string>>): number {
+  const depth = num(params.depth, 0);
+  if (depth === 0) return 0;
+  return params.rollout === "net" ? 2 * depth : 1;
+}
+
 export function agentCost(spec: string, game?: string): Result<number> {
   const parsed = parseAgentSpec(spec);
   if (!parsed.ok) return parsed;
@@ -55,7 +63,7 @@ export function agentCost(spec: string, game?: string): Result<number> {
       const iters = num(params.iters, ms === undefined ? MCTS_DEFAULTS.iters : 100_000_000);
       // With a policy network every iteration also runs the network once, and may value the
       // children of the node it expands (every legal decision, 16 taken as a typical count).
-      if (params.policy !== undefined) return ok(iters * (2 + CANDIDATES * childPlies(params)));
+      if (params.policy !== undefined) return ok(iters * (2 + CANDIDATES * childPlies(params) + rolloutUnits(params)));
       return ok(ms === undefined ? iters : Math.min(iters, ms * MS_UNITS));
     }
     case "onnx":

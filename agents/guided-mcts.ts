@@ -1,7 +1,7 @@
 import { must, Rng, type AnyGame, type Seat } from "../engine/core/index.ts";
 import { sampleState } from "./determinized.ts";
 import { fastDecisionKey } from "./decision-key.ts";
-import { gameEvaluator, type Evaluator } from "./evaluators/index.ts";
+import { gameEvaluator, randomPlayout, type Evaluator } from "./evaluators/index.ts";
 import type { DecisionRequest, Facilitatee } from "./facilitatee.ts";
 import type { PolicyModel } from "./onnx/policy-model.ts";
 import type { PolicyAdapter } from "./policy-adapter.ts";
@@ -41,6 +41,17 @@ export interface GuidedMctsOptions {
    * (value=eval) and for eprior and efpu's children.
    */
   readonly esettle: boolean;
+  /**
+   * A short rollout at each new leaf (value=eval only): `depth` decisions are played from it before
+   * the evaluator values the state reached (a terminal state by its returns); 0 = none.
+   */
+  readonly depth: number;
+  /**
+   * Who plays the rollout's decisions: uniformly at random ("random"), or the network's policy
+   * ("net": sampled from the softmax of its logits at temperature 1, one network run per decision;
+   * the first decision reuses the leaf's own run).
+   */
+  readonly rollout: "random" | "net";
 }
 
 export const GUIDED_DEFAULTS: GuidedMctsOptions = {
@@ -53,6 +64,8 @@ export const GUIDED_DEFAULTS: GuidedMctsOptions = {
   efpu: false,
   esettle: false,
   plies: 1,
+  depth: 0,
+  rollout: "random",
 };
 
 /** Where the leaf values of the last decision came from (tests and the training script read it). */
@@ -66,6 +79,10 @@ export interface GuidedStats {
   terminal: number;
   /** Children valued by the evaluator (eprior's priors, efpu's first-play values, value=ply's look-ahead). */
   childValues: number;
+  /** Leaves valued after a rollout (depth > 0). */
+  rollouts: number;
+  /** Network runs made inside rollouts (rollout=net). */
+  rolloutRuns: number;
 }
 
 interface Edge {
@@ -86,6 +103,8 @@ interface TreeNode {
 }
 
 const newNode = (): TreeNode => ({ byKey: new Map(), expanded: false });
+
+const NO_STATS: Readonly<GuidedStats> = { iterations: 0, netValues: 0, evalValues: 0, terminal: 0, childValues: 0, rollouts: 0, rolloutRuns: 0 };
 
 /** A value the model produced, made safe: NaN and infinities count as 0, the rest is clamped to [-1, 1]. */
 export function saneValue(v: number): number {
@@ -115,7 +134,7 @@ export class GuidedMctsAgent implements Facilitatee {
   lastPriors: number[] = [];
   /** The root's mean backed-up value per legal index after the last decision (NaN for an unvisited decision). */
   lastValues: number[] = [];
-  readonly lastStats: GuidedStats = { iterations: 0, netValues: 0, evalValues: 0, terminal: 0, childValues: 0 };
+  readonly lastStats: GuidedStats = { ...NO_STATS };
 
   constructor(
     private readonly model: PolicyModel,
@@ -136,7 +155,7 @@ export class GuidedMctsAgent implements Facilitatee {
 
   async decide(request: DecisionRequest): Promise<number> {
     const { game, seat, view, legal } = request;
-    Object.assign(this.lastStats, { iterations: 0, netValues: 0, evalValues: 0, terminal: 0, childValues: 0 });
+    Object.assign(this.lastStats, NO_STATS);
     this.lastVisits = legal.map(() => 0);
     this.lastPriors = legal.map(() => NaN);
     this.lastValues = legal.map(() => NaN);
@@ -193,12 +212,16 @@ export class GuidedMctsAgent implements Facilitatee {
       });
       const needsPrior = edges.some((e) => Number.isNaN(e.prior));
       if (!node.expanded || needsPrior) {
-        const { net, children } = await this.expand(game, state, actor, legal, edges, node === root);
+        const { net, logits, children } = await this.expand(game, state, actor, legal, edges, node === root);
         if (!node.expanded) {
           node.expanded = true;
           if (path.length > 0) {
             const mover = must(path.at(-1), "mcts: the edge into the leaf").actor;
-            this.backup(path, actor, this.leafValue(game, state, legal, actor, mover, net, children));
+            const value =
+              this.options.depth > 0
+                ? await this.rolloutValue(game, state, legal, logits, actor)
+                : this.leafValue(game, state, legal, actor, mover, net, children);
+            this.backup(path, actor, value);
             return;
           }
         }
@@ -225,7 +248,8 @@ export class GuidedMctsAgent implements Facilitatee {
 
   /**
    * Gives the edges that have no prior yet theirs (the network's, biased by eprior) and returns
-   * the network's value and, where eprior, efpu or value=ply need them, the children's values.
+   * the network's value and logits over `legal` and, where eprior, efpu or value=ply need them,
+   * the children's values.
    */
   private async expand(
     game: AnyGame,
@@ -234,7 +258,7 @@ export class GuidedMctsAgent implements Facilitatee {
     legal: readonly unknown[],
     edges: readonly Edge[],
     atRoot: boolean,
-  ): Promise<{ net: number | null; children: number[] | null }> {
+  ): Promise<{ net: number | null; logits: number[]; children: number[] | null }> {
     const asked = await this.ask(game, state, actor, legal);
     const { eprior, efpu, value, rootNoise } = this.options;
     const children = eprior > 0 || efpu || value === "ply" ? this.childValues(game, state, actor, legal, edges) : null;
@@ -243,7 +267,42 @@ export class GuidedMctsAgent implements Facilitatee {
     edges.forEach((e, i) => {
       if (Number.isNaN(e.prior)) e.prior = (1 - noise) * must(priors[i], "mcts: the prior of a legal decision") + noise / edges.length;
     });
-    return { net: asked.value, children };
+    return { net: asked.value, logits: asked.logits, children };
+  }
+
+  /**
+   * A new leaf's value for `actor` after a rollout of up to `depth` decisions from it (fewer if the
+   * game ends): the evaluator's value of the state reached, or its returns if terminal. With
+   * rollout=net each decision is sampled from the network's policy at temperature 1; the leaf's
+   * own run (`leafLogits`, over `leafLegal`) serves the first.
+   */
+  private async rolloutValue(game: AnyGame, leaf: unknown, leafLegal: readonly unknown[], leafLogits: readonly number[], actor: Seat): Promise<number> {
+    const { depth, rollout } = this.options;
+    this.lastStats.rollouts++;
+    let end = leaf;
+    if (rollout === "random") end = randomPlayout(game, leaf, this.rng, depth, depth);
+    else {
+      let legal = leafLegal;
+      let logits = leafLogits;
+      for (let step = 0; step < depth; step++) {
+        if (step > 0) {
+          const seat = game.actor(end);
+          if (seat === "terminal") break;
+          legal = game.legal(end);
+          if (legal.length > 1) {
+            this.lastStats.rolloutRuns++;
+            logits = (await this.ask(game, end, seat, legal)).logits;
+          }
+        }
+        end = game.applyTrusted(end, legal[legal.length === 1 ? 0 : sampleSoftmax(logits, this.rng)]);
+      }
+    }
+    if (game.actor(end) === "terminal") {
+      this.lastStats.terminal++;
+      return must(game.returns(end)[actor], "mcts: the return of the leaf's actor");
+    }
+    this.lastStats.evalValues++;
+    return this.staticValue(game, end, actor, actor);
   }
 
   /** A new leaf's value for `actor` (reached by `mover`'s decision), from the source `value` names. */
@@ -297,8 +356,13 @@ export class GuidedMctsAgent implements Facilitatee {
     }
   }
 
-  /** The network's priors over `legal` (softmax of the legal ids' logits) and its value, if any. */
-  private async ask(game: AnyGame, state: unknown, actor: Seat, legal: readonly unknown[]): Promise<{ priors: number[]; value: number | null }> {
+  /** The network's priors over `legal` (softmax of the legal ids' logits at ptemp), those logits, and its value, if any. */
+  private async ask(
+    game: AnyGame,
+    state: unknown,
+    actor: Seat,
+    legal: readonly unknown[],
+  ): Promise<{ priors: number[]; logits: number[]; value: number | null }> {
     const view = game.view(state, actor);
     const { actions, observation } = this.adapter;
     const ids = legal.map((d) => {
@@ -311,16 +375,9 @@ export class GuidedMctsAgent implements Facilitatee {
     obs.fill(0);
     observation.encode(view, obs);
     const { logits, value } = await this.model.inferWithValue(obs);
-    let max = -Infinity;
     // The ids are checked against the action space, which the model's output matches (checked at load).
     const xs = ids.map((id) => must(logits[id], "mcts: the logit of a legal action"));
-    for (const x of xs) if (x > max) max = x;
-    const weights = xs.map((x) => {
-      return Number.isFinite(max) && !Number.isNaN(x) ? Math.exp((x - max) / this.options.ptemp) : 1;
-    });
-    const sum = weights.reduce((a, b) => a + b, 0);
-    const priors = sum > 0 && Number.isFinite(sum) ? weights.map((w) => w / sum) : ids.map(() => 1 / ids.length);
-    return { priors, value };
+    return { priors: softmax(xs, this.options.ptemp), logits: xs, value };
   }
 
   /**
@@ -377,4 +434,24 @@ export function biasedPriors(priors: readonly number[], childValues: readonly nu
   const weights = priors.map((p, i) => p * Math.exp(beta * (must(childValues[i], "mcts: the value of a legal decision's child") - top)));
   const sum = weights.reduce((a, b) => a + b, 0);
   return sum > 0 && Number.isFinite(sum) ? weights.map((w) => w / sum) : [...priors];
+}
+
+/** The softmax of `logits` at temperature `temp`; uniform where the logits give no usable weights (NaN, infinities). */
+export function softmax(logits: readonly number[], temp: number): number[] {
+  let max = -Infinity;
+  for (const x of logits) if (x > max) max = x;
+  const weights = logits.map((x) => (Number.isFinite(max) && !Number.isNaN(x) ? Math.exp((x - max) / temp) : 1));
+  const sum = weights.reduce((a, b) => a + b, 0);
+  return sum > 0 && Number.isFinite(sum) ? weights.map((w) => w / sum) : logits.map(() => 1 / logits.length);
+}
+
+/** An index drawn from the softmax of `logits` at temperature 1 with `rng` (one draw). */
+export function sampleSoftmax(logits: readonly number[], rng: Rng): number {
+  const p = softmax(logits, 1);
+  let u = rng.nextFloat();
+  for (let i = 0; i < p.length; i++) {
+    u -= must(p[i], "mcts: a probability of the softmax");
+    if (u < 0) return i;
+  }
+  return p.length - 1;
 }

@@ -97,10 +97,10 @@ const factories: Record<string, { params: readonly string[]; make: Factory }> = 
     },
   },
   mcts: {
-    params: ["iters", "ms", "c", "depth", "leaf", "policy", "cpuct", "noise", "value", "ptemp", "eprior", "efpu", "esettle", "plies", "maxMB"],
+    params: ["iters", "ms", "c", "depth", "leaf", "policy", "cpuct", "noise", "value", "ptemp", "eprior", "efpu", "esettle", "plies", "rollout", "maxMB"],
     make(spec, ctx) {
       if (spec.params.policy !== undefined) return makeGuidedMcts(spec, ctx);
-      for (const key of ["cpuct", "noise", "value", "ptemp", "eprior", "efpu", "esettle", "plies", "maxMB"]) {
+      for (const key of ["cpuct", "noise", "value", "ptemp", "eprior", "efpu", "esettle", "plies", "rollout", "maxMB"]) {
         if (spec.params[key] !== undefined) return fail("invalid_config", `agent "mcts": ${key} needs policy=<model.onnx>`);
       }
       const ms = optionalIntParam(spec, "ms", 1, 600_000);
@@ -190,11 +190,11 @@ function loadCheckedModel(
 function makeGuidedMcts(spec: AgentSpec, ctx: AgentContext): Result<Facilitatee> {
   const policy = stringParam(spec, "policy");
   if (!policy.ok) return policy;
-  for (const key of ["ms", "c", "depth", "leaf"]) {
+  for (const key of ["ms", "c", "leaf"]) {
     if (spec.params[key] !== undefined)
       return fail(
         "invalid_config",
-        `agent "mcts": ${key} is not used with policy=; it takes iters, cpuct, noise, value, ptemp, eprior, efpu, esettle, plies, maxMB`,
+        `agent "mcts": ${key} is not used with policy=; it takes iters, cpuct, noise, value, ptemp, eprior, efpu, esettle, plies, depth, rollout, maxMB`,
       );
   }
   const iters = intParam(spec, "iters", GUIDED_DEFAULTS.iters, 1, 1_000_000);
@@ -216,6 +216,8 @@ function makeGuidedMcts(spec: AgentSpec, ctx: AgentContext): Result<Facilitatee>
   const plies = intParam(spec, "plies", GUIDED_DEFAULTS.plies, 1, 64);
   if (!plies.ok) return plies;
   if (spec.params.plies !== undefined && value.value !== "ply") return fail("invalid_config", 'agent "mcts": plies needs value=ply');
+  const rollout = leafRollout(spec, value.value, esettle.value);
+  if (!rollout.ok) return rollout;
   const maxMB = numberParam(spec, "maxMB", 64, 0.001, 4096);
   if (!maxMB.ok) return maxMB;
   const named = policy.value ?? "";
@@ -236,9 +238,25 @@ function makeGuidedMcts(spec: AgentSpec, ctx: AgentContext): Result<Facilitatee>
     efpu: efpu.value,
     esettle: esettle.value,
     plies: plies.value,
+    ...rollout.value,
   };
   return ok(new GuidedMctsAgent(model.value, ctx.adapter, agentSeed(ctx, "mcts"), options, specText(spec)));
 }
+
+/** The guided search's leaf rollout (`depth`, `rollout`), refused where it would not be used. */
+function leafRollout(spec: AgentSpec, value: string, esettle: boolean): Result<{ depth: number; rollout: "random" | "net" }> {
+  const depth = intParam(spec, "depth", GUIDED_DEFAULTS.depth, 0, MAX_GUIDED_DEPTH);
+  if (!depth.ok) return depth;
+  const rollout = enumParam(spec, "rollout", GUIDED_DEFAULTS.rollout, ["random", "net"] as const);
+  if (!rollout.ok) return rollout;
+  if (spec.params.rollout !== undefined && depth.value === 0) return fail("invalid_config", 'agent "mcts": rollout needs depth=k (k >= 1) with policy=');
+  if (depth.value > 0 && value !== "eval") return fail("invalid_config", `agent "mcts": depth (a leaf rollout) needs value=eval, not value=${value}`);
+  if (depth.value > 0 && esettle) return fail("invalid_config", 'agent "mcts": depth (a leaf rollout) is not used with esettle');
+  return ok({ depth: depth.value, rollout: rollout.value });
+}
+
+/** The longest leaf rollout of the guided search (each decision may cost a network run). */
+export const MAX_GUIDED_DEPTH = 256;
 
 /**
  * The spec seats a network (`onnx...`, or `mcts:...,policy=...`): hosts then keep several games in

@@ -4,9 +4,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Rng, type AnyGame } from "../../engine/core/index.ts";
 import { dcg } from "../../engine/dcg/index.ts";
-import { createAgent, createAgentReady, seatsModel, type AgentContext } from "../../agents/spec.ts";
+import { agentStreamSeed, createAgent, createAgentReady, seatsModel, type AgentContext } from "../../agents/spec.ts";
 import { agentCost } from "../../agents/cost.ts";
 import { writeMlp, type MlpSpec } from "../../agents/onnx/write-mlp.ts";
+import { loadPolicyModel } from "../../agents/onnx/policy-model.ts";
+import { sampleState } from "../../agents/determinized.ts";
+import { randomPlayout } from "../../agents/evaluators/index.ts";
 import { GuidedMctsAgent, saneValue } from "../../agents/guided-mcts.ts";
 import type { DecisionRequest } from "../../agents/facilitatee.ts";
 import { dcgAdapter } from "../../env/games/dcg.ts";
@@ -104,6 +107,14 @@ async function iterationsToFind(spec: (iters: number) => string, request: Decisi
   }
   return max + 1;
 }
+
+/** What createAgent answers to `mcts:policy=<file>,<params>`: "accepted", or the refusal's message. */
+const refusalWith =
+  (file: string) =>
+  (params: string): string => {
+    const made = createAgent(`mcts:policy=${file},${params}`, ctx(0));
+    return made.ok ? "accepted" : made.error.message;
+  };
 
 async function guided(spec: string, seat: number): Promise<GuidedMctsAgent> {
   const made = await createAgentReady(spec, ctx(seat));
@@ -214,11 +225,7 @@ describe("mcts with a policy-value network (mcts:policy=...)", () => {
   });
 
   it("checks the search parameters' values and bounds", () => {
-    const file = modelFile("bounds.onnx");
-    const refused = (params: string): string => {
-      const made = createAgent(`mcts:policy=${file},${params}`, ctx(0));
-      return made.ok ? "accepted" : made.error.message;
-    };
+    const refused = refusalWith(modelFile("bounds.onnx"));
     expect(refused("ptemp=0")).toMatch(/ptemp must be a number between 0.01 and 100/);
     expect(refused("ptemp=x")).toMatch(/ptemp/);
     expect(refused("cpuct=101")).toMatch(/cpuct/);
@@ -352,6 +359,155 @@ describe("mcts with a policy-value network (mcts:policy=...)", () => {
     expect(before).toHaveLength(60);
     expect(await playedIndices(`mcts:policy=${file},iters=12`, before.length)).toEqual(before);
     expect(await playedIndices(`mcts:policy=${file},iters=12,eprior=0,efpu=false`, before.length)).toEqual(before);
+  });
+
+  describe("leaf rollouts (depth=k, rollout=random|net)", () => {
+    const evaluator = dcgEvaluator({ rollouts: 1, depth: 0 });
+    /** The value, for `seat`, of a leaf whose actor is `actor` and whose rollout ended in `end` (backed up zero-sum). */
+    const backedUp = (end: unknown, actor: number, seat: number): number => {
+      const v = game.actor(end) === "terminal" ? game.returns(end)[actor]! : saneValue(evaluator.value!(game, end, actor));
+      return actor === seat ? v : -v;
+    };
+    /**
+     * With a flat prior and iters=1 the one iteration takes the root's first decision in its first
+     * sample, and that child is the leaf. The agent's stream (as createAgent seeds it) drew one
+     * sample for the seat check and one for the iteration before the rollout starts: returns that
+     * stream, positioned where the rollout begins, and the leaf.
+     */
+    const leafOfFirstIteration = (request: DecisionRequest): { rng: Rng; leaf: unknown } => {
+      const rng = Rng.seeded(agentStreamSeed(11, request.seat, "mcts"));
+      sampleState(game, request.view, request.seat, rng);
+      const sample = sampleState(game, request.view, request.seat, rng);
+      return { rng, leaf: game.applyTrusted(sample, game.legal(sample)[0]) };
+    };
+    /** The root's first decision's value after one iteration with a random rollout of `depth` decisions, as specified. */
+    const randomRolloutValue = (request: DecisionRequest, depth: number): number => {
+      const { rng, leaf } = leafOfFirstIteration(request);
+      return backedUp(randomPlayout(game, leaf, rng, depth, depth), game.actor(leaf) as number, request.seat);
+    };
+    /** A position where the first decision's child is not terminal and 4 random decisions from it change its value. */
+    const rolloutPosition = (): Found =>
+      findPosition([5, 6, 7], (found) => {
+        const { request } = found;
+        if (request.step < 6) return undefined;
+        const { leaf } = leafOfFirstIteration(request);
+        if (game.actor(leaf) === "terminal") return undefined;
+        const plain = backedUp(leaf, game.actor(leaf) as number, request.seat);
+        return randomRolloutValue(request, 4) !== plain ? found : undefined;
+      });
+
+    it("values a new leaf by the evaluator after depth random decisions from the agent's own stream", async () => {
+      const { request } = rolloutPosition();
+      const flat = modelFile("flat-rollout.onnx", { weightScale: 0 });
+      const plain = await guided(`mcts:policy=${flat},iters=1`, request.seat);
+      await plain.decide(request);
+      const { leaf } = leafOfFirstIteration(request);
+      expect(plain.lastValues[0]).toBeCloseTo(backedUp(leaf, game.actor(leaf) as number, request.seat), 12);
+      const seen = new Set<number>();
+      for (const depth of [1, 4, 16]) {
+        const agent = await guided(`mcts:policy=${flat},iters=1,depth=${depth}`, request.seat);
+        await agent.decide(request);
+        expect(agent.lastValues[0]).toBeCloseTo(randomRolloutValue(request, depth), 12);
+        expect(agent.lastStats).toMatchObject({ rollouts: 1, rolloutRuns: 0 });
+        seen.add(agent.lastValues[0]!);
+      }
+      // depth=4's value is not the leaf's own (the position was chosen so), and the three depths
+      // reach different states.
+      expect(randomRolloutValue(request, 4)).not.toBeCloseTo(plain.lastValues[0]!, 6);
+      expect(seen.size).toBe(3);
+    });
+
+    it("with rollout=net, samples each decision from the network's policy at temperature 1, one run per decision after the leaf's", async () => {
+      const { request } = rolloutPosition();
+      // Logits that depend on the observation (random weights), so each decision needs its own run.
+      const file = modelFile("rollout-net.onnx", { hidden: 16, seed: 9 });
+      const model = loadPolicyModel(file, { maxBytes: 64 * 1024 * 1024, maxBatch: 64 });
+      await model.ready();
+      const legalLogits = async (state: unknown): Promise<number[]> => {
+        const seat = game.actor(state) as number;
+        const view = game.view(state, seat);
+        const obs = new Float32Array(dcgAdapter.observation.size);
+        dcgAdapter.observation.encode(view as never, obs);
+        const logits = await model.infer(obs);
+        return game.legal(state).map((d) => logits[dcgAdapter.actions.encode(view as never, d as never)]!);
+      };
+      /** The rollout as specified: each decision drawn by one uniform float against the softmax at temperature 1. */
+      const netRollout = async (depth: number): Promise<{ value: number; runs: number }> => {
+        const { rng, leaf } = leafOfFirstIteration(request);
+        let state = leaf;
+        let runs = 0;
+        for (let step = 0; step < depth && game.actor(state) !== "terminal"; step++) {
+          const legal = game.legal(state);
+          let i = 0;
+          if (legal.length > 1) {
+            if (step > 0) runs++;
+            const xs = await legalLogits(state);
+            const top = Math.max(...xs);
+            const w = xs.map((x) => Math.exp(x - top));
+            let u = rng.nextFloat() * w.reduce((a, b) => a + b, 0);
+            for (i = 0; i < w.length - 1 && (u -= w[i]!) >= 0; i++);
+          }
+          state = game.applyTrusted(state, legal[i]);
+        }
+        return { value: backedUp(state, game.actor(leaf) as number, request.seat), runs };
+      };
+      for (const depth of [1, 4]) {
+        // The prior would send the one iteration elsewhere; without the prior term (cpuct=0) it takes the first decision.
+        const agent = await guided(`mcts:policy=${file},iters=1,cpuct=0,depth=${depth},rollout=net`, request.seat);
+        await agent.decide(request);
+        const want = await netRollout(depth);
+        expect(agent.lastValues[0]).toBeCloseTo(want.value, 5);
+        expect(agent.lastStats.rolloutRuns).toBe(want.runs);
+      }
+      expect((await netRollout(4)).runs).toBeGreaterThan(0);
+    });
+
+    it("is deterministic for a seed and plays as many rollouts as new leaves", async () => {
+      const { request } = position();
+      const file = modelFile("det-rollout.onnx", { valueBias: 0.1 });
+      for (const spec of [`mcts:policy=${file},iters=20,depth=8`, `mcts:policy=${file},iters=20,depth=3,rollout=net`]) {
+        const a = await guided(spec, request.seat);
+        const b = await guided(spec, request.seat);
+        expect(await a.decide(request)).toBe(await b.decide(request));
+        expect(a.lastVisits).toEqual(b.lastVisits);
+        expect(a.lastValues).toEqual(b.lastValues);
+        expect(a.lastStats.rollouts).toBeGreaterThan(0);
+        expect(a.lastStats.rollouts + a.lastStats.terminal).toBeGreaterThanOrEqual(a.lastStats.evalValues);
+        expect(a.lastStats.rollouts).toBeLessThanOrEqual(20);
+      }
+    });
+
+    it("checks depth and rollout, and refuses them where they would not be used", () => {
+      const refused = refusalWith(modelFile("rollout-bounds.onnx"));
+      expect(refused("depth=-1")).toMatch(/depth must be an integer between 0 and 256/);
+      expect(refused("depth=257")).toMatch(/depth must be an integer between 0 and 256/);
+      expect(refused("depth=2.5")).toMatch(/depth must be an integer/);
+      expect(refused("depth=4,rollout=greedy")).toMatch(/rollout must be one of random, net/);
+      expect(refused("rollout=net")).toMatch(/rollout needs depth=k/);
+      expect(refused("depth=0,rollout=random")).toMatch(/rollout needs depth=k/);
+      expect(refused("depth=4,value=net")).toMatch(/depth \(a leaf rollout\) needs value=eval, not value=net/);
+      expect(refused("depth=4,value=ply")).toMatch(/needs value=eval, not value=ply/);
+      expect(refused("depth=4,esettle=1")).toMatch(/not used with esettle/);
+      expect(refused("depth=0,value=net")).toBe("accepted");
+      expect(refused("depth=4")).toBe("accepted");
+      expect(refused("depth=256,rollout=net,eprior=2")).toBe("accepted");
+      expect(createAgent("mcts:rollout=net", ctx(0))).toMatchObject({ ok: false, error: { message: expect.stringMatching(/rollout needs policy=/) } });
+      // Without a policy, depth is plain mcts's own (random decisions before the evaluator).
+      expect(createAgent("mcts:depth=4", ctx(0)).ok).toBe(true);
+    });
+
+    it("costs a short playout per iteration, or two units per rollout decision with rollout=net", () => {
+      const cost = (spec: string): number => {
+        const c = agentCost(spec, "dcg");
+        if (!c.ok) throw new Error(c.error.message);
+        return c.value;
+      };
+      expect(cost("mcts:policy=m.onnx,iters=100,depth=0")).toBe(200);
+      expect(cost("mcts:policy=m.onnx,iters=100,depth=16")).toBe(100 * (2 + 1));
+      expect(cost("mcts:policy=m.onnx,iters=100,depth=16,rollout=random")).toBe(100 * (2 + 1));
+      expect(cost("mcts:policy=m.onnx,iters=100,depth=4,rollout=net")).toBe(100 * (2 + 8));
+      expect(cost("mcts:policy=m.onnx,iters=100,depth=4,rollout=net,eprior=5")).toBe(100 * (2 + 16 + 8));
+    });
   });
 
   it("is deterministic for a seed", async () => {
