@@ -3,7 +3,7 @@ import type { Draft } from "./draft.ts";
 import { runEffect } from "./effect.ts";
 import { changeMp, countActivation, damageCard, damagePlayer, drawCard, enterField, moveUnit, removeFromHand, setFeintDown, toGrave } from "./ops.ts";
 import { effectiveCost } from "./params.ts";
-import { trigger, type Trigger, type TriggerType } from "./trigger.ts";
+import { trigger, TRIGGER_NO, type Trigger, type TriggerType } from "./trigger.ts";
 
 /**
  * Commands (docs/rules/dcg.md): immutable, serialisable records, the only thing that changes
@@ -92,21 +92,21 @@ export const COMMAND_TYPE: { readonly [K in CommandKind]: TriggerType } = {
  */
 function costDamage(d: Draft, id: number, cost: number, type: TriggerType): void {
   const c = d.s.cards[id]!;
-  if (d.pool.cards[c.def]!.kind === "rubric") damagePlayer(d, c.owner, cost, "CostDamaged", type, id);
+  if (d.pool.cards[c.def]!.kind === "rubric") damagePlayer(d, c.owner, cost, TRIGGER_NO.CostDamaged, type, id);
 }
 
 export const commandHandlers = {
   InitialCommand: (_c, d) => {
     for (const seat of [0, 1] as const) {
       d.player(seat).hp = d.s.cfg.hp;
-      d.emit("PlayerHpInitialized", "Battle", -1, -1, seat, d.s.cfg.hp);
+      d.emit(TRIGGER_NO.PlayerHpInitialized, "Battle", -1, -1, seat, d.s.cfg.hp);
     }
   },
   CointossCommand: (c, d) => {
     d.s.first = c.first;
     d.s.turnPlayer = c.first;
   },
-  StrategyCommand: (_c, d) => d.emit("StrategyInitialized", "Strategy", -1, -1, -1, 0),
+  StrategyCommand: (_c, d) => d.emit(TRIGGER_NO.StrategyInitialized, "Strategy", -1, -1, -1, 0),
   StrategyMoveCommand: (c, d) => {
     const card = d.s.cards[c.card]!;
     // Swap with an own strategy rubric standing on the destination.
@@ -127,7 +127,7 @@ export const commandHandlers = {
       c.summoned = 0;
       enterField(d, id, cell);
       d.card(id).summoned = 0;
-      d.emit("StrategySummoned", "Battle", id, -1, cards[id]!.owner, 0);
+      d.emit(TRIGGER_NO.StrategySummoned, "Battle", id, -1, cards[id]!.owner, 0);
     }
     for (const seat of [0, 1] as const) d.rng.shuffle(d.book(seat));
     d.player(d.s.first).mp = d.s.cfg.mpFirst;
@@ -142,11 +142,11 @@ export const commandHandlers = {
     if (d.s.turn > 2) changeMp(d, c.seat, Math.min(d.s.cfg.mpCap, p.mp + d.s.cfg.mpGain) - p.mp, "Turn");
     if (p.attacks !== d.s.cfg.attackCount) {
       p.attacks = d.s.cfg.attackCount;
-      d.emit("AttackCountChanged", "Turn", -1, -1, c.seat, p.attacks);
+      d.emit(TRIGGER_NO.AttackCountChanged, "Turn", -1, -1, c.seat, p.attacks);
     }
     p.ops = 0;
     for (const seat of [0, 1] as const) if (d.s.players[seat].directDamage !== 0) d.player(seat).directDamage = 0;
-    d.emit("TurnStarted", "Turn", -1, -1, c.seat, d.s.turn);
+    d.emit(TRIGGER_NO.TurnStarted, "Turn", -1, -1, c.seat, d.s.turn);
   },
   DrawCommand: (c, d) => {
     if (c.charge) changeMp(d, c.seat, Math.min(d.s.cfg.mpCap, d.s.players[c.seat].mp + 1) - d.s.players[c.seat].mp, "Draw");
@@ -158,21 +158,21 @@ export const commandHandlers = {
     removeFromHand(d, c.seat, c.card);
     changeMp(d, c.seat, -def.cost, "Summon");
     enterField(d, c.card, c.cell);
-    d.emit("Summoned", "Summon", c.card, -1, c.seat, 0);
+    d.emit(TRIGGER_NO.Summoned, "Summon", c.card, -1, c.seat, 0);
   },
   // The summon and everything that answered it are over (a summoned unit that did not survive its
   // chain is in the Grave by now and does not answer).
-  SummonFinishCommand: (c, d) => d.emit("SummonFinished", "Summon", c.card, -1, c.seat, 0),
+  SummonFinishCommand: (c, d) => d.emit(TRIGGER_NO.SummonFinished, "Summon", c.card, -1, c.seat, 0),
   FeintSetCommand: (c, d) => {
     if (!c.react) d.player(c.seat).ops += 1;
     setFeintDown(d, c.seat, c.card, c.cell);
     // The feint's identity is hidden: the trigger names only its owner.
-    d.emit("FeintSet", "Feint", -1, -1, c.seat, 0);
+    d.emit(TRIGGER_NO.FeintSet, "Feint", -1, -1, c.seat, 0);
   },
   MoveDeclareCommand: (c, d) => {
     const seat = d.s.cards[c.card]!.owner;
     d.player(seat).ops += 1;
-    d.emit("MoveDeclared", "Move", c.card, -1, seat, c.cost);
+    d.emit(TRIGGER_NO.MoveDeclared, "Move", c.card, -1, seat, c.cost);
   },
   MoveReactNoneCommand: () => {},
   MoveRetryCommand: () => {},
@@ -180,41 +180,41 @@ export const commandHandlers = {
     const seat = d.s.cards[c.card]!.owner;
     changeMp(d, seat, -c.cost, "Move");
     moveUnit(d, c.card, c.to);
-    d.emit("Moved", "Move", c.card, -1, seat, 0);
+    d.emit(TRIGGER_NO.Moved, "Move", c.card, -1, seat, 0);
   },
-  MoveFinishCommand: (c, d) => d.emit("MoveFinished", "Move", c.card, -1, d.s.cards[c.card]!.owner, 0),
+  MoveFinishCommand: (c, d) => d.emit(TRIGGER_NO.MoveFinished, "Move", c.card, -1, d.s.cards[c.card]!.owner, 0),
   AttackDeclareCommand: (c, d) => {
     const seat = d.s.cards[c.card]!.owner;
     const p = d.player(seat);
     p.ops += 1;
     p.attacks -= 1;
     d.card(c.card).attacked = d.s.turn;
-    d.emit("AttackDeclared", "Attack", c.card, c.target, seat, 0);
-    d.emit("AttackCountChanged", "Attack", c.card, -1, seat, p.attacks);
+    d.emit(TRIGGER_NO.AttackDeclared, "Attack", c.card, c.target, seat, 0);
+    d.emit(TRIGGER_NO.AttackCountChanged, "Attack", c.card, -1, seat, p.attacks);
   },
-  AttackDamageCommand: (c, d) => damageCard(d, c.target, c.amount, "AttackDamaged", "Attack", c.card),
+  AttackDamageCommand: (c, d) => damageCard(d, c.target, c.amount, TRIGGER_NO.AttackDamaged, "Attack", c.card),
   AttackDestroyCommand: (c, d) => {
-    d.emit("AttackDestroyed", "Attack", c.card, c.target, d.s.cards[c.target]!.owner, 0);
+    d.emit(TRIGGER_NO.AttackDestroyed, "Attack", c.card, c.target, d.s.cards[c.target]!.owner, 0);
     const cost = effectiveCost(d.s, d.pool, c.target);
     toGrave(d, c.target, "Attack", c.card);
     costDamage(d, c.target, cost, "Attack");
   },
-  AttackFinishCommand: (c, d) => d.emit("AttackFinished", "Attack", c.card, c.target, d.s.cards[c.card]!.owner, 0),
+  AttackFinishCommand: (c, d) => d.emit(TRIGGER_NO.AttackFinished, "Attack", c.card, c.target, d.s.cards[c.card]!.owner, 0),
   DirectDeclareCommand: (c, d) => {
     const seat = d.s.cards[c.card]!.owner;
     const p = d.player(seat);
     p.ops += 1;
     p.attacks -= 1;
     d.card(c.card).attacked = d.s.turn;
-    d.emit("DirectDeclared", "Direct", c.card, -1, other(seat), 0);
-    d.emit("AttackCountChanged", "Direct", c.card, -1, seat, p.attacks);
+    d.emit(TRIGGER_NO.DirectDeclared, "Direct", c.card, -1, other(seat), 0);
+    d.emit(TRIGGER_NO.AttackCountChanged, "Direct", c.card, -1, seat, p.attacks);
   },
   DirectDamageCommand: (c, d) => {
     if (c.amount <= 0) return;
     d.player(c.seat).directDamage += c.amount;
-    damagePlayer(d, c.seat, c.amount, "DirectDamaged", "Direct", c.card);
+    damagePlayer(d, c.seat, c.amount, TRIGGER_NO.DirectDamaged, "Direct", c.card);
   },
-  DirectFinishCommand: (c, d) => d.emit("DirectFinished", "Direct", c.card, -1, d.s.cards[c.card]!.owner, 0),
+  DirectFinishCommand: (c, d) => d.emit(TRIGGER_NO.DirectFinished, "Direct", c.card, -1, d.s.cards[c.card]!.owner, 0),
   FeintDeclareCommand: (c, d) => {
     const f = d.s.cards[c.feint]!;
     const def = d.pool.cards[f.def]!;
@@ -234,25 +234,26 @@ export const commandHandlers = {
     if (ab.type !== "TriggerAbility") return;
     const owner = d.s.cards[c.card]!.owner;
     countActivation(d, c.card, c.ability);
-    d.emit("EffectDeclared", "Effect", c.card, c.trigger.target, owner, 0);
+    d.emit(TRIGGER_NO.EffectDeclared, "Effect", c.card, c.trigger.target, owner, 0);
     runEffect(d, ab.effect, { consumer: c.card, producer: c.producer, owner, ability: c.ability, trigger: c.trigger });
   },
   // The effect and the whole chain it caused are over.
-  EffectFinishCommand: (c, d) => d.emit("EffectFinished", "Effect", c.card, c.trigger.target, d.s.cards[c.card]!.owner, 0),
+  EffectFinishCommand: (c, d) => d.emit(TRIGGER_NO.EffectFinished, "Effect", c.card, c.trigger.target, d.s.cards[c.card]!.owner, 0),
   DestroyCommand: (c, d) => {
-    if (c.cause === "Effect") d.emit("EffectDestroyed", "Effect", -1, c.card, d.s.cards[c.card]!.owner, 0);
+    if (c.cause === "Effect") d.emit(TRIGGER_NO.EffectDestroyed, "Effect", -1, c.card, d.s.cards[c.card]!.owner, 0);
     const cost = effectiveCost(d.s, d.pool, c.card);
     toGrave(d, c.card, c.cause, -1);
     costDamage(d, c.card, cost, c.cause);
   },
-  TurnFinishCommand: (c, d) => d.emit("TurnFinish", "Turn", -1, -1, c.seat, d.s.turn),
+  TurnFinishCommand: (c, d) => d.emit(TRIGGER_NO.TurnFinish, "Turn", -1, -1, c.seat, d.s.turn),
   PoisonDamageCommand: (c, d) => {
     // Only a card that was ever poisoned can be poisoned now (the battle index's list, ascending).
     const ids = d.index.poisoned;
     for (let k = 0; k < ids.length; k++) {
       const id = ids[k]!;
       const x = d.s.cards[id]!;
-      if (x.owner === c.seat && x.layer === "Field" && x.ailment === "poison" && d.s.cells[x.cell] === id) damageCard(d, id, 1, "PoisonDamaged", "Poison", -1);
+      if (x.owner === c.seat && x.layer === "Field" && x.ailment === "poison" && d.s.cells[x.cell] === id)
+        damageCard(d, id, 1, TRIGGER_NO.PoisonDamaged, "Poison", -1);
     }
   },
   PoisonFinishCommand: () => {},

@@ -5,7 +5,8 @@ import type { BattleIndex } from "./battle-index.ts";
 import { DcgCache } from "./cache.ts";
 import type { Command } from "./command.ts";
 import type { Pool } from "./pool.ts";
-import type { Trigger, TriggerKind, TriggerType } from "./trigger.ts";
+import type { PoolIndex } from "./pool-index.ts";
+import { TRIGGER_KINDS, TRIGGER_NO, type Trigger, type TriggerType } from "./trigger.ts";
 import { cardIn } from "./battle-data.ts";
 
 /** Optional observer of what one apply did (tests, the play CLI, events); null in hot paths. */
@@ -45,7 +46,7 @@ export class Draft {
   readonly cache: DcgCache;
   trace: Trace | null;
   /** Where the running command's triggers go (allocated on the first one). */
-  sink: Trigger[] | null = null;
+  sink: Emitted | null = null;
   /** Ability resolutions in this apply (chain budget). */
   resolutions = 0;
   /** Set by every write; refresh (resolve.ts) skips its work when nothing changed. */
@@ -72,6 +73,8 @@ export class Draft {
   sealsDirect0 = NaN;
   sealsDirect1 = NaN;
   sealsTurnPlayer = NaN;
+  /** The pool's lookup tables (pool-index.ts). */
+  readonly poolIndex: PoolIndex;
   private rngObj: Rng | null = null;
   private own = 0;
   private ownedCards: number[] = [];
@@ -113,6 +116,7 @@ export class Draft {
     // This draft adds to the index as it attaches: the cache forgets it until finish() hands it
     // on (an apply that throws leaves nothing half-updated behind).
     this.index = cache.indexOf(base, pool, true);
+    this.poolIndex = cache.poolIndex(pool);
   }
 
   get rng(): Rng {
@@ -120,14 +124,26 @@ export class Draft {
     return this.rngObj;
   }
 
-  /** Emits a trigger; one no ability could match is not even built (unless traced). */
-  emit(kind: TriggerKind, type: TriggerType, actor: number, target: number, player: Seat | -1, amount: number): void {
-    if (this.trace === null && !this.pool.listens[kind]) return;
-    this.emitTrigger({ kind, type, actor, target, player, amount });
+  /**
+   * Emits a trigger of the kind numbered `no` (TRIGGER_NO); one no ability could match is not even
+   * built (unless traced).
+   */
+  emit(no: number, type: TriggerType, actor: number, target: number, player: Seat | -1, amount: number): void {
+    if (this.trace === null && this.poolIndex.listens[no] === 0) return;
+    const kind = TRIGGER_KINDS[no];
+    if (kind === undefined) throw new InvariantError(`dcg: no trigger kind ${no}`);
+    this.push({ kind, type, actor, target, player, amount }, no);
   }
 
+  /** Emits a trigger built by the caller (whatever could match it). */
   emitTrigger(t: Trigger): void {
-    (this.sink ??= []).push(t);
+    this.push(t, TRIGGER_NO[t.kind]);
+  }
+
+  private push(t: Trigger, no: number): void {
+    const sink = (this.sink ??= { triggers: [], nos: [] });
+    sink.triggers.push(t);
+    sink.nos.push(no);
     if (this.trace) traceTrigger(this.trace, t, this.s);
   }
 
@@ -135,7 +151,7 @@ export class Draft {
   noteAttached(id: number, ability: number, area: boolean): void {
     const cell = cardIn(this.s, id).cell;
     const standing = cell >= 0 && this.s.cells[cell] === id ? cell : -1;
-    this.index.noteAttached(id, ability, area, this.cache.poolIndex(this.pool), standing);
+    this.index.noteAttached(id, ability, area, this.poolIndex, standing);
   }
 
   /** A writable copy of card `id`. */
@@ -193,31 +209,40 @@ export class Draft {
     (this.s.feints as number[])[cell] = id;
   }
 
-  private list(key: "hands" | "books" | "graves", all: number, first: number, seat: Seat): number[] {
-    if (!(this.own & all)) {
-      const pair = this.s[key];
-      this.s[key] = [pair[0], pair[1]];
-      this.own |= all;
+  // One method per list, each reading its own field: a lookup by a field name that varies
+  // (this.s[key]) is a slow (megamorphic) property read.
+  hand(seat: Seat): number[] {
+    if (!(this.own & HANDS)) {
+      this.s.hands = [this.s.hands[0], this.s.hands[1]];
+      this.own |= HANDS;
     }
-    const pair = this.s[key] as [number[], number[]];
+    return this.ownList(this.s.hands as [number[], number[]], HAND0, seat);
+  }
+
+  book(seat: Seat): number[] {
+    if (!(this.own & BOOKS)) {
+      this.s.books = [this.s.books[0], this.s.books[1]];
+      this.own |= BOOKS;
+    }
+    return this.ownList(this.s.books as [number[], number[]], BOOK0, seat);
+  }
+
+  grave(seat: Seat): number[] {
+    if (!(this.own & GRAVES)) {
+      this.s.graves = [this.s.graves[0], this.s.graves[1]];
+      this.own |= GRAVES;
+    }
+    return this.ownList(this.s.graves as [number[], number[]], GRAVE0, seat);
+  }
+
+  /** `pair[seat]`, copied the first time this draft writes it (`first`: the seat-0 ownership bit of that pair). */
+  private ownList(pair: [number[], number[]], first: number, seat: Seat): number[] {
     const bit = first << seat;
     if (!(this.own & bit)) {
       pair[seat] = pair[seat].slice();
       this.own |= bit;
     }
     return pair[seat];
-  }
-
-  hand(seat: Seat): number[] {
-    return this.list("hands", HANDS, HAND0, seat);
-  }
-
-  book(seat: Seat): number[] {
-    return this.list("books", BOOKS, BOOK0, seat);
-  }
-
-  grave(seat: Seat): number[] {
-    return this.list("graves", GRAVES, GRAVE0, seat);
   }
 
   finish(): BattleData {
@@ -229,6 +254,12 @@ export class Draft {
     this.cache.auraIndex = this.index;
     return this.s;
   }
+}
+
+/** Triggers in the order they were emitted, and each one's kind number (TRIGGER_NO) at the same index. */
+export interface Emitted {
+  readonly triggers: Trigger[];
+  readonly nos: number[];
 }
 
 /** Records a trigger in a trace and tells its observer. */

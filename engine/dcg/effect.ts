@@ -6,7 +6,7 @@ import { attach, damageCard, damagePlayer, drawCard, moveUnit, recoverCard, reco
 import type { AbilityCompiler } from "./ability.ts";
 import { CardDataError } from "./card-data-error.ts";
 import { checkTargeting, evaluate, type Items, type Scope, type Targeting } from "./targeting.ts";
-import type { TriggerKind } from "./trigger.ts";
+import { TRIGGER_NO, type TriggerKind } from "./trigger.ts";
 import { checkFields, F, type Direction, type Tagged } from "./validate.ts";
 
 /**
@@ -109,24 +109,24 @@ function step(cell: number, seat: Seat, dir: Direction): number {
 }
 
 function hitPlayer(d: Draft, seat: Seat, amount: number, actor: number): void {
-  if (amount >= 0) damagePlayer(d, seat, amount, "EffectDamagedPlayerHp", "Effect", actor);
+  if (amount >= 0) damagePlayer(d, seat, amount, TRIGGER_NO.EffectDamagedPlayerHp, "Effect", actor);
   else recoverPlayer(d, seat, -amount, actor);
 }
 
 function healPlayer(d: Draft, seat: Seat, amount: number, actor: number): void {
   if (amount >= 0) recoverPlayer(d, seat, amount, actor);
-  else damagePlayer(d, seat, -amount, "EffectDamagedPlayerHp", "Effect", actor);
+  else damagePlayer(d, seat, -amount, TRIGGER_NO.EffectDamagedPlayerHp, "Effect", actor);
 }
 
 /** Damage with the death check (amount >= 0), or a recovery capped at LIFE_MAX (amount < 0). */
 function hitCard(d: Draft, id: number, amount: number, actor: number): void {
-  if (amount >= 0) damageCard(d, id, amount, "EffectDamagedCard", "Effect", actor);
+  if (amount >= 0) damageCard(d, id, amount, TRIGGER_NO.EffectDamagedCard, "Effect", actor);
   else recoverCard(d, id, -amount, actor);
 }
 
 function healCard(d: Draft, id: number, amount: number, actor: number): void {
   if (amount >= 0) recoverCard(d, id, amount, actor);
-  else damageCard(d, id, -amount, "EffectDamagedCard", "Effect", actor);
+  else damageCard(d, id, -amount, TRIGGER_NO.EffectDamagedCard, "Effect", actor);
 }
 
 export const effectHandlers = {
@@ -166,7 +166,7 @@ export const effectHandlers = {
         }
         if (at === c.cell) continue;
         moveUnit(d, id, at);
-        d.emit("Teleported", "Effect", scope.consumer, id, c.owner, 0);
+        d.emit(TRIGGER_NO.Teleported, "Effect", scope.consumer, id, c.owner, 0);
       }
     },
   },
@@ -182,8 +182,8 @@ export const effectHandlers = {
       d.setCell(b, scope.consumer);
       d.card(scope.consumer).cell = b;
       d.card(other).cell = a;
-      d.emit("Teleported", "Effect", scope.consumer, scope.consumer, me.owner, 0);
-      d.emit("Teleported", "Effect", scope.consumer, other, d.s.cards[other]!.owner, 0);
+      d.emit(TRIGGER_NO.Teleported, "Effect", scope.consumer, scope.consumer, me.owner, 0);
+      d.emit(TRIGGER_NO.Teleported, "Effect", scope.consumer, other, d.s.cards[other]!.owner, 0);
     },
   },
   CardAilment: {

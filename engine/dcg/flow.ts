@@ -3,7 +3,7 @@ import { chebyshev, depthOf } from "./board.ts";
 import type { Decision } from "./decision.ts";
 import { traceTrigger, type Draft } from "./draft.ts";
 import { effectiveAttack, moveCost } from "./params.ts";
-import { logCommand, runCommand, runTrigger } from "./resolve.ts";
+import { CMD, logCommand, runCommand, runTrigger } from "./resolve.ts";
 import { STATE_KINDS, type InputState, type State, type StateKind } from "./state.ts";
 import { trigger, type Trigger, type TriggerType } from "./trigger.ts";
 
@@ -18,28 +18,28 @@ export function applyDecision(d: Draft, dec: Decision): void {
   let next: State;
   switch (dec.kind) {
     case "strategyMove":
-      runCommand(d, { kind: "StrategyMoveCommand", seat, card: dec.card, cell: dec.cell });
+      runCommand(d, CMD.StrategyMoveCommand, { kind: "StrategyMoveCommand", seat, card: dec.card, cell: dec.cell });
       next = st;
       break;
     case "strategyConfirm":
-      runCommand(d, { kind: "StrategyConfirmCommand", seat });
+      runCommand(d, CMD.StrategyConfirmCommand, { kind: "StrategyConfirmCommand", seat });
       next = d.s.players[1 - seat]!.confirmed ? { kind: "BattleStart" } : { kind: "Strategy", seat: (1 - seat) as Seat };
       break;
     case "drawOrCharge":
-      runCommand(d, { kind: "DrawCommand", seat, charge: dec.charge });
+      runCommand(d, CMD.DrawCommand, { kind: "DrawCommand", seat, charge: dec.charge });
       next = { kind: "Main" };
       break;
     case "summon":
       next = { kind: "SummonDeclare", card: dec.card, cell: dec.cell };
       break;
     case "feint":
-      runCommand(d, { kind: "FeintSetCommand", seat, card: dec.card, cell: dec.cell, react: false });
+      runCommand(d, CMD.FeintSetCommand, { kind: "FeintSetCommand", seat, card: dec.card, cell: dec.cell, react: false });
       next = { kind: "Main" };
       break;
     case "moveDeclare": {
       const from = d.s.cards[dec.card]!.cell;
       const cost = moveCost(d.s, d.pool, dec.card);
-      runCommand(d, { kind: "MoveDeclareCommand", card: dec.card, to: dec.cell, cost });
+      runCommand(d, CMD.MoveDeclareCommand, { kind: "MoveDeclareCommand", card: dec.card, to: dec.cell, cost });
       next = { kind: "MoveDeclare", card: dec.card, from, to: dec.cell, cost };
       break;
     }
@@ -54,10 +54,10 @@ export function applyDecision(d: Draft, dec: Decision): void {
       const m = st as Extract<State, { kind: "MoveDeclare" }>;
       const retry = { kind: "MoveRetry", card: m.card, from: m.from, cost: m.cost } as const;
       if (dec.kind === "reactSummon") {
-        runCommand(d, { kind: "SummonDeclareCommand", seat, card: dec.card, cell: dec.cell, react: true });
+        runCommand(d, CMD.SummonDeclareCommand, { kind: "SummonDeclareCommand", seat, card: dec.card, cell: dec.cell, react: true });
         next = { kind: "SummonFinish", card: dec.card, seat, resume: retry };
       } else {
-        runCommand(d, { kind: "FeintSetCommand", seat, card: dec.card, cell: dec.cell, react: true });
+        runCommand(d, CMD.FeintSetCommand, { kind: "FeintSetCommand", seat, card: dec.card, cell: dec.cell, react: true });
         next = retry;
       }
       break;
@@ -78,8 +78,8 @@ export function applyDecision(d: Draft, dec: Decision): void {
     case "feintPass": {
       const f = st as Extract<State, { kind: "FeintDeclare" }>;
       const declared = dec.kind === "feintDeclare";
-      if (declared) runCommand(d, { kind: "FeintDeclareCommand", feint: f.feint, card: f.card, target: f.target });
-      runCommand(d, { kind: "FeintFinishCommand", feint: f.feint, declared, on: f.on });
+      if (declared) runCommand(d, CMD.FeintDeclareCommand, { kind: "FeintDeclareCommand", feint: f.feint, card: f.card, target: f.target });
+      runCommand(d, CMD.FeintFinishCommand, { kind: "FeintFinishCommand", feint: f.feint, declared, on: f.on });
       // A declared onAttack feint negates the attack.
       if (declared && f.on === "attack")
         next = f.resume === "AttackDamage" ? { kind: "AttackFinish", card: f.card, target: f.target } : { kind: "DirectFinish", card: f.card };
@@ -90,7 +90,7 @@ export function applyDecision(d: Draft, dec: Decision): void {
       next = { kind: "TurnFinish" };
       break;
     case "forceFinish":
-      runCommand(d, { kind: "BattleForceFinishCommand", loser: seat });
+      runCommand(d, CMD.BattleForceFinishCommand, { kind: "BattleForceFinishCommand", loser: seat });
       next = { kind: "BattleFinish" };
       break;
   }
@@ -114,7 +114,7 @@ function hpCheck(d: Draft): boolean {
   const a = d.s.players[0].hp <= 0;
   const b = d.s.players[1].hp <= 0;
   if (!a && !b) return false;
-  runCommand(d, { kind: "BattleFinishCommand", winner: a && b ? -1 : a ? 1 : 0 });
+  runCommand(d, CMD.BattleFinishCommand, { kind: "BattleFinishCommand", winner: a && b ? -1 : a ? 1 : 0 });
   return true;
 }
 
@@ -203,11 +203,12 @@ export function advance(d: Draft, start: State): void {
       d.s.state = { kind: "BattleFinish" };
       return;
     }
-    if (st.kind !== "Initial" && st.kind !== "Cointoss" && hpCheck(d)) continue;
+    const kind = st.kind; // read once: States come in many shapes, so each read of `kind` is a slow (megamorphic) one
+    if (kind !== "Initial" && kind !== "Cointoss" && hpCheck(d)) continue;
     if (watch && changed(was, st)) {
       was = st;
       // The attack's target at 0 life is the AttackDestroy step's to destroy (AttackDamageCommand does not sweep either).
-      runTrigger(d, stateTrigger(d, st), st.kind !== "AttackDestroy");
+      runTrigger(d, stateTrigger(d, st), kind !== "AttackDestroy");
       // What answered may have ended the battle or emptied a player's HP: check again first.
       continue;
     }
@@ -248,28 +249,28 @@ function nextState(d: Draft, st: State): State | null {
       d.s.state = st;
       return null;
     case "Initial":
-      runCommand(d, { kind: "InitialCommand" });
+      runCommand(d, CMD.InitialCommand, { kind: "InitialCommand" });
       st = { kind: "Cointoss" };
       break;
     case "Cointoss": {
       const first = d.rng.int(2) as Seat;
-      runCommand(d, { kind: "CointossCommand", first });
-      runCommand(d, { kind: "StrategyCommand" });
+      runCommand(d, CMD.CointossCommand, { kind: "CointossCommand", first });
+      runCommand(d, CMD.StrategyCommand, { kind: "StrategyCommand" });
       st = { kind: "Strategy", seat: first };
       break;
     }
     case "BattleStart":
-      runCommand(d, { kind: "BattleStartCommand" });
+      runCommand(d, CMD.BattleStartCommand, { kind: "BattleStartCommand" });
       st = { kind: "TurnStart" };
       break;
     case "TurnStart": {
       if (d.s.turn >= d.s.cfg.turnLimit) {
         const [h0, h1] = [d.s.players[0].hp, d.s.players[1].hp];
-        runCommand(d, { kind: "BattleFinishCommand", winner: h0 === h1 ? -1 : h0 > h1 ? 0 : 1 });
+        runCommand(d, CMD.BattleFinishCommand, { kind: "BattleFinishCommand", winner: h0 === h1 ? -1 : h0 > h1 ? 0 : 1 });
         break;
       }
       const seat = (d.s.turn === 0 ? d.s.first : 1 - d.s.turnPlayer) as Seat;
-      runCommand(d, { kind: "TurnStartCommand", seat });
+      runCommand(d, CMD.TurnStartCommand, { kind: "TurnStartCommand", seat });
       st = d.s.turn === 1 ? { kind: "Main" } : { kind: "Draw" };
       break;
     }
@@ -279,19 +280,19 @@ function nextState(d: Draft, st: State): State | null {
         st = { kind: "Main" };
         break;
       }
-      runCommand(d, { kind: "SummonDeclareCommand", seat: d.s.turnPlayer, card: st.card, cell: st.cell, react: false });
+      runCommand(d, CMD.SummonDeclareCommand, { kind: "SummonDeclareCommand", seat: d.s.turnPlayer, card: st.card, cell: st.cell, react: false });
       st = { kind: "SummonFinish", card: st.card, seat: d.s.turnPlayer, resume: null };
       break;
     case "SummonFinish":
-      runCommand(d, { kind: "SummonFinishCommand", seat: st.seat, card: st.card });
+      runCommand(d, CMD.SummonFinishCommand, { kind: "SummonFinishCommand", seat: st.seat, card: st.card });
       st = st.resume ?? { kind: "Main" };
       break;
     case "TurnFinish":
-      runCommand(d, { kind: "TurnFinishCommand", seat: d.s.turnPlayer });
+      runCommand(d, CMD.TurnFinishCommand, { kind: "TurnFinishCommand", seat: d.s.turnPlayer });
       st = { kind: "PoisonDamage" };
       break;
     case "PoisonDamage":
-      runCommand(d, { kind: "PoisonDamageCommand", seat: d.s.turnPlayer });
+      runCommand(d, CMD.PoisonDamageCommand, { kind: "PoisonDamageCommand", seat: d.s.turnPlayer });
       logCommand(d, { kind: "PoisonFinishCommand", seat: d.s.turnPlayer });
       st = { kind: "TurnStart" };
       break;
@@ -321,7 +322,7 @@ function combatStep(d: Draft, from: CombatState): State {
         st = { kind: "Main" };
         break;
       }
-      runCommand(d, { kind: "MoveCommand", card: mover, to: st.to, cost: st.cost });
+      runCommand(d, CMD.MoveCommand, { kind: "MoveCommand", card: mover, to: st.to, cost: st.cost });
       const f = d.s.feints[st.to]!;
       if (f >= 0 && d.s.cards[f]!.owner !== d.s.cards[mover]!.owner && onField(d, mover) && d.s.cards[mover]!.cell === st.to) {
         st = { kind: "FeintDeclare", seat: d.s.cards[f]!.owner, on: "enter", feint: f, cell: st.to, card: mover, target: -1, resume: "MoveFinish" };
@@ -329,11 +330,11 @@ function combatStep(d: Draft, from: CombatState): State {
       break;
     }
     case "MoveFinish":
-      runCommand(d, { kind: "MoveFinishCommand", card: st.card });
+      runCommand(d, CMD.MoveFinishCommand, { kind: "MoveFinishCommand", card: st.card });
       st = { kind: "Main" };
       break;
     case "AttackDeclare": {
-      runCommand(d, { kind: "AttackDeclareCommand", card: st.card, target: st.target });
+      runCommand(d, CMD.AttackDeclareCommand, { kind: "AttackDeclareCommand", card: st.card, target: st.target });
       const defender = (1 - d.s.turnPlayer) as Seat;
       const f = onField(d, st.target) ? feintNear(d, defender, d.s.cards[st.target]!.cell) : -1;
       if (f >= 0 && onField(d, st.card)) {
@@ -352,20 +353,26 @@ function combatStep(d: Draft, from: CombatState): State {
     }
     case "AttackDamage":
       if (onField(d, st.card) && onField(d, st.target)) {
-        runCommand(d, { kind: "AttackDamageCommand", card: st.card, target: st.target, amount: effectiveAttack(d.s, d.pool, st.card) });
+        runCommand(d, CMD.AttackDamageCommand, {
+          kind: "AttackDamageCommand",
+          card: st.card,
+          target: st.target,
+          amount: effectiveAttack(d.s, d.pool, st.card),
+        });
         st = { kind: "AttackDestroy", card: st.card, target: st.target };
       } else st = { kind: "AttackFinish", card: st.card, target: st.target };
       break;
     case "AttackDestroy":
-      if (onField(d, st.target) && d.s.cards[st.target]!.life <= 0) runCommand(d, { kind: "AttackDestroyCommand", card: st.card, target: st.target });
+      if (onField(d, st.target) && d.s.cards[st.target]!.life <= 0)
+        runCommand(d, CMD.AttackDestroyCommand, { kind: "AttackDestroyCommand", card: st.card, target: st.target });
       st = { kind: "AttackFinish", card: st.card, target: st.target };
       break;
     case "AttackFinish":
-      runCommand(d, { kind: "AttackFinishCommand", card: st.card, target: st.target });
+      runCommand(d, CMD.AttackFinishCommand, { kind: "AttackFinishCommand", card: st.card, target: st.target });
       st = { kind: "Main" };
       break;
     case "DirectDeclare": {
-      runCommand(d, { kind: "DirectDeclareCommand", card: st.card });
+      runCommand(d, CMD.DirectDeclareCommand, { kind: "DirectDeclareCommand", card: st.card });
       const defender = (1 - d.s.turnPlayer) as Seat;
       const f = onField(d, st.card) ? feintNear(d, defender, d.s.cards[st.card]!.cell) : -1;
       if (f >= 0)
@@ -378,13 +385,13 @@ function combatStep(d: Draft, from: CombatState): State {
         const c = d.s.cards[st.card]!;
         // Standing in the enemy row nearest the centre softens the blow by 1.
         const amount = Math.max(0, effectiveAttack(d.s, d.pool, st.card) - (depthOf(c.cell, c.owner) === 4 ? 1 : 0));
-        runCommand(d, { kind: "DirectDamageCommand", card: st.card, seat: (1 - c.owner) as Seat, amount });
+        runCommand(d, CMD.DirectDamageCommand, { kind: "DirectDamageCommand", card: st.card, seat: (1 - c.owner) as Seat, amount });
       }
       st = { kind: "DirectFinish", card: st.card };
       break;
     }
     case "DirectFinish":
-      runCommand(d, { kind: "DirectFinishCommand", card: st.card });
+      runCommand(d, CMD.DirectFinishCommand, { kind: "DirectFinishCommand", card: st.card });
       st = { kind: "Main" };
       break;
   }

@@ -2,7 +2,7 @@ import type { Seat } from "./battle-data.ts";
 import type { Ailment } from "./battle-data.ts";
 import type { Draft } from "./draft.ts";
 import { effectiveLife } from "./params.ts";
-import type { TriggerKind, TriggerType } from "./trigger.ts";
+import { TRIGGER_NO, type TriggerType } from "./trigger.ts";
 
 // Imported functions are aliased once: tsx compiles imports to getter calls, ~20x slower in hot loops.
 
@@ -24,10 +24,10 @@ export function changeMp(d: Draft, seat: Seat, delta: number, type: TriggerType)
   if (delta === 0) return;
   const p = d.player(seat);
   p.mp += delta;
-  d.emit("PlayerMpChanged", type, -1, -1, seat, delta);
+  d.emit(TRIGGER_NO.PlayerMpChanged, type, -1, -1, seat, delta);
 }
 
-export function damagePlayer(d: Draft, seat: Seat, amount: number, kind: TriggerKind, type: TriggerType, actor: number): void {
+export function damagePlayer(d: Draft, seat: Seat, amount: number, kind: number, type: TriggerType, actor: number): void {
   if (amount <= 0) return;
   d.player(seat).hp -= amount;
   d.emit(kind, type, actor, -1, seat, amount);
@@ -38,7 +38,7 @@ export function recoverCard(d: Draft, id: number, amount: number, actor: number)
   const life = d.s.cards[id]!.life;
   const gain = Math.max(0, Math.min(amount, LIFE_MAX - life));
   if (gain > 0) d.card(id).life = life + gain;
-  d.emit("EffectRecoveredCard", "Effect", actor, id, d.s.cards[id]!.owner, gain);
+  d.emit(TRIGGER_NO.EffectRecoveredCard, "Effect", actor, id, d.s.cards[id]!.owner, gain);
 }
 
 /** Raises a player's HP by `amount` (>= 0), never above the starting HP; emits only when HP rose. */
@@ -46,10 +46,10 @@ export function recoverPlayer(d: Draft, seat: Seat, amount: number, actor: numbe
   const gain = Math.min(amount, d.s.cfg.hp - d.s.players[seat].hp);
   if (gain <= 0) return;
   d.player(seat).hp += gain;
-  d.emit("EffectRecoveredPlayerHp", "Effect", actor, -1, seat, gain);
+  d.emit(TRIGGER_NO.EffectRecoveredPlayerHp, "Effect", actor, -1, seat, gain);
 }
 
-export function damageCard(d: Draft, id: number, amount: number, kind: TriggerKind, type: TriggerType, actor: number): void {
+export function damageCard(d: Draft, id: number, amount: number, kind: number, type: TriggerType, actor: number): void {
   if (amount < 0) amount = 0;
   d.card(id).life -= amount;
   d.maybeDead = true;
@@ -60,7 +60,7 @@ export function setAilment(d: Draft, id: number, ailment: Ailment, type: Trigger
   if (d.s.cards[id]!.ailment === ailment) return;
   d.card(id).ailment = ailment;
   if (ailment === "poison") d.index.notePoisoned(id);
-  d.emit("CardAilmentChanged", type, actor, id, d.s.cards[id]!.owner, 0);
+  d.emit(TRIGGER_NO.CardAilmentChanged, type, actor, id, d.s.cards[id]!.owner, 0);
 }
 
 /** Draws the top card of the Book; false (nothing happens) with an empty book or a full hand. */
@@ -71,7 +71,7 @@ export function drawCard(d: Draft, seat: Seat, type: TriggerType): boolean {
   d.hand(seat).push(id);
   d.card(id).layer = "Hand";
   d.player(seat).draws += 1;
-  d.emit("Draw", type, id, -1, seat, 1);
+  d.emit(TRIGGER_NO.Draw, type, id, -1, seat, 1);
   return true;
 }
 
@@ -143,7 +143,7 @@ export function toGrave(d: Draft, id: number, type: TriggerType, actor: number):
   // Abilities it carried end with it (the dcg design's worked example 2); life and ailment stay as they were at death.
   c.attached = [];
   d.grave(seat).push(id);
-  d.emit("CardGraved", type, actor, id, seat, 0);
+  d.emit(TRIGGER_NO.CardGraved, type, actor, id, seat, 0);
 }
 
 export function moveUnit(d: Draft, id: number, to: number): void {
@@ -162,7 +162,7 @@ export function attach(d: Draft, id: number, ability: number, producer: number, 
   c.attached = [...c0.attached, { ability, producer, area }];
   d.noteAttached(id, ability, area);
   if (d.pool.params.Life) shiftLife(d, id, before);
-  d.emit("AbilityAttached", type, producer, id, c0.owner, 0);
+  d.emit(TRIGGER_NO.AbilityAttached, type, producer, id, c0.owner, 0);
 }
 
 export function detachAt(d: Draft, id: number, index: number, type: TriggerType): void {
@@ -172,7 +172,7 @@ export function detachAt(d: Draft, id: number, index: number, type: TriggerType)
   const c = d.card(id);
   c.attached = c0.attached.filter((_, i) => i !== index);
   if (d.pool.params.Life) shiftLife(d, id, before);
-  d.emit("AbilityDetached", type, a.producer, id, c0.owner, 0);
+  d.emit(TRIGGER_NO.AbilityDetached, type, a.producer, id, c0.owner, 0);
 }
 
 export function countActivation(d: Draft, id: number, ability: number): void {
@@ -202,5 +202,5 @@ export function setSealed(d: Draft, id: number, sealed: boolean, type: TriggerTy
   d.card(id).sealed = sealed;
   if (d.pool.params.Life) shiftLife(d, id, before);
   d.boardDirty = true;
-  d.emit("AbilityOblivionChanged", type, id, id, d.s.cards[id]!.owner, sealed ? 1 : 0);
+  d.emit(TRIGGER_NO.AbilityOblivionChanged, type, id, id, d.s.cards[id]!.owner, sealed ? 1 : 0);
 }

@@ -1,6 +1,6 @@
 import { ATTACHED_LIFETIME, ATTACHED_TRIGGER } from "./battle-index.ts";
 import type { Pool } from "./pool.ts";
-import { TRIGGER_KINDS, type TriggerKind } from "./trigger.ts";
+import { TRIGGER_KINDS } from "./trigger.ts";
 import { defIn } from "./pool.ts";
 import { fuseReach, type FusedReach } from "./fused.ts";
 
@@ -26,7 +26,10 @@ export interface KindIndex {
 }
 
 export interface PoolIndex {
-  readonly byKind: Readonly<Record<TriggerKind, KindIndex>>;
+  /** kinds[no]: the KindIndex of the trigger kind numbered `no` (TRIGGER_NO). */
+  readonly kinds: readonly KindIndex[];
+  /** listens[no] = 1 when some ability could match the trigger kind numbered `no` (Pool.listens). */
+  readonly listens: Uint8Array;
   /** aura[def] = 1 when the card has a NightmareAbility or an AreaAbility (refresh looks at it on the Field). */
   readonly aura: Uint8Array;
   /**
@@ -54,12 +57,13 @@ export function buildPoolIndex(pool: Pool): PoolIndex {
     else if (ab.type === "ParameterAbility" && ab.lifetime.length > 0) attachable[ab.id] = ATTACHED_LIFETIME;
   }
   const areaReach = pool.abilities.map((ab) => (ab.type === "AreaAbility" ? fuseReach(ab.reach) : null));
-  return { byKind: buildKinds(pool), aura, attachable, areaReach };
+  const kinds = buildKinds(pool);
+  const listens = Uint8Array.from(kinds, (ki) => (ki.listens ? 1 : 0));
+  return { kinds, listens, aura, attachable, areaReach };
 }
 
-function buildKinds(pool: Pool): Record<TriggerKind, KindIndex> {
-  const out = {} as Record<TriggerKind, KindIndex>;
-  TRIGGER_KINDS.forEach((kind, no) => {
+function buildKinds(pool: Pool): KindIndex[] {
+  return TRIGGER_KINDS.map((kind, no) => {
     const matches = new Uint8Array(pool.abilities.length);
     for (const ab of pool.abilities) {
       if (ab.type === "TriggerAbility" && (ab.kinds === null || ab.kinds.includes(kind))) matches[ab.id] = 1;
@@ -68,7 +72,6 @@ function buildKinds(pool: Pool): Record<TriggerKind, KindIndex> {
       const list = def.triggerAbilities.filter((id) => matches[id] === 1);
       return list.length === 0 ? NO_ABILITIES : list;
     });
-    out[kind] = { no, listens: pool.listens[kind], lifetimes: pool.lifetimes[kind], answers: pool.answers[kind], defAbilities, matches };
+    return { no, listens: pool.listens[kind], lifetimes: pool.lifetimes[kind], answers: pool.answers[kind], defAbilities, matches };
   });
-  return out;
 }

@@ -1,11 +1,11 @@
 import type { Ability } from "./ability.ts";
 import type { Attached } from "./battle-data.ts";
 import { commandHandlers, COMMAND_TYPE, type Command, type CommandKind } from "./command.ts";
-import { traceCommand, traceTrigger, type Draft } from "./draft.ts";
+import { traceCommand, traceTrigger, type Draft, type Emitted } from "./draft.ts";
 import { attach, detachAt, setSealed } from "./ops.ts";
 import type { KindIndex } from "./pool-index.ts";
 import { evaluate, holds, type Scope } from "./targeting.ts";
-import type { Trigger, TriggerType } from "./trigger.ts";
+import { TRIGGER_NO, type Trigger, type TriggerType } from "./trigger.ts";
 
 /**
  * Running commands and resolving abilities (the dcg design's EffectInterrupt / EffectDeclare).
@@ -26,24 +26,41 @@ import type { Trigger, TriggerType } from "./trigger.ts";
 export const MAX_CHAIN_DEPTH = 16;
 export const MAX_RESOLUTIONS = 1000;
 
-// Each command kind's handler and trigger type, found with one lookup by kind: a lookup by a
-// string key that varies is a slow (megamorphic) property read, and this runs for every command.
-const COMMANDS = Object.fromEntries(
-  (Object.keys(commandHandlers) as CommandKind[]).map((k) => [k, { run: commandHandlers[k] as (c: Command, d: Draft) => void, type: COMMAND_TYPE[k] }]),
-) as Record<CommandKind, { readonly run: (c: Command, d: Draft) => void; readonly type: TriggerType }>;
+/**
+ * A command kind's handler and trigger type. Callers name the entry of the command they run
+ * (`runCommand(d, CMD.MoveCommand, { kind: "MoveCommand", ... })`, the types hold the two to the
+ * same kind), so running a command looks nothing up by its kind name: commands come in dozens of
+ * shapes, and reading `kind` and then a table by it are two slow (megamorphic) property reads.
+ */
+export interface CommandEntry<K extends CommandKind> {
+  readonly kind: K;
+  readonly run: (c: Extract<Command, { kind: K }>, d: Draft) => void;
+  readonly type: TriggerType;
+  /** Units at 0 life leave the Field after this command's chain (all but AttackDamageCommand, whose target AttackDestroy destroys). */
+  readonly sweeps: boolean;
+}
 
-export function runCommand(d: Draft, cmd: Command, depth = 0): void {
+function entryOf<K extends CommandKind>(kind: K): CommandEntry<K> {
+  return { kind, run: commandHandlers[kind] as CommandEntry<K>["run"], type: COMMAND_TYPE[kind], sweeps: kind !== "AttackDamageCommand" };
+}
+
+/** Every command kind's entry, by kind (a table read by constant names only). */
+export const CMD = Object.freeze(Object.fromEntries((Object.keys(commandHandlers) as CommandKind[]).map((kind) => [kind, entryOf(kind)]))) as unknown as {
+  readonly [K in CommandKind]: CommandEntry<K>;
+};
+
+/** Runs `cmd` (whose entry is `entry`), then refreshes seals and areas and resolves the triggers it emitted. */
+export function runCommand<K extends CommandKind>(d: Draft, entry: CommandEntry<K>, cmd: Extract<Command, { kind: K }>, depth = 0): void {
   if (d.trace) traceCommand(d.trace, cmd, d.s);
   const prev = d.sink;
   d.sink = null;
-  const entry = COMMANDS[cmd.kind];
   entry.run(cmd, d);
   const type = entry.type;
   refresh(d, type);
-  const sink = d.sink as Trigger[] | null;
+  const sink = d.sink as Emitted | null;
   d.sink = prev;
   if (sink !== null) resolveTriggers(d, sink, depth);
-  if (depth === 0 && d.maybeDead && cmd.kind !== "AttackDamageCommand") sweep(d, type);
+  if (depth === 0 && d.maybeDead && entry.sweeps) sweep(d, type);
 }
 
 /** Brings seals and area buffs up to date with a hand-built board (scenarios, determinize). */
@@ -68,8 +85,9 @@ export function logCommand(d: Draft, cmd: Command): void {
  */
 export function runTrigger(d: Draft, t: Trigger, sweepDead = true): void {
   if (d.trace) traceTrigger(d.trace, t, d.s);
-  if (!d.pool.listens[t.kind]) return;
-  resolveTriggers(d, [t], 0);
+  const no = TRIGGER_NO[t.kind];
+  if (d.poolIndex.listens[no] === 0) return;
+  resolveTriggers(d, { triggers: [t], nos: [no] }, 0);
   if (sweepDead && d.maybeDead) sweep(d, t.type);
 }
 
@@ -79,12 +97,13 @@ function budgetLeft(d: Draft, depth: number): boolean {
   return depth < MAX_CHAIN_DEPTH && d.resolutions < MAX_RESOLUTIONS;
 }
 
-function resolveTriggers(d: Draft, triggers: readonly Trigger[], depth: number): void {
-  const byKind = d.cache.poolIndex(d.pool).byKind;
+function resolveTriggers(d: Draft, emitted: Emitted, depth: number): void {
+  const kinds = d.poolIndex.kinds;
+  const { triggers, nos } = emitted;
   for (let i = 0; i < triggers.length; i++) {
     const t = triggers[i]!;
-    // One lookup by kind for all three questions (see KindIndex).
-    const ki = byKind[t.kind];
+    // One lookup by kind number for all three questions (see KindIndex).
+    const ki = kinds[nos[i]!]!;
     if (!ki.listens) continue;
     if (!budgetLeft(d, depth)) return;
     if (ki.lifetimes) expireLifetimes(d, t, depth);
@@ -94,7 +113,7 @@ function resolveTriggers(d: Draft, triggers: readonly Trigger[], depth: number):
 
 /** ParameterAbilities whose lifetime conditions all hold for this trigger are detached. */
 function expireLifetimes(d: Draft, t: Trigger, depth: number): void {
-  let detached: Trigger[] | null = null;
+  let detached: Emitted | null = null;
   // Only cards that ever carried a lifetime can carry one now (ascending instance ids).
   const ids = d.index.lifetimeCarriers;
   for (let k = 0; k < ids.length; k++) detached = expireOn(d, t, ids[k]!, detached);
@@ -102,7 +121,7 @@ function expireLifetimes(d: Draft, t: Trigger, depth: number): void {
 }
 
 /** expireLifetimes for card `id`: detaches what ends; `detached` collects the triggers that emits. */
-function expireOn(d: Draft, t: Trigger, id: number, detached: Trigger[] | null): Trigger[] | null {
+function expireOn(d: Draft, t: Trigger, id: number, detached: Emitted | null): Emitted | null {
   const c = d.s.cards[id]!;
   if (c.layer !== "Field" || c.attached.length === 0) return detached;
   for (let i = c.attached.length - 1; i >= 0; i--) {
@@ -187,8 +206,8 @@ function fire(d: Draft, t: Trigger, depth: number, cands: readonly number[]): bo
     if (!holds(d, scope, ab.conditions)) continue;
     if (!budgetLeft(d, depth + 1)) return false;
     d.resolutions += 1;
-    runCommand(d, { kind: "EffectDeclareCommand", card: id, ability: abId, producer: scope.producer, trigger: t }, depth + 1);
-    runCommand(d, { kind: "EffectFinishCommand", card: id, ability: abId, trigger: t }, depth + 1);
+    runCommand(d, CMD.EffectDeclareCommand, { kind: "EffectDeclareCommand", card: id, ability: abId, producer: scope.producer, trigger: t }, depth + 1);
+    runCommand(d, CMD.EffectFinishCommand, { kind: "EffectFinishCommand", card: id, ability: abId, trigger: t }, depth + 1);
   }
   return true;
 }
@@ -221,7 +240,7 @@ function refresh(d: Draft, type: TriggerType): void {
       if (ab.type === "NightmareAbility" && (board || (ab.playersOnly ? playersChanged : !ab.positional))) {
         const sealed = !holds(d, { consumer: id, producer: id, owner: c.owner, ability: def.nightmare, trigger: null }, ab.conditions);
         if (sealed !== c.sealed) {
-          d.emit(sealed ? "NightmareSealed" : "NightmareUnsealed", type, id, id, c.owner, 0);
+          d.emit(sealed ? TRIGGER_NO.NightmareSealed : TRIGGER_NO.NightmareUnsealed, type, id, id, c.owner, 0);
           setSealed(d, id, sealed, type);
         }
       }
@@ -305,7 +324,7 @@ function auraUnits(d: Draft): number[] {
  */
 function refreshAreas(d: Draft, type: TriggerType, units: readonly number[]): void {
   const pool = d.pool;
-  const fusedReach = d.cache.poolIndex(pool).areaReach;
+  const fusedReach = d.poolIndex.areaReach;
   // Desired (target, ability, producer) triples from every unsealed producer on the Field, in the
   // first `n` entries of a scratch list (written by index: shortening an array is a runtime call).
   const want = d.cache.areaWant;
@@ -385,6 +404,6 @@ function sweep(d: Draft, cause: TriggerType): void {
       d.maybeDead = false;
       return;
     }
-    runCommand(d, { kind: "DestroyCommand", card: dead, cause: cause === "Poison" ? "Poison" : "Effect" }, 0);
+    runCommand(d, CMD.DestroyCommand, { kind: "DestroyCommand", card: dead, cause: cause === "Poison" ? "Poison" : "Effect" }, 0);
   }
 }

@@ -51,6 +51,15 @@ export const TRIGGER_KINDS = [
 export type TriggerKind = (typeof TRIGGER_KINDS)[number];
 
 /**
+ * Each trigger kind's number, its position in TRIGGER_KINDS. The engine emits triggers by number
+ * (`d.emit(TRIGGER_NO.Moved, ...)`) and its hot paths index per-kind tables by it: a lookup by a
+ * kind name that varies is a slow (megamorphic) property read. Triggers carry the name.
+ */
+export const TRIGGER_NO: { readonly [K in TriggerKind]: number } = Object.freeze(
+  Object.fromEntries(TRIGGER_KINDS.map((kind, no) => [kind, no])) as { [K in TriggerKind]: number },
+);
+
+/**
  * A trigger's type is the flow that emitted it (the category of the emitting command), so
  * "graved by an attack" is FilterTriggerKind(CardGraved) & FilterTriggerType(Attack).
  */

@@ -7,6 +7,7 @@ import { Draft } from "../../engine/dcg/draft.ts";
 import { applyDecision } from "../../engine/dcg/flow.ts";
 import { makeDcg, type BattleData, type Decision } from "../../engine/dcg/index.ts";
 import { setupBattle } from "../../engine/dcg/setup.ts";
+import { TRIGGER_KINDS, TRIGGER_NO } from "../../engine/dcg/trigger.ts";
 
 /**
  * DcgCache: the memos engine/dcg carries from one apply to the next live in an object the game
@@ -161,6 +162,27 @@ describe("dcg's apply memos (DcgCache)", () => {
     expect(cache.poolIndex(game.pool)).toBe(index);
     // The same battle as one set up without a shared cache.
     expect(stateHash(s)).toBe(stateHash(setupBattle(config, 7, game.pool, game.presets)));
+  });
+
+  it("a pool index's tables by trigger number say what the pool's tables by kind name say", () => {
+    for (const raw of [{}, { cardPool: { generate: { seed: 5, cards: 80 } } }, { cardPool: { generate: { seed: 9, cards: 120 } } }]) {
+      const parsed = game.parseConfig(raw);
+      if (!parsed.ok) throw new Error(parsed.error.message);
+      const pool = game.poolFor(parsed.value);
+      const index = new DcgCache().poolIndex(pool);
+      expect(index.kinds).toHaveLength(TRIGGER_KINDS.length);
+      TRIGGER_KINDS.forEach((kind, no) => {
+        expect(TRIGGER_NO[kind]).toBe(no);
+        const ki = index.kinds[no]!;
+        expect(ki.no).toBe(no);
+        expect([index.listens[no], ki.listens, ki.answers, ki.lifetimes]).toEqual([
+          pool.listens[kind] ? 1 : 0,
+          pool.listens[kind],
+          pool.answers[kind],
+          pool.lifetimes[kind],
+        ]);
+      });
+    }
   });
 
   it("legal() interns its (card, cell) decisions in the table passed in, never in module state", () => {

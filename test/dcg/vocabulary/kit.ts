@@ -29,7 +29,7 @@ export function mutate(sc: Scenario, body: (d: Draft) => void): Trace {
   sc.expect(() => undefined);
   const trace: Trace = { commands: [], triggers: [] };
   const d = new Draft(sc.state, sc.pool, trace);
-  d.sink = [];
+  d.sink = { triggers: [], nos: [] };
   body(d);
   sc.state = d.finish();
   return trace;

@@ -4,7 +4,8 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { abilityHandlers } from "../../../engine/dcg/ability.ts";
 import * as calculators from "../../../engine/dcg/calculator.ts";
-import { commandHandlers, COMMAND_TYPE } from "../../../engine/dcg/command.ts";
+import { commandHandlers, COMMAND_TYPE, type CommandKind } from "../../../engine/dcg/command.ts";
+import { CMD } from "../../../engine/dcg/resolve.ts";
 import { COMPARATORS } from "../../../engine/dcg/comparator.ts";
 import { effectHandlers } from "../../../engine/dcg/effect.ts";
 import { headHandlers } from "../../../engine/dcg/heads.ts";
@@ -150,6 +151,16 @@ describe("the design's names are live in the engine, each with a test", () => {
   it("the registries are the ones the engine dispatches on", () => {
     // A command kind has a handler and a flow; every trigger kind is accepted by the card loader.
     expect(Object.keys(COMMAND_TYPE).sort()).toEqual(registries.command.slice().sort());
+    // Commands run through their entry (CMD): one per kind, its own handler and trigger type.
+    expect(Object.keys(CMD).sort()).toEqual(registries.command.slice().sort());
+    for (const [kind, entry] of Object.entries(CMD)) {
+      expect([entry.kind, entry.run, entry.type, entry.sweeps]).toEqual([
+        kind,
+        commandHandlers[kind as CommandKind],
+        COMMAND_TYPE[kind as CommandKind],
+        kind !== "AttackDamageCommand",
+      ]);
+    }
     expect(registries.calculator).toEqual(expect.arrayContaining([...calculators.CALCULATOR_MODES]));
     const answerAll = {
       id: "answers-all",

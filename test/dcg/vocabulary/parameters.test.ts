@@ -5,6 +5,7 @@ import { canAttack, canMove, effectiveCost, effectiveLife, FLAG_PARAMETERS } fro
 import { loadPool } from "../../../engine/dcg/pool.ts";
 import { attach, damageCard, setSealed } from "../../../engine/dcg/ops.ts";
 import { at, ids, mutate, scenario } from "./kit.ts";
+import { TRIGGER_NO } from "../../../engine/dcg/trigger.ts";
 
 /** Parameters beyond Attack and MoveCost: the flags (BooleanCalculator) and the stats the rules read. */
 function gameWith(...cards: unknown[]) {
@@ -102,7 +103,7 @@ describe("Cost and Life parameters", () => {
     expect(sc.card(0).life).toBe(5);
     const damaged = [{ kind: "MapCard" }, { kind: "FilterCardDamage" }] as const;
     expect(ids(sc, damaged)).toEqual([]);
-    mutate(sc, (d) => damageCard(d, 0, 1, "EffectDamagedCard", "Effect", -1));
+    mutate(sc, (d) => damageCard(d, 0, 1, TRIGGER_NO.EffectDamagedCard, "Effect", -1));
     expect(ids(sc, damaged)).toEqual([0]);
     expect(ids(sc, [{ kind: "MapCard" }, { kind: "FilterCardDamage", cmp: "Equal", value: 1 }])).toEqual([0]);
   });
@@ -138,7 +139,7 @@ describe("Cost and Life parameters", () => {
     expect(sc.card(1).life).toBe(4); // 2 printed + 2
     expect(effectiveLife(sc.state, sc.pool, 1)).toBe(4);
     expect(ids(sc, [{ kind: "MapCard" }, { kind: "FilterCardDamage" }])).toEqual([]); // a buff is no damage
-    mutate(sc, (d) => damageCard(d, 1, 3, "EffectDamagedCard", "Effect", -1));
+    mutate(sc, (d) => damageCard(d, 1, 3, TRIGGER_NO.EffectDamagedCard, "Effect", -1));
     expect(sc.card(1).life).toBe(1);
     // Out of the banner's reach: 2 full life, 3 damage taken: it dies.
     sc.act({ kind: "moveDeclare", card: 1, cell: at("D2") }).act({ kind: "reactNone" });
