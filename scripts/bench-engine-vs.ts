@@ -1,5 +1,5 @@
 /**
- * tsx scripts/bench-engine-vs.ts --old <checkout> [--old <checkout>...] [--game dcg] [--seconds S] [--rounds N]
+ * tsx scripts/bench-engine-vs.ts --old <checkout> [--old <checkout>...] [--game dcg] [--seconds S] [--rounds N] [--in-place]
  *
  * Random-playout decisions per CPU second of one game's engine in this checkout against other
  * checkouts' (e.g. `git worktree add`s of older commits), in one process. Every side runs once
@@ -9,29 +9,43 @@
  * processes of a busy machine is not counted. Same loop as `npm run bench`: setup + legal() + a
  * uniform pick + applyTrusted per decision, the same seeds on every side. Prints each side's best
  * and median round and, for each old checkout, the new/old ratio of medians. A benchmark, not a test.
+ * `--in-place`: this checkout plays each playout on an owned copy of the set-up state with
+ * applyInPlace instead of applyTrusted (a search's path, not applyTrusted's; `--old .` then times
+ * the two paths of this checkout against each other).
  */
 import { resolve } from "node:path";
 import { loadCheckoutEngine, type CheckoutEngine } from "./checkout-engine.ts";
 import { intArg, main, parseCli, UsageError, printUsage } from "./cli.ts";
 import { cpuMs, reportSides, rotatingRounds } from "./side-by-side.ts";
 
-const USAGE = "tsx scripts/bench-engine-vs.ts --old <checkout> [--old <checkout>...] [--game dcg] [--seconds S] [--rounds N]";
+const USAGE = "tsx scripts/bench-engine-vs.ts --old <checkout> [--old <checkout>...] [--game dcg] [--seconds S] [--rounds N] [--in-place]";
 
-/** Decisions per CPU second over about `ms` of this process's CPU time. */
-function measure(side: CheckoutEngine, ms: number, firstSeed: number): number {
+/** Decisions per CPU second over about `ms` of this process's CPU time (`inPlace`: with applyInPlace on owned copies). */
+function measure(side: CheckoutEngine, ms: number, firstSeed: number, inPlace: boolean): number {
   const { game, Rng } = side;
   const config = game.parseConfig({}).value;
   const rng = Rng.seeded(firstSeed);
+  const applyInPlace = game.applyInPlace?.bind(game);
+  const ownedCopy = game.ownedCopy?.bind(game);
   let decisions = 0;
   let seed = firstSeed;
   const start = cpuMs();
   let now = start;
   while (now - start < ms) {
-    let s = game.setup(config, seed++);
-    while (game.actor(s) !== "terminal") {
-      const legal = game.legal(s);
-      s = game.applyTrusted(s, legal[rng.int(legal.length)]);
-      decisions++;
+    if (inPlace && applyInPlace && ownedCopy) {
+      let s = ownedCopy(game.setup(config, seed++));
+      while (game.actor(s) !== "terminal") {
+        const legal = game.legal(s);
+        s = applyInPlace(s, legal[rng.int(legal.length)]);
+        decisions++;
+      }
+    } else {
+      let s = game.setup(config, seed++);
+      while (game.actor(s) !== "terminal") {
+        const legal = game.legal(s);
+        s = game.applyTrusted(s, legal[rng.int(legal.length)]);
+        decisions++;
+      }
     }
     now = cpuMs();
   }
@@ -44,6 +58,7 @@ main(async () => {
     game: { type: "string" },
     seconds: { type: "string" },
     rounds: { type: "string" },
+    "in-place": { type: "boolean" },
   });
   if (values.help) return printUsage(USAGE);
   const olds = values.old ?? [];
@@ -52,10 +67,15 @@ main(async () => {
   const seconds = intArg(values.seconds, "seconds", 10, 1, 3600);
   const rounds = intArg(values.rounds, "rounds", 10, 2, 1000);
   const sides = [...(await Promise.all(olds.map((o) => loadCheckoutEngine(resolve(o), id)))), await loadCheckoutEngine(resolve("."), id)];
-  for (const s of sides) measure(s, 500, 999_999);
+  const current = sides[sides.length - 1];
+  const inPlace = values["in-place"] === true;
+  if (inPlace && !(current?.game.applyInPlace && current.game.ownedCopy)) throw new UsageError(`--in-place: ${id} has no applyInPlace and ownedCopy`);
+  const inPlaceOf = (side: CheckoutEngine): boolean => inPlace && side === current;
+  for (const s of sides) measure(s, 500, 999_999, inPlaceOf(s));
   const slice = (seconds * 1000) / rounds / sides.length;
-  const rates = await rotatingRounds(sides, rounds, (side, r) => measure(side, slice, 1 + r * 1_000_000));
-  console.log(`${id} random playouts ${new Date().toISOString()}, ${rounds} rotating rounds, ${seconds} CPU seconds in all`);
+  const rates = await rotatingRounds(sides, rounds, (side, r) => measure(side, slice, 1 + r * 1_000_000, inPlaceOf(side)));
+  const path = inPlace ? " (this checkout with applyInPlace on owned copies)" : "";
+  console.log(`${id} random playouts${path} ${new Date().toISOString()}, ${rounds} rotating rounds, ${seconds} CPU seconds in all`);
   reportSides(olds, rates, "decisions per CPU second", "  ");
   return 0;
 });

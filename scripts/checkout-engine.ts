@@ -13,6 +13,9 @@ export interface CheckoutGame {
   actor(s: unknown): unknown;
   legal(s: unknown): readonly unknown[];
   applyTrusted(s: unknown, d: unknown): unknown;
+  /** Only in checkouts that have them (see Game.applyInPlace). */
+  applyInPlace?(s: unknown, d: unknown): unknown;
+  ownedCopy?(s: unknown): unknown;
 }
 
 export interface CheckoutEngine {

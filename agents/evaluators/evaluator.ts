@@ -58,16 +58,28 @@ export function isWin(game: AnyGame, state: unknown, seat: Seat): boolean {
 }
 
 /**
+ * Playouts at least this long run on an owned copy with applyInPlace where the game has it. For
+ * dcg the copy costs about 0.8 us and an apply in place saves about 0.1 us (a sixteenth), so the
+ * copy pays for itself after about eight decisions; guided-mcts's short leaf rollouts (depth=16)
+ * are just long enough.
+ */
+const IN_PLACE_MIN_DECISIONS = 16;
+
+/**
  * Uniform random playout from `state` for at most `depth` decisions (0 = to the end; the game's
- * own maxDecisions bounds it anyway). Returns the final state.
+ * own maxDecisions bounds it anyway). Returns the final state. `state` itself is never changed: a
+ * long playout runs on an owned copy (Game.ownedCopy) with applyInPlace, the same states and
+ * picks as with applyTrusted, so the result does not depend on which path ran.
  */
 export function randomPlayout(game: AnyGame, state: unknown, rng: Rng, depth: number, bound: number): unknown {
-  let s = state;
   const limit = depth > 0 ? Math.min(depth, bound) : bound;
+  const inPlace = limit >= IN_PLACE_MIN_DECISIONS && game.applyInPlace !== undefined && game.ownedCopy !== undefined && game.actor(state) !== "terminal";
+  let s = inPlace ? game.ownedCopy?.(state) : state;
   for (let i = 0; i < limit; i++) {
     if (game.actor(s) === "terminal") break;
     const legal = game.legal(s);
-    s = game.applyTrusted(s, legal[legal.length === 1 ? 0 : rng.int(legal.length)]);
+    const pick = legal[legal.length === 1 ? 0 : rng.int(legal.length)];
+    s = inPlace ? game.applyInPlace?.(s, pick) : game.applyTrusted(s, pick);
   }
   return s;
 }

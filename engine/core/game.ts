@@ -59,6 +59,18 @@ export interface Game<S = unknown, D = unknown, V = unknown, C extends BaseConfi
   apply(state: S, decision: unknown): Outcome<S>;
   /** Unchecked apply for hot paths; `decision` MUST be legal (or the expectation's default). */
   applyTrusted(state: S, decision: D): S;
+  /**
+   * Optional, for search: applyTrusted that writes its result into `state` itself and returns that
+   * same object, instead of copying what it changes. The one exception to "never mutate their
+   * arguments", so `state` MUST be the caller's alone: made by ownedCopy, or returned by
+   * applyInPlace from such a state, and not given since to applyTrusted, apply or events (their
+   * results may share its parts, which this would then change too). What `state` held before is
+   * gone; the result has the content applyTrusted would give. If it throws, `state` is garbage.
+   * Games that have it have ownedCopy too.
+   */
+  applyInPlace?(state: S, decision: D): S;
+  /** A copy of `state` that shares nothing applyInPlace writes with `state` or any other state: the caller owns it. */
+  ownedCopy?(state: S): S;
   /** Cumulative returns per seat; final at a terminal state. */
   returns(state: S): readonly number[];
   view(state: S, viewer: Viewer): V;

@@ -34,10 +34,14 @@ const BOOKS = 1 << 9;
 const BOOK0 = 1 << 10;
 const GRAVES = 1 << 12;
 const GRAVE0 = 1 << 13;
+/** Every bit above, each seat's included: a draft applying in place owns everything from the start. */
+const ALL = (1 << 15) - 1;
 
 /**
  * The working copy of BattleData during one apply. Copy-on-write: the input state is never
  * mutated; each array or record is shallow-copied the first time it is written, and only once.
+ * Or, made with `inPlace` (applyInPlace in index.ts), the input state itself, written where it
+ * is: the caller owns every part of it.
  */
 export class Draft {
   readonly s: Mutable<BattleData>;
@@ -78,26 +82,34 @@ export class Draft {
   private rngObj: Rng | null = null;
   private own = 0;
   private ownedCards: number[] = [];
+  /** Every card record is this draft's to write (in place). */
+  private ownsAllCards = false;
 
-  constructor(base: BattleData, pool: Pool, trace: Trace | null = null, cache: DcgCache = new DcgCache()) {
+  /**
+   * A draft of `base`. `inPlace`: `base` itself is written (it must share no part with any other
+   * state: see applyInPlace in index.ts) and finish() returns it.
+   */
+  constructor(base: BattleData, pool: Pool, trace: Trace | null = null, cache: DcgCache = new DcgCache(), inPlace = false) {
     // A hand-written copy keeps one hidden class for every draft (faster than a spread here).
-    this.s = {
-      cfg: base.cfg,
-      rng: base.rng,
-      state: base.state,
-      cards: base.cards,
-      cells: base.cells,
-      feints: base.feints,
-      players: base.players,
-      hands: base.hands,
-      books: base.books,
-      graves: base.graves,
-      turn: base.turn,
-      turnPlayer: base.turnPlayer,
-      first: base.first,
-      finished: base.finished,
-      winner: base.winner,
-    };
+    this.s = inPlace
+      ? (base as Mutable<BattleData>)
+      : {
+          cfg: base.cfg,
+          rng: base.rng,
+          state: base.state,
+          cards: base.cards,
+          cells: base.cells,
+          feints: base.feints,
+          players: base.players,
+          hands: base.hands,
+          books: base.books,
+          graves: base.graves,
+          turn: base.turn,
+          turnPlayer: base.turnPlayer,
+          first: base.first,
+          finished: base.finished,
+          winner: base.winner,
+        };
     this.pool = pool;
     this.trace = trace;
     this.cache = cache;
@@ -117,6 +129,13 @@ export class Draft {
     // on (an apply that throws leaves nothing half-updated behind).
     this.index = cache.indexOf(base, pool, true);
     this.poolIndex = cache.poolIndex(pool);
+    if (inPlace) {
+      this.own = ALL;
+      this.ownsAllCards = true;
+      // A new cells array (after the memo checks above): memos anywhere that are keyed by this
+      // state object and its cells (another cache's last result) no longer match what it becomes.
+      this.s.cells = base.cells.slice();
+    }
   }
 
   get rng(): Rng {
@@ -162,7 +181,7 @@ export class Draft {
       this.own |= CARDS;
     }
     const cards = this.s.cards as Card[];
-    if (!owns(this.ownedCards, id)) {
+    if (!this.ownsAllCards && !owns(this.ownedCards, id)) {
       cards[id] = copyCard(cardIn(this.s, id));
       this.ownedCards.push(id);
     }
@@ -260,6 +279,32 @@ export class Draft {
 export interface Emitted {
   readonly triggers: Trigger[];
   readonly nos: number[];
+}
+
+/**
+ * A copy of `s` that shares no part a Draft writes in place (the state record, its card and
+ * player records, and every array of them) with `s`: the parts it does share (the config, the
+ * State, each card's attached and activation lists, the saved RNG) are only ever replaced, never
+ * written into.
+ */
+export function ownedCopy(s: BattleData): BattleData {
+  return {
+    cfg: s.cfg,
+    rng: s.rng,
+    state: s.state,
+    cards: s.cards.map(copyCard),
+    cells: s.cells.slice(),
+    feints: s.feints.slice(),
+    players: [copyPlayer(s.players[0]), copyPlayer(s.players[1])],
+    hands: [s.hands[0].slice(), s.hands[1].slice()],
+    books: [s.books[0].slice(), s.books[1].slice()],
+    graves: [s.graves[0].slice(), s.graves[1].slice()],
+    turn: s.turn,
+    turnPlayer: s.turnPlayer,
+    first: s.first,
+    finished: s.finished,
+    winner: s.winner,
+  };
 }
 
 /** Records a trigger in a trace and tells its observer. */

@@ -8,7 +8,7 @@ import type { Decision } from "./decision.ts";
 import { determinizeView } from "./determinize.ts";
 import { dcgEvents } from "./events.ts";
 import { DcgCache } from "./cache.ts";
-import { Draft, type Trace } from "./draft.ts";
+import { Draft, ownedCopy, type Trace } from "./draft.ts";
 import { explainDecision } from "./explain.ts";
 import { actorOf, applyDecision } from "./flow.ts";
 import { legal as legalOps, STRATEGY_REMOVES } from "./operation.ts";
@@ -33,6 +33,9 @@ export interface DcgGame extends Game<BattleData, Decision, DcgView, DcgConfig> 
   /** The pool a config plays with: the shipped one, extended by `cfg.cardSet` or `cfg.cardPool` if any. */
   poolFor(cfg: DcgConfig): Pool;
   presetsFor(cfg: DcgConfig): readonly PresetBook[];
+  /** See Game.applyInPlace: for search playouts on a state the caller owns (ownedCopy). */
+  applyInPlace(state: BattleData, decision: Decision): BattleData;
+  ownedCopy(state: BattleData): BattleData;
   /** applyTrusted that also records the commands and triggers it ran (tests, the play CLI). */
   applyTraced(state: BattleData, decision: Decision): { state: BattleData; trace: Trace };
   /** The same game with its own memo of the last result (compiled card sets and card memos shared): see Game.instance. */
@@ -81,7 +84,7 @@ interface CardSets {
 }
 
 /** The functions of a dcg game that use no memo across applies: made once per game, shared by its instances. */
-type Common = Omit<DcgGame, "setup" | "legal" | "apply" | "applyTrusted" | "applyTraced" | "explain" | "events" | "instance"> & {
+type Common = Omit<DcgGame, "setup" | "legal" | "apply" | "applyTrusted" | "applyInPlace" | "applyTraced" | "explain" | "events" | "instance"> & {
   readonly poolOf: (s: BattleData) => Pool;
   readonly sets: CardSets;
 };
@@ -119,6 +122,7 @@ function commonOf(sets: CardSets): Common {
     },
     describe: (s, decision) => describeDecision(s, poolOf(s), decision, actorOf({ s })),
     render: (s) => renderBattle(s, poolOf(s)),
+    ownedCopy,
     poolOf,
     sets,
   };
@@ -142,6 +146,11 @@ function dcgOver(common: Common, cache: DcgCache): DcgGame {
     applyDecision(d, decision);
     return d.finish();
   };
+  const applyInPlace = (s: BattleData, decision: Decision): BattleData => {
+    const d = new Draft(s, poolOf(s), null, cache, true);
+    applyDecision(d, decision);
+    return d.finish();
+  };
   const explain = (s: BattleData, decision: unknown): string | null => explainDecision(s, poolOf(s), decision, cache);
   return {
     info: common.info,
@@ -161,6 +170,8 @@ function dcgOver(common: Common, cache: DcgCache): DcgGame {
     explain,
     concede: common.concede,
     applyTrusted,
+    applyInPlace,
+    ownedCopy: common.ownedCopy,
     applyTraced: (s, decision) => {
       const trace: Trace = { commands: [], triggers: [] };
       const d = new Draft(s, poolOf(s), trace, cache);

@@ -99,7 +99,7 @@ describe("dcg's apply memos (DcgCache)", () => {
 
   it("an instance shares every function of its game that reads no memo: its own are the few that do", () => {
     // A learning session holds an instance per env: what an instance makes of its own, every env holds.
-    const readers = ["apply", "applyTraced", "applyTrusted", "events", "explain", "instance", "legal", "setup"];
+    const readers = ["apply", "applyInPlace", "applyTraced", "applyTrusted", "events", "explain", "instance", "legal", "setup"];
     const first = game.instance();
     for (const inst of [first, first.instance()]) {
       const own = Object.keys(game).filter((k) => inst[k as keyof typeof inst] !== game[k as keyof typeof game]);

@@ -4,9 +4,10 @@ import { DcgCache } from "../../engine/dcg/cache.ts";
 import { Draft } from "../../engine/dcg/draft.ts";
 import { fuse } from "../../engine/dcg/fused.ts";
 import { HEADS } from "../../engine/dcg/heads.ts";
-import { makeDcg, type BattleData, type DcgConfig, type Pool } from "../../engine/dcg/index.ts";
+import { makeDcg, type BattleData, type Pool } from "../../engine/dcg/index.ts";
 import { evaluatePhrases, type Scope, type Targeting } from "../../engine/dcg/targeting.ts";
 import type { Trigger } from "../../engine/dcg/trigger.ts";
+import { configOf, FIVE_POOLS } from "./pools.ts";
 
 /**
  * Fused sentence runs (engine/dcg/fused.ts) stand in for the phrase-by-phrase run of the hottest
@@ -16,19 +17,6 @@ import type { Trigger } from "../../engine/dcg/trigger.ts";
  * against the first triggers the decision that led there emitted.
  */
 const game = makeDcg();
-const CONFIGS: unknown[] = [
-  {},
-  { books: ["venom", "tempo"] },
-  { cardPool: { generate: { seed: 5, cards: 80 } } },
-  { cardPool: { generate: { seed: 9, cards: 120 } } },
-  { cardPool: { generate: { seed: 21, cards: 100 } } },
-];
-
-function configOf(raw: unknown): DcgConfig {
-  const c = game.parseConfig(raw);
-  if (!c.ok) throw new Error(c.error.message);
-  return c.value;
-}
 
 /** Every targeting sentence in a pool's compiled abilities (conditions, lifetimes, reaches, effect targets). */
 function sentencesOf(pool: Pool): Targeting[] {
@@ -48,8 +36,8 @@ function sentencesOf(pool: Pool): Targeting[] {
 describe("fused sentence runs", () => {
   it("give the items the phrase-by-phrase run gives, for every fused sentence of the pools, on random games", () => {
     const checked = new Map<string, { runs: number; nonEmpty: number }>();
-    for (const raw of CONFIGS) {
-      const cfg = configOf(raw);
+    for (const raw of FIVE_POOLS) {
+      const cfg = configOf(game, raw);
       const pool = game.poolFor(cfg);
       const fused = sentencesOf(pool).flatMap((t) => {
         const f = fuse(t);
