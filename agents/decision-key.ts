@@ -8,7 +8,26 @@ import { decisionKey } from "../engine/core/index.ts";
  */
 export function fastDecisionKey(decision: unknown): string {
   if (decision === null || typeof decision !== "object" || Array.isArray(decision)) return decisionKey(decision);
-  const obj = decision as Record<string, unknown>;
+  if (!Object.isFrozen(decision)) return flatKey(decision as Record<string, unknown>) ?? decisionKey(decision);
+  let key = frozenKeys.get(decision);
+  if (key === undefined) {
+    const flat = flatKey(decision as Record<string, unknown>);
+    if (flat === null) return decisionKey(decision);
+    key = flat;
+    frozenKeys.set(decision, key);
+  }
+  return key;
+}
+
+/**
+ * The keys of frozen flat decisions, by object: such an object never changes, so neither does its
+ * key, and the games that hand out shared frozen decisions from legal() (dcg, sevens) give search
+ * the same objects in every iteration. Held weakly: a memo, never a reason to keep one alive.
+ */
+const frozenKeys = new WeakMap<object, string>();
+
+/** The canonical text of a flat object of primitive fields, or null when it is not one. */
+function flatKey(obj: Record<string, unknown>): string | null {
   const keys = Object.keys(obj);
   if (keys.length > 1) keys.sort();
   let out = "{";
@@ -18,12 +37,12 @@ export function fastDecisionKey(decision: unknown): string {
     if (v === undefined) continue;
     let text: string;
     if (typeof v === "number") {
-      if (!Number.isFinite(v)) return decisionKey(decision);
+      if (!Number.isFinite(v)) return null;
       text = Object.is(v, -0) ? "0" : String(v);
     } else if (typeof v === "string") text = JSON.stringify(v);
     else if (typeof v === "boolean") text = v ? "true" : "false";
     else if (v === null) text = "null";
-    else return decisionKey(decision);
+    else return null;
     out += (first ? "" : ",") + quoted(k) + ":" + text;
     first = false;
   }
