@@ -25,6 +25,15 @@ export class DcgCache {
   auraUnits: number[] | null = null;
   /** The last result's BattleIndex (battle-index.ts), or null when that apply had none. */
   auraIndex: BattleIndex | null = null;
+  /**
+   * The BattleIndex made for a state that was not the last apply's result (a search's sample, a
+   * hand-built board) when legal() asked, so that the apply that follows from that very state (same
+   * object, same cells) takes it over instead of making it again. Only the index: none of the last
+   * result's other memos hold for such a state.
+   */
+  private madeFor: BattleData | null = null;
+  private madeCells: readonly number[] | null = null;
+  private made: BattleIndex | null = null;
   /** The interned (card, cell) decisions legal() hands out (decision-table.ts). */
   readonly decisions: DecisionTable;
   /**
@@ -60,17 +69,30 @@ export class DcgCache {
   }
 
   /**
-   * The BattleIndex of `s`: the one carried along when `s` is the last apply's result, else a
-   * fresh one. `adopt`: the caller (a Draft starting from `s`) takes it over and will add to it,
-   * so the cache forgets it until that apply's finish hands the result's index back.
+   * The BattleIndex of `s`: the one carried along when `s` is the last apply's result, else the
+   * one the last call made for `s` (legal() then an apply from the same state, as a search does
+   * with each sample), else a fresh one. `adopt`: the caller (a Draft starting from `s`) takes it
+   * over and will add to it, so the cache forgets it until that apply's finish hands the result's
+   * index back.
    */
   indexOf(s: BattleData, pool: Pool, adopt: boolean): BattleIndex {
-    if (s !== this.auraResult || s.cells !== this.auraCells) return new BattleIndex(s, pool, this.poolIndex(pool));
+    if (s !== this.auraResult || s.cells !== this.auraCells) return this.indexMadeFor(s, pool, adopt);
     const index = (this.auraIndex ??= new BattleIndex(s, pool, this.poolIndex(pool)));
     if (adopt) {
       this.auraResult = null;
       this.auraIndex = null;
     }
+    return index;
+  }
+
+  /** indexOf for a state that is not the last apply's result: the one made for it last, or a new one. */
+  private indexMadeFor(s: BattleData, pool: Pool, adopt: boolean): BattleIndex {
+    let index = s === this.madeFor && s.cells === this.madeCells ? this.made : null;
+    index ??= new BattleIndex(s, pool, this.poolIndex(pool));
+    // An adopting draft will add to it: forget it (its finish hands the result's index on).
+    this.madeFor = adopt ? null : s;
+    this.madeCells = adopt ? null : s.cells;
+    this.made = adopt ? null : index;
     return index;
   }
 

@@ -129,11 +129,13 @@ describe("dcg's apply memos (DcgCache)", () => {
     // Each cache carries the index of its own last result: the same object each time it is asked.
     expect(a.indexOf(fromA, game.pool, false)).toBe(a.indexOf(fromA, game.pool, false));
     expect(b.indexOf(fromB, game.pool, false)).toBe(b.indexOf(fromB, game.pool, false));
-    // Not the other's: a state it did not produce gets a fresh index.
-    expect(b.indexOf(fromA, game.pool, false)).not.toBe(b.indexOf(fromA, game.pool, false));
-    // One cache for both, as before instances: b's apply evicts a's memo.
+    // Not the other's: a state it did not produce gets an index made for it.
+    const carriedByA = a.indexOf(fromA, game.pool, false);
+    expect(b.indexOf(fromA, game.pool, false)).not.toBe(carriedByA);
+    // One cache for both, as before instances: an apply from fromA takes a's carried index over
+    // (and adds to it), so fromA, no longer a's last result, never gets that object again.
     applyWith(a, fromA, decisions[1]!);
-    expect(a.indexOf(fromA, game.pool, false)).not.toBe(a.indexOf(fromA, game.pool, false));
+    expect(a.indexOf(fromA, game.pool, false)).not.toBe(carriedByA);
   });
 
   it("a playout with one cache starts most applies from the carried aura list; a fresh cache never does", () => {
@@ -162,6 +164,29 @@ describe("dcg's apply memos (DcgCache)", () => {
     expect(cache.poolIndex(game.pool)).toBe(index);
     // The same battle as one set up without a shared cache.
     expect(stateHash(s)).toBe(stateHash(setupBattle(config, 7, game.pool, game.presets)));
+  });
+
+  it("legal() on a state that is no apply's result makes its battle index once for the apply that follows, which takes it over", () => {
+    const { decisions } = reference(3);
+    // States of a game, each then met as a search meets its samples: a copy no apply made.
+    let s = game.setup(config, 3);
+    const cache = new DcgCache();
+    for (let k = 0; k < 40; k++) {
+      const sample = structuredClone(s);
+      const listed = cache.indexOf(sample, game.pool, false);
+      expect(cache.indexOf(sample, game.pool, false)).toBe(listed);
+      // The apply from that very state takes it over; once taken, it is not handed out again.
+      expect(cache.indexOf(sample, game.pool, true)).toBe(listed);
+      expect(cache.indexOf(sample, game.pool, false)).not.toBe(listed);
+      // legal() then applies from samples through one game instance match memo-free play.
+      const g = game.instance();
+      const fresh = structuredClone(s);
+      expect(g.legal(fresh)).toEqual(game.legal(structuredClone(s)));
+      const next = g.applyTrusted(fresh, decisions[k]!);
+      expect(stateHash(next)).toBe(stateHash(applyAlone(s, decisions[k]!)));
+      expect(g.legal(fresh)).toEqual(game.legal(structuredClone(s)));
+      s = applyAlone(s, decisions[k]!);
+    }
   });
 
   it("a pool index's tables by trigger number say what the pool's tables by kind name say", () => {
