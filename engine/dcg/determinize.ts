@@ -2,9 +2,8 @@ import type { Rng } from "../core/index.ts";
 import type { Seat } from "./battle-data.ts";
 import type { BattleData, Card, Player } from "./battle-data.ts";
 import { cellArray, HOME } from "./board.ts";
-import type { PresetBook } from "./config.ts";
 import type { Pool } from "./pool.ts";
-import { freshCard, instanceDefs } from "./setup.ts";
+import { freshCard, type CardInstance } from "./setup.ts";
 import type { DcgView } from "./view.ts";
 import { defIn } from "./pool.ts";
 import { must } from "../core/index.ts";
@@ -14,15 +13,16 @@ import { cardIn } from "./battle-data.ts";
  * A full state consistent with what `seat` sees: the cards it cannot see (its own book, the
  * opponent's hand, book and face-down feint, an unrevealed strategy placement) are re-dealt at
  * random among the unseen instances, respecting card kinds (the feint cell gets a feint). The
- * RNG state comes from `rng`, so a searcher cannot predict the real future.
+ * RNG state comes from `rng`, so a searcher cannot predict the real future. `insts`: the card
+ * instances of the view's config (setup.ts's instanceDefs).
  */
-export function determinizeView(view: DcgView, seat: Seat, rng: Rng, pool: Pool, presets: readonly PresetBook[]): BattleData {
-  const insts = instanceDefs(view.cfg, pool, presets);
+export function determinizeView(view: DcgView, seat: Seat, rng: Rng, pool: Pool, insts: readonly CardInstance[]): BattleData {
   const enemy = (1 - seat) as Seat;
   const cards: Card[] = [];
   const hidden: [number[], number[]] = [[], []];
   const hiddenStrategy: number[] = [];
-  for (const [id, inst] of insts.entries()) {
+  for (let id = 0; id < insts.length; id++) {
+    const inst = must(insts[id], "dcg determinize: a card instance");
     const known = view.cards[id];
     if (known) {
       cards.push(known);

@@ -14,7 +14,7 @@ import { actorOf, applyDecision } from "./flow.ts";
 import { legal as legalOps, STRATEGY_REMOVES } from "./operation.ts";
 import type { Pool } from "./pool.ts";
 import { describeDecision, renderBattle } from "./render.ts";
-import { setupBattle } from "./setup.ts";
+import { instanceDefs, setupBattle, type CardInstance } from "./setup.ts";
 import { viewOf, type DcgView } from "./view.ts";
 
 export type { BattleData, CardSet, CardSetJson, DcgConfig, Decision, DcgView, Pool, PresetBook, Trace };
@@ -92,6 +92,9 @@ type Common = Omit<DcgGame, "setup" | "legal" | "apply" | "applyTrusted" | "appl
 function commonOf(sets: CardSets): Common {
   const { pool, presets, base, extend, setFor } = sets;
   const poolOf = (s: BattleData): Pool => (s.cfg.cardSet === undefined && s.cfg.cardPool === undefined ? pool : setFor(s.cfg).pool);
+  // The card instances of a config (read only), by config object: every sample a search draws
+  // from one view has that view's very config, and the list is the same every time.
+  const instancesByConfig = new WeakMap<DcgConfig, readonly CardInstance[]>();
   return {
     info: { id: "dcg", version: "1", title: "DCG (grid battle)", minSeats: 2, maxSeats: 2, defaultSeats: 2, zeroSum: true },
     pool,
@@ -118,7 +121,12 @@ function commonOf(sets: CardSets): Common {
     },
     determinize: (view, seat, rng) => {
       const set = setFor(view.cfg);
-      return determinizeView(view, asSeat(seat), rng, set.pool, set.presets);
+      let insts = instancesByConfig.get(view.cfg);
+      if (insts === undefined) {
+        insts = instanceDefs(view.cfg, set.pool, set.presets);
+        instancesByConfig.set(view.cfg, insts);
+      }
+      return determinizeView(view, asSeat(seat), rng, set.pool, insts);
     },
     describe: (s, decision) => describeDecision(s, poolOf(s), decision, actorOf({ s })),
     render: (s) => renderBattle(s, poolOf(s)),

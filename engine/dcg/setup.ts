@@ -37,9 +37,15 @@ export function freshPlayer(): Player {
  * its other cards in book order. So an id's card is public (books are in the config); where the
  * card is, is what the layers hide.
  */
-export function instanceDefs(cfg: DcgConfig, pool: Pool, presets: readonly PresetBook[]): { def: number; owner: Seat; strategy: boolean }[] {
+export interface CardInstance {
+  readonly def: number;
+  readonly owner: Seat;
+  readonly strategy: boolean;
+}
+
+export function instanceDefs(cfg: DcgConfig, pool: Pool, presets: readonly PresetBook[]): CardInstance[] {
   if (cfg.board !== undefined) return boardInstances(cfg.board, pool).map((i) => ({ def: i.def, owner: i.owner, strategy: false }));
-  const out: { def: number; owner: Seat; strategy: boolean }[] = [];
+  const out: CardInstance[] = [];
   for (const seat of [0, 1] as const) {
     const book = resolveBook(cfg.books[seat], presets);
     book.strategy.forEach((id) => out.push({ def: defIndex(pool, id), owner: seat, strategy: true }));

@@ -237,6 +237,19 @@ describe("views and determinize", () => {
     expect(books).toBeGreaterThan(1000);
   });
 
+  it("determinize samples each config's own cards, with views of configs of other books asked in turn", () => {
+    // The game keeps each config's card instances by config object: one must never answer for another.
+    const configs = [cfg({ books: ["venom", "tempo"] }), cfg({ books: ["vanguard", "bastion"] }), cfg({ cardPool: { generate: { seed: 5, cards: 80 } } })];
+    const states = configs.map((c, i) => dcg.setup(c, i + 1));
+    for (let round = 0; round < 3; round++) {
+      states.forEach((s, i) => {
+        const sample = dcg.determinize(dcg.view(s, 0), 0, Rng.seeded(round * 10 + i));
+        expect(sample.cfg).toBe(configs[i]);
+        expect(sample.cards.map((c) => c.def)).toEqual(s.cards.map((c) => c.def));
+      });
+    }
+  });
+
   it("determinize(view) reproduces the view, and the hidden part varies with the rng", () => {
     let checked = 0;
     for (let seed = 1; seed <= 6; seed++) {
