@@ -375,7 +375,10 @@ def test_rllib_multi_agent_env_contract(game, client, game_info):
     # the same step with no key in the rewards dict (a seat making several decisions in a row), so
     # every step names every agent's reward, zero included.
     if game_info[game]["maxSeats"] < 2:
-        pytest.skip(f"{game} is a one-player game")
+        # A one-player game has no second agent: a clear error that names the single-agent creator.
+        with pytest.raises(ValueError, match="at least 2 client seats; use cardgym.rllib.env_creator"):
+            cardgym.rllib.multi_agent_env_creator({"game": game, "seed": 7})
+        return
     env = cardgym.rllib.multi_agent_env_creator({"game": game, "seed": 7})
     try:
         rng = np.random.default_rng(0)
