@@ -66,7 +66,7 @@ import cardgym.onnx
 from cardgym.server import find_repo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train_ppo import Actor, layer  # the same network the PPO example trains
+from train_ppo import Actor, layer, load_actor_from_onnx  # the same network the PPO example trains
 
 GAME = "dcg"
 
@@ -141,36 +141,6 @@ class PolicyValue(Actor):
         parts = [e(obs) for e in self.encoders] + [obs[:, a:b] for a, b in self.rest]
         h = self.head[:4](torch.cat(parts, dim=1))
         return self.head[4](h), torch.tanh(self.value_head(h))
-
-
-def load_actor_from_onnx(net: PolicyValue, path: Path) -> int:
-    """Copies a train_ppo.py actor's weights out of its ONNX export into ``net``: the named
-    initializers as they are, the slot encoders' weights from the transposed MatMul constants (in
-    encoder order). Returns how many tensors were copied; refuses shapes that do not match."""
-    import onnx
-    from onnx import numpy_helper
-
-    model = onnx.load(str(path))
-    named = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
-    state = net.state_dict()
-    copied = 0
-    for name, array in named.items():
-        if name in state:
-            if tuple(state[name].shape) != array.shape:
-                raise ValueError(f"{path}: {name} has shape {array.shape}, the network {tuple(state[name].shape)}")
-            state[name] = torch.from_numpy(array.copy())
-            copied += 1
-    loose = [a for n, a in named.items() if n not in state and a.ndim == 2]
-    for i, enc in enumerate(net.encoders):
-        want = tuple(enc.lin.weight.shape)
-        match = [a for a in loose if a.T.shape == want]
-        if not match:
-            raise ValueError(f"{path}: no weight matrix for slot encoder {i} ({want})")
-        state[f"encoders.{i}.lin.weight"] = torch.from_numpy(match[0].T.copy())
-        loose.remove(match[0])
-        copied += 1
-    net.load_state_dict(state)
-    return copied
 
 
 def read_round(folder: Path, spec: Optional[dict] = None) -> Dict[str, np.ndarray]:

@@ -18,7 +18,14 @@ with ``npm run arena`` (``--arena-games`` per pairing; 0 skips).
     # ~35 min on 2 cores; how models/builtin/dcg-ppo-v1.onnx was made
     python examples/train_ppo.py --total-steps 1500000 --seed 1 --num-envs 16 --opponents "1.5*random;sandbag;0.5*computer;self" --run-name my-run
 
-``--init run.pt`` resumes from a checkpoint (with ``--total-steps 0``: only re-export and evaluate).
+``--init run.pt`` resumes from a checkpoint (with ``--total-steps 0``: only re-export and evaluate);
+every ``--snapshot-every`` updates the run leaves ``snap-NNN.onnx`` and ``last.pt`` in its folder.
+``--init-onnx model.onnx`` fine-tunes a shipped model instead: the actor starts from its weights
+(``--init-sharpen k`` multiplies its policy layer by k, the same argmax with sharper sampling, for
+a model trained on flat search visits), the critic starts fresh and ``--critic-warmup N`` trains
+only the critic for the first N updates. Fine-tuning the champion against the search it must beat:
+
+    python examples/train_ppo.py --opponents mcts --init-onnx ../models/builtin/dcg-exit-v2.onnx --init-sharpen 2 --critic-warmup 5 --lr 1e-4 --ent-coef 0.003 --num-envs 32 --arena-games 0
 
 Reward: the game's return (+1 win, -1 loss, 0 draw) plus, unless ``--hp-shaping 0``, a
 potential-based shaping term gamma*phi(s') - phi(s) with phi = coef * (own HP - enemy HP) / max HP
@@ -87,17 +94,29 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     p.add_argument("--critic-hidden", type=int, default=256)
     p.add_argument("--hp-shaping", type=float, default=1.0, help="potential coefficient on the HP difference (0: game reward only)")
     # self-play
-    p.add_argument("--snapshot-every", type=int, default=10, help="updates between self-play snapshots")
+    p.add_argument("--snapshot-every", type=int, default=10, help="updates between snapshots: snap-NNN.onnx (a self-play opponent, and a model to evaluate while the run goes on) and last.pt (a checkpoint for --init)")
     p.add_argument("--pool-size", type=int, default=5, help="snapshots kept as self-play opponents")
     # resume
     p.add_argument("--init", type=str, default=None, help="start from a checkpoint (.pt) saved by an earlier run (with --total-steps 0: only re-export and evaluate it)")
+    p.add_argument("--init-onnx", type=str, default=None, help="start the actor from this contract model's weights (an export of this script or of train_exit.py, e.g. ../models/builtin/dcg-exit-v2.onnx); the critic starts fresh")
+    p.add_argument("--init-sharpen", type=float, default=1.0, help="with --init-onnx: multiply the policy layer's weights and bias by this (the same argmax, a lower-entropy sampling policy: >1 for a model trained on flat search visits)")
+    p.add_argument("--critic-warmup", type=int, default=0, help="updates at the start that train only the critic (the actor frozen), so a fresh critic does not push a pretrained actor around")
     # evaluation
     p.add_argument("--arena-games", type=int, default=200, help="arena games per pairing after training (0: no arena)")
     p.add_argument("--arena-agents", type=str, default="random,sandbag,computer")
     p.add_argument("--arena-seed", type=int, default=1)
     p.add_argument("--log-every", type=int, default=1, help="updates between log lines")
     p.add_argument("--threads", type=int, default=1, help="torch CPU threads")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    if args.init and args.init_onnx:
+        p.error("--init (a checkpoint of this script) and --init-onnx (a model's actor) both start the network: choose one")
+    if args.init_sharpen <= 0 or (args.init_sharpen != 1.0 and not args.init_onnx):
+        p.error("--init-sharpen must be positive and only applies with --init-onnx")
+    if args.critic_warmup < 0:
+        p.error("--critic-warmup must be 0 or more")
+    if args.snapshot_every < 1:
+        p.error("--snapshot-every must be at least 1")
+    return args
 
 
 # ------------------------------------------------------------------------------------------ model
@@ -177,6 +196,44 @@ class Agent(nn.Module):
         probs = logp_all.exp()
         entropy = -(probs * torch.where(mask, logp_all, torch.zeros_like(logp_all))).sum(-1)
         return action, logp, entropy, self.value(obs)
+
+
+def load_actor_from_onnx(net: Actor, path: Path) -> int:
+    """Copies a train_ppo.py actor's weights out of its ONNX export into ``net``: the named
+    initializers as they are, the slot encoders' weights from the transposed MatMul constants (in
+    encoder order). Returns how many tensors were copied; refuses shapes that do not match."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    named = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    state = net.state_dict()
+    copied = 0
+    for name, array in named.items():
+        if name in state:
+            if tuple(state[name].shape) != array.shape:
+                raise ValueError(f"{path}: {name} has shape {array.shape}, the network {tuple(state[name].shape)}")
+            state[name] = torch.from_numpy(array.copy())
+            copied += 1
+    loose = [a for n, a in named.items() if n not in state and a.ndim == 2]
+    for i, enc in enumerate(net.encoders):
+        want = tuple(enc.lin.weight.shape)
+        match = [a for a in loose if a.T.shape == want]
+        if not match:
+            raise ValueError(f"{path}: no weight matrix for slot encoder {i} ({want})")
+        state[f"encoders.{i}.lin.weight"] = torch.from_numpy(match[0].T.copy())
+        loose = [a for a in loose if a is not match[0]]  # by identity: list.remove compares arrays by value
+        copied += 1
+    net.load_state_dict(state)
+    return copied
+
+
+def sharpen_policy(actor: Actor, factor: float) -> None:
+    """Multiplies the policy layer's weights and bias by ``factor``: the logits scale by it, so the
+    argmax is the same and sampling is at temperature 1/factor."""
+    with torch.no_grad():
+        actor.head[4].weight.mul_(factor)
+        actor.head[4].bias.mul_(factor)
 
 
 # -------------------------------------------------------------------------------- opponent pool
@@ -260,6 +317,10 @@ def main(argv: Optional[List[str]] = None) -> Dict[str, object]:
     agent = Agent(spec, args.hidden, args.critic_hidden)
     if args.init:
         agent.load_state_dict(torch.load(args.init))
+    elif args.init_onnx:
+        copied = load_actor_from_onnx(agent.actor, Path(args.init_onnx))
+        sharpen_policy(agent.actor, args.init_sharpen)
+        print(f"actor initialised from {args.init_onnx} ({copied} tensors, policy layer x{args.init_sharpen})", flush=True)
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.lr, eps=1e-5)
 
     # Opponent pool: each entry split over both seats (dcg's first player is a coin toss; the
@@ -383,7 +444,10 @@ def main(argv: Optional[List[str]] = None) -> Dict[str, object]:
                 a = f_adv[idx]
                 pg_loss = torch.max(-a * ratio, -a * ratio.clamp(1 - args.clip, 1 + args.clip)).mean()
                 v_loss = 0.5 * ((newv - f_ret[idx]) ** 2).mean()
-                loss = pg_loss - args.ent_coef * ent.mean() + args.vf_coef * v_loss
+                if update <= args.critic_warmup:
+                    loss = args.vf_coef * v_loss  # the actor's gradients stay zero: only the critic learns
+                else:
+                    loss = pg_loss - args.ent_coef * ent.mean() + args.vf_coef * v_loss
                 optimizer.zero_grad()
                 loss.backward()
                 nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
@@ -393,8 +457,9 @@ def main(argv: Optional[List[str]] = None) -> Dict[str, object]:
                 break
         learn_secs = time.time() - t_learn
 
-        if any(s.label == "self" for s in slots) and update % args.snapshot_every == 0:
+        if update % args.snapshot_every == 0:
             snapshot(f"{update:03d}")
+            torch.save(agent.state_dict(), run_dir / "last.pt")
             at = 0
             for i, s in enumerate(slots):
                 if s.label == "self":
@@ -419,6 +484,7 @@ def main(argv: Optional[List[str]] = None) -> Dict[str, object]:
                 "entropy": round(ent.mean().item(), 3),
                 "approx_kl": round(approx_kl, 4),
                 "kl_stop": kl_stop,
+                "critic_only": update <= args.critic_warmup,
             }
             print(json.dumps(log_row), flush=True)
             log_file.write(json.dumps(log_row) + "\n")
