@@ -15,6 +15,13 @@ It logs the win rate against each opponent (a rolling window of finished episode
 final actor to ``--out`` (checked by the Node side's loader and contract check), and evaluates it
 with ``npm run arena`` (``--arena-games`` per pairing; 0 skips).
 
+The envs play ``--config`` (JSON; the fields it leaves out take the envs' defaults: for dcg mirror
+books, vanguard on both seats), printed at the start and kept in the summary. The arena after
+training plays the same config unless ``--arena-config`` says otherwise (``'{}'``: the game's own
+default, vanguard against bastion, the config of the arena tables in docs/agents.md), so its win
+rates and the log's measure the same game; between the two configs a policy's win rate against the
+same opponent can differ by more than ten points.
+
     # ~35 min on 2 cores; how models/builtin/dcg-ppo-v1.onnx was made
     python examples/train_ppo.py --total-steps 1500000 --seed 1 --num-envs 16 --opponents "1.5*random;sandbag;0.5*computer;self" --run-name my-run
 
@@ -44,7 +51,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Deque, Dict, List, Optional
+from typing import Deque, Dict, List, Optional, Tuple
 
 # The Node server runs beside us and does half the work: one BLAS thread unless told otherwise
 # (read when OpenBLAS loads, so before numpy and torch are imported).
@@ -57,9 +64,21 @@ import torch.nn.functional as F
 
 import cardgym
 import cardgym.onnx
+from cardgym.env import game_config
 from cardgym.server import find_repo
 
 GAME = "dcg"
+
+
+def json_object(text: str) -> Dict[str, object]:
+    """A JSON object given on the command line (anything else is a usage error)."""
+    try:
+        value = json.loads(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(f"not JSON ({e}): {text}") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError(f"not a JSON object: {text}")
+    return value
 
 
 def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
@@ -105,6 +124,8 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     p.add_argument("--arena-games", type=int, default=200, help="arena games per pairing after training (0: no arena)")
     p.add_argument("--arena-agents", type=str, default="random,sandbag,computer")
     p.add_argument("--arena-seed", type=int, default=1)
+    p.add_argument("--config", type=json_object, default={}, help="the game config the training envs play, as JSON; fields it leaves out take the envs' defaults (for dcg mirror books, vanguard on both seats)")
+    p.add_argument("--arena-config", type=json_object, default=None, help="the config the arena after training plays, as JSON (default: the training envs' config, so its win rates read like the log's; '{}' is the game's own default, the config of the arena tables in docs/agents.md)")
     p.add_argument("--log-every", type=int, default=1, help="updates between log lines")
     p.add_argument("--threads", type=int, default=1, help="torch CPU threads")
     args = p.parse_args(argv)
@@ -240,15 +261,15 @@ def sharpen_policy(actor: Actor, factor: float) -> None:
 class Slot:
     """One server session: ``n`` envs with the learner at ``seat`` against ``label``'s agent."""
 
-    def __init__(self, label: str, spec: str, seat: int, n: int):
-        self.label, self.spec, self.seat, self.n = label, spec, seat, n
+    def __init__(self, label: str, spec: str, seat: int, n: int, config: Dict[str, object]):
+        self.label, self.spec, self.seat, self.n, self.config = label, spec, seat, n, config
         self.env: Optional[cardgym.CardgymVectorEnv] = None
         self.obs: Optional[np.ndarray] = None
         self.mask: Optional[np.ndarray] = None
 
     def open(self, client: cardgym.Client, seed: int) -> None:
         self.close()
-        self.env = cardgym.make_vec(GAME, num_envs=self.n, opponents=self.spec, seat=self.seat, seed=seed, client=client)
+        self.env = cardgym.make_vec(GAME, num_envs=self.n, opponents=self.spec, seat=self.seat, seed=seed, client=client, config=self.config)
         obs, _ = self.env.reset(seed=seed)
         self.obs = np.array(obs["observation"], dtype=np.float32)
         self.mask = obs["action_mask"].astype(bool)
@@ -272,10 +293,20 @@ def parse_pool(text: str, num_envs: int) -> List[tuple]:
 
 
 # --------------------------------------------------------------------------------- evaluation
-def run_arena(repo: Path, model: Path, args: argparse.Namespace, out_dir: Path) -> Optional[dict]:
+def arena_config(args: argparse.Namespace) -> Dict[str, object]:
+    """The config the arena after training plays: --arena-config, else the training envs' own
+    (--config with the envs' defaults filled in, which the arena alone would not fill in)."""
+    if args.arena_config is not None:
+        return args.arena_config
+    return game_config(GAME, args.config) or {}
+
+
+def run_arena(repo: Path, model: Path, args: argparse.Namespace, out_dir: Path) -> Tuple[dict, dict]:
+    """Plays the arena; returns its results per opponent and the config it played (every field)."""
     spec = f"onnx:path={model.resolve()}"
     cmd = ["npm", "run", "--silent", "arena", "--", "--game", GAME, "--agents", f"{spec};{args.arena_agents}",
-           "--games", str(args.arena_games), "--seed", str(args.arena_seed), "--out", str(out_dir), "-q"]
+           "--games", str(args.arena_games), "--seed", str(args.arena_seed), "--config", json.dumps(arena_config(args)),
+           "--out", str(out_dir), "-q"]
     print("arena:", " ".join(cmd), flush=True)
     done = subprocess.run(cmd, cwd=str(repo), capture_output=True, text=True)
     if done.returncode != 0:
@@ -283,9 +314,11 @@ def run_arena(repo: Path, model: Path, args: argparse.Namespace, out_dir: Path) 
         raise SystemExit(f"arena failed (exit {done.returncode})")
     report = json.loads((out_dir / "arena.json").read_text())
     rows = {m["opponent"]: m for m in report["matrix"] if m["agent"] == spec}
+    print(f"arena config: {json.dumps(report['config'])}", flush=True)
     for opp, m in rows.items():
         print(f"arena: policy vs {opp}: {m['wins']}-{m['draws']}-{m['losses']} (win rate {100 * m['winRate']:.1f}%)", flush=True)
-    return {opp: {k: m[k] for k in ("games", "wins", "draws", "losses", "winRate", "wilsonLow")} for opp, m in rows.items()}
+    results = {opp: {k: m[k] for k in ("games", "wins", "draws", "losses", "winRate", "wilsonLow")} for opp, m in rows.items()}
+    return results, report["config"]
 
 
 # ----------------------------------------------------------------------------------------- main
@@ -344,7 +377,7 @@ def main(argv: Optional[List[str]] = None) -> Dict[str, object]:
         halves = [n - n // 2, n // 2] if n > 1 else [1]
         for seat, k in enumerate(halves):
             if k > 0:
-                slots.append(Slot(entry, entry, seat, k))
+                slots.append(Slot(entry, entry, seat, k, args.config))
     if any(s.label == "self" for s in slots):
         snapshot("000")
     session_seed = int(rng.integers(1 << 40))
@@ -354,6 +387,10 @@ def main(argv: Optional[List[str]] = None) -> Dict[str, object]:
         s.open(client, session_seed + i)
     num_envs = sum(s.n for s in slots)
     print(f"run {run_name}: {num_envs} envs in {len(slots)} sessions: " + ", ".join(f"{s.n}x {s.spec} (seat {s.seat})" for s in slots), flush=True)
+    # Every session plays the same config: the one the log's win rates are measured on.
+    env_config = dict(slots[0].env.session.config) if slots and slots[0].env is not None else None
+    if env_config is not None:
+        print(f"config: {json.dumps(env_config)}", flush=True)
 
     T = args.num_steps
     batch = T * num_envs
@@ -497,9 +534,9 @@ def main(argv: Optional[List[str]] = None) -> Dict[str, object]:
     train_secs = time.time() - t_start
     print(f"exported {out} ({report['bytes']} bytes, max |torch - onnxruntime-node| = {report['max_abs_diff']:.2e}) after {train_secs:.0f} s", flush=True)
     client.close()
-    summary: Dict[str, object] = {"out": str(out), "train_seconds": round(train_secs, 1), "steps": global_step, "last_log": log_row}
+    summary: Dict[str, object] = {"out": str(out), "train_seconds": round(train_secs, 1), "steps": global_step, "last_log": log_row, "config": env_config}
     if args.arena_games > 0:
-        summary["arena"] = run_arena(repo, out, args, out.parent / (out.stem + "-arena"))
+        summary["arena"], summary["arena_config"] = run_arena(repo, out, args, out.parent / (out.stem + "-arena"))
     summary["total_seconds"] = round(time.time() - t_start, 1)
     (out.parent / (out.stem + ".summary.json")).write_text(json.dumps(summary, indent=1) + "\n")
     print(json.dumps(summary), flush=True)
