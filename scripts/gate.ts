@@ -26,7 +26,7 @@ const perCore = ["--workers", String(availableParallelism())];
 export const GATE_RUNS: readonly GateRun[] = [
   {
     name: "dcg",
-    args: ["--game", "dcg", "--agents", "random,computer,sandbag,onnx:builtin/dcg-ppo-v2", "--games", "40", "--seed", "1", "--out", "arena-out/ci"],
+    args: ["--game", "dcg", "--agents", "random,computer,sandbag,onnx:builtin/dcg-ppo-v3", "--games", "40", "--seed", "1", "--out", "arena-out/ci"],
   },
   { name: "blackpoker", args: ["--game", "blackpoker", "--agents", "random,computer", "--games", "40", "--seed", "1", "--out", "arena-out/ci-blackpoker"] },
   // Shephy's computer agent searches (CPU-bound) and this run is the gate's longest: its games go to

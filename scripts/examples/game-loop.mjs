@@ -25,7 +25,7 @@ const human = flags.human;
 const config = game.parseConfig({ seats: 2 });
 if (!config.ok) throw new Error(config.error.message);
 let state = game.setup(config.value, seed);
-const bot = await seatAgent("onnx:builtin/dcg-ppo-v2", { game: "dcg", seat: 1, seed });
+const bot = await seatAgent("onnx:builtin/dcg-ppo-v3", { game: "dcg", seat: 1, seed });
 // Your answers, one line each, typed or piped in.
 const lines = human ? createInterface({ input: process.stdin })[Symbol.asyncIterator]() : null;
 

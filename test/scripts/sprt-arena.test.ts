@@ -166,7 +166,7 @@ describe("SPRT gates", () => {
     expect(() => parseAllGates([{ ...ok, kind: "elo" }])).toThrow(/kind must be/);
     // The shipped gate file parses.
     const shipped = parseAllGates(JSON.parse(readFileSync(join(repoRoot, ".ci/gates.json"), "utf8")));
-    expect(shipped.filter((g) => g.kind === "sprt").map((g) => g.game)).toEqual(["dcg", "dcg", "dcg", "sevens", "sevens"]);
+    expect(shipped.filter((g) => g.kind === "sprt").map((g) => g.game)).toEqual(["dcg", "dcg", "dcg", "dcg", "dcg", "sevens", "sevens"]);
   });
 
   it("a weakened policy (sampling at temperature 3) fails the non-regression gate against the champion, naming the gate, the LLR and the games", () => {
@@ -193,7 +193,7 @@ describe("SPRT gates", () => {
     expect(r.stderr).toMatch(/after \d+ games/);
     const [entry] = parseHistory(readFileSync(join(dir, "h.jsonl"), "utf8")) as SprtEntry[];
     expect(entry?.result).toBe("H0");
-    expect(entry?.baseline.model).toBe("dcg-ppo-v2");
+    expect(entry?.baseline.model).toBe("dcg-ppo-v3");
     expect(entry!.games).toBeLessThanOrEqual(200);
   });
 });

@@ -113,13 +113,13 @@ describe("boards and watching in the browser", () => {
     const page = await openPage(ctx, `${env.server.base}/`, errors);
     await page.waitForSelector('.lobby[data-ready="true"]');
     await page.selectOption("#game", "dcg");
-    await expect(page.inputValue('input[name="agent-1"]')).resolves.toBe("onnx:builtin/dcg-ppo-v2");
+    await expect(page.inputValue('input[name="agent-1"]')).resolves.toBe("onnx:builtin/dcg-ppo-v3");
     await page.fill("#delay", "0");
     await page.click("button.primary");
     await page.waitForURL(/#\/play\/[^/]+\/0$/);
     const table = decodeURIComponent(page.url().split("/play/")[1]!.split("/")[0]!);
     const summary = await api(env.server.base, "GET", `/v1/tables/${table}`);
-    expect(summary.seats[1]).toMatchObject({ kind: "agent", agent: "onnx:builtin/dcg-ppo-v2" });
+    expect(summary.seats[1]).toMatchObject({ kind: "agent", agent: "onnx:builtin/dcg-ppo-v3" });
     // Strategy placement by clicks: a rubric, then a marked cell, five times over; then confirm.
     for (let i = 0; i < 5; i++) {
       await waitTurn(page);

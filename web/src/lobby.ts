@@ -9,6 +9,7 @@ const AGENTS = [
   "sandbag",
   "tutorial",
   "mcts:iters=200",
+  "onnx:builtin/dcg-ppo-v3",
   "onnx:builtin/dcg-ppo-v2",
   "onnx:builtin/dcg-exit-v2",
   "onnx:builtin/dcg-ppo-v1",
@@ -188,7 +189,7 @@ class CreateForm {
   resetSeats(): void {
     const g = this.games.find((x) => x.id === this.game);
     const n = g ? g.defaultSeats : 2;
-    const agent = this.game === "dcg" ? "onnx:builtin/dcg-ppo-v2" : "computer";
+    const agent = this.game === "dcg" ? "onnx:builtin/dcg-ppo-v3" : "computer";
     this.seats = Array.from({ length: n }, (_, i) => ({ kind: i === 0 ? "you" : "agent", agent }));
   }
 
