@@ -91,6 +91,20 @@ export function seatsCost(
   return ok({ cost: cost * numEnvs, worst });
 }
 
+/**
+ * Refuses (an error value) one agent whose decision costs more than `limit`: the cap where each
+ * agent decides alone (the arena's `--max-agent-cost`, a live table's agents). The message names
+ * the spec and the limit, not a seat: such a spec may sit at any seat.
+ */
+export function checkDecisionCost(spec: string, limit: number, flag = "--max-agent-cost", game?: string): Result<number> {
+  const c = agentCost(spec, game);
+  if (!c.ok || c.value <= limit) return c;
+  return fail(
+    "invalid_config",
+    `${JSON.stringify(spec)} costs ${c.value} playout units per decision; the limit is ${flag} ${limit} (docs/agents.md, Agent cost)`,
+  );
+}
+
 /** Refuses (an error value) a session over `limit`; the message names the limit and the costliest seat. */
 export function checkAgentCost(seats: readonly string[], numEnvs: number, limit: number, flag = "--max-agent-cost", game?: string): Result<number> {
   const r = seatsCost(seats, numEnvs, game);

@@ -15,7 +15,7 @@ import { checkGateAgents, evaluateGates, GateFileError, parseGates, type Gate } 
 import { markdownReport, summarise } from "../agents/arena/report.ts";
 import { runArena, schedule, type ArenaRun, type Fixture } from "../agents/arena/tournament.ts";
 import { GroupPool } from "./arena/pool.ts";
-import { checkAgentCost } from "../agents/cost.ts";
+import { checkDecisionCost } from "../agents/cost.ts";
 import { createAgentReady, knownAgents, parseAgentSpec, seatsModel, splitAgentList } from "../agents/spec.ts";
 import { adapters } from "../env/games/index.ts";
 import { specOf } from "../env/spec.ts";
@@ -81,7 +81,7 @@ main(async () => {
   if (values["max-agent-cost"] !== undefined) {
     const limit = intArg(values["max-agent-cost"], "max-agent-cost", 1, 1, Number.MAX_SAFE_INTEGER);
     for (const a of agents) {
-      const c = checkAgentCost([a], 1, limit, undefined, game.info.id);
+      const c = checkDecisionCost(a, limit, undefined, game.info.id);
       if (!c.ok) throw new UsageError(`--agents: ${c.error.message}`);
     }
   }

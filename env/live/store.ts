@@ -4,7 +4,7 @@ import type { Facilitatee } from "../../agents/facilitatee.ts";
 import type { AnyGame, GameRegistry, Seat } from "../../engine/core/index.ts";
 import type { GameAdapter } from "../codec.ts";
 import { specOf } from "../spec.ts";
-import { checkAgentCost, seatsCost } from "../../agents/cost.ts";
+import { checkDecisionCost, seatsCost } from "../../agents/cost.ts";
 import { AgentRunner } from "./agent-runner.ts";
 import { systemClock, type Clock } from "../../agents/clock.ts";
 import { MODES, planTable, presetOf } from "./facilitators.ts";
@@ -216,7 +216,7 @@ export class TableStore {
       for (const spec of specs) {
         const priced = seatsCost([spec], 1, game.info.id);
         if (!priced.ok) throw new TableError(400, "invalid_seats", `seat spec ${JSON.stringify(spec)}: ${priced.error.message}`);
-        const cost = checkAgentCost([spec], 1, this.o.maxAgentCost, undefined, game.info.id);
+        const cost = checkDecisionCost(spec, this.o.maxAgentCost, undefined, game.info.id);
         if (!cost.ok) throw new TableError(400, "agent_too_costly", cost.error.message);
       }
     }

@@ -64,6 +64,9 @@ describe("live tables: agents on the worker pool", () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe("agent_too_costly");
     expect(bad.body.error.message).toMatch(/--max-agent-cost 2000/);
+    // The agent sits at seat 1 and is priced alone: the message names it, not a seat.
+    expect(bad.body.error.message).toContain('"mcts:iters=100000" costs 100000 playout units per decision');
+    expect(bad.body.error.message).not.toMatch(/seat \d/);
     const fine = await http(live.base, "POST", "/v1/tables", {
       game: "sevens",
       seats: ["random", "computer", "random"],
