@@ -124,7 +124,8 @@ main(async () => {
   }
   console.log("connect from Python:");
   if (socketPath !== null) {
-    console.log(`  import cardgym; env = cardgym.make("${games[0] ?? "sevens"}", url="${address}")  # pip install -e python; see docs/protocol.md`);
+    const auth = token ? "with CARDGYM_TOKEN set to the token; " : "";
+    console.log(`  import cardgym; env = cardgym.make("${games[0] ?? "sevens"}", url="${address}")  # ${auth}pip install -e python; see docs/protocol.md`);
   } else {
     console.log(
       `  import msgpack, urllib.request as u; B="${address}"; H={"content-type":"application/msgpack"${token ? `,"authorization":"Bearer "+TOKEN` : ""}}`,

@@ -19,7 +19,7 @@ async function startAndStop(args: string[], env: Record<string, string>, probe: 
     const base = await new Promise<string>((resolve, reject) => {
       child.stdout.on("data", (c: Buffer) => {
         out += c.toString();
-        const m = /\bat (http:\/\/\S+)/.exec(out);
+        const m = /\bat ((?:http:\/\/|unix:)\S+)/.exec(out);
         // The banner ends with its "see docs/protocol.md" line: by then any warning is printed too.
         if (m && /see docs\/protocol\.md\n/.test(out.slice(m.index))) resolve(m[1]!);
       });
@@ -53,6 +53,20 @@ describe("npm start: where it binds and how it takes a token", () => {
       });
       expect(out).toContain("bearer token required");
       expect(out).not.toContain("warning");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("on a Unix socket with a token, the banner's Python line says where the client takes the token", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cardgym-token-"));
+    const file = join(dir, "token");
+    writeFileSync(file, "s3cret-token-value\n");
+    try {
+      const out = await startAndStop(["--token-file", file, "--socket", join(dir, "s.sock"), "--no-fast-path"], {}, async (base) => {
+        expect(base).toBe(`unix:${join(dir, "s.sock")}`);
+      });
+      expect(out).toMatch(/cardgym\.make\("dcg", url="unix:\S+"\)\s+# with CARDGYM_TOKEN set to the token;/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
