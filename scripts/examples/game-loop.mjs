@@ -10,10 +10,16 @@ import { dcg as game, seatAgent, stateHash } from "cardgym";
 const USAGE = "usage: node node_modules/cardgym/scripts/examples/game-loop.mjs [--seed N] [--human]";
 let flags;
 try {
-  flags = parseArgs({ options: { seed: { type: "string", default: "1" }, human: { type: "boolean", default: false } } }).values;
+  flags = parseArgs({
+    options: { seed: { type: "string", default: "1" }, human: { type: "boolean", default: false }, help: { type: "boolean", default: false } },
+  }).values;
 } catch (e) {
   console.error(`${e.message}\n${USAGE}`);
   process.exit(2);
+}
+if (flags.help) {
+  console.log(USAGE);
+  process.exit(0);
 }
 const seed = Number(flags.seed);
 if (!Number.isSafeInteger(seed) || seed < 0) {
@@ -40,14 +46,18 @@ for (;;) {
   } else if (lines) {
     console.log(game.render(state));
     legal.forEach((d, i) => console.log(`  ${i}: ${game.describe(state, d)}`));
-    process.stdout.write("your decision> ");
-    const line = await lines.next();
-    if (line.done) {
-      console.log(`\ninput ended after ${step} decisions: the game is left unfinished`);
-      process.exit(1);
+    // Ask until the answer is one of the numbers shown: a typo never plays a decision.
+    for (index = -1; index < 0;) {
+      process.stdout.write("your decision> ");
+      const line = await lines.next();
+      if (line.done) {
+        console.log(`\ninput ended after ${step} decisions: the game is left unfinished`);
+        process.exit(1);
+      }
+      const answer = Number(line.value.trim());
+      if (line.value.trim() !== "" && Number.isInteger(answer) && answer >= 0 && answer < legal.length) index = answer;
+      else console.log(`"${line.value.trim()}" is not a number from 0 to ${legal.length - 1}`);
     }
-    const answer = Number(line.value);
-    index = Number.isInteger(answer) && answer >= 0 && answer < legal.length ? answer : 0;
   }
   const decision = legal[index];
   if (step < 6 || seat === 0) console.log(`seat ${seat}: ${game.describe(state, decision)}`);

@@ -69,7 +69,12 @@ describe("the npm package", () => {
     expect(run(process.execPath, [loop, "--seed", "2"], { cwd: dir, env })).toMatch(new RegExp(`final state hash ${hash}`));
     // --human reads one answer a line, typed or piped: piped answers play the game to its end, and
     // input that ends first stops it with exit 1 and a line saying so (not a hang or a Node warning).
-    expect(run(process.execPath, [loop, "--human"], { cwd: dir, env, input: "1\n".repeat(400) })).toMatch(/game over after \d+ decisions/);
+    expect(run(process.execPath, [loop, "--human"], { cwd: dir, env, input: "0\n".repeat(400) })).toMatch(/game over after \d+ decisions/);
+    // An answer that is not one of the numbers shown is asked again, never played as some decision.
+    const typo = run(process.execPath, [loop, "--human"], { cwd: dir, env, input: `x\n99\n${"0\n".repeat(400)}` });
+    expect(typo).toMatch(/"x" is not a number from 0 to \d+[\s\S]*"99" is not a number from 0 to \d+/);
+    expect(typo).toMatch(/game over after \d+ decisions/);
+    expect(run(process.execPath, [loop, "--help"], { cwd: dir, env })).toMatch(/^usage: node node_modules\/cardgym\/scripts\/examples\/game-loop\.mjs/);
     expect(() => run(process.execPath, [loop, "--human"], { cwd: dir, env, input: "" })).toThrow(/exit 1\)[\s\S]*input ended after 0 decisions/);
 
     // Every file the package README links is in the package.
