@@ -137,6 +137,10 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
         p.error("--critic-warmup must be 0 or more")
     if args.snapshot_every < 1:
         p.error("--snapshot-every must be at least 1")
+    try:
+        parse_pool(args.opponents, args.num_envs)
+    except ValueError as e:
+        p.error(f"--opponents: {e}")
     return args
 
 
@@ -281,14 +285,20 @@ class Slot:
 
 
 def parse_pool(text: str, num_envs: int) -> List[tuple]:
+    """--opponents as (spec, envs) pairs; ValueError names an entry that cannot be one."""
     out = []
     for entry in [e.strip() for e in text.split(";") if e.strip()]:
         weight = 1.0
         if "*" in entry.split(":")[0]:
             w, entry = entry.split("*", 1)
-            weight = float(w)
+            try:
+                weight = float(w)
+            except ValueError:
+                raise ValueError(f"the weight {w.strip()!r} of {entry.strip()!r} is not a number (entries are 'spec' or 'w*spec')") from None
+            if not weight > 0:
+                raise ValueError(f"the weight of {entry.strip()!r} must be above 0, got {w.strip()}")
         n = max(1, int(round(weight * num_envs)))
-        out.append((entry, n))
+        out.append((entry.strip(), n))
     return out
 
 
@@ -384,7 +394,14 @@ def main(argv: Optional[List[str]] = None) -> Dict[str, object]:
     for i, s in enumerate(slots):
         if s.label == "self":
             s.spec = self_spec()
-        s.open(client, session_seed + i)
+        try:
+            s.open(client, session_seed + i)
+        except cardgym.ServerError as e:
+            if e.code not in ("invalid_seats", "invalid_config", "agent_too_costly"):
+                raise
+            # A typo in --opponents or --config: the server's one line, not a traceback.
+            print(f"train_ppo.py: error: the server refused the session of --opponents entry {s.label!r} (check --opponents and --config): {e}", file=sys.stderr)
+            sys.exit(2)
     num_envs = sum(s.n for s in slots)
     print(f"run {run_name}: {num_envs} envs in {len(slots)} sessions: " + ", ".join(f"{s.n}x {s.spec} (seat {s.seat})" for s in slots), flush=True)
     # Every session plays the same config: the one the log's win rates are measured on.

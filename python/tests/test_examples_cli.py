@@ -37,3 +37,30 @@ def test_a_typo_is_one_line_and_the_usage(script: str, args: List[str], says: st
     assert "Traceback" not in done.stderr, done.stderr
     assert done.stderr.startswith("usage: "), done.stderr
     assert says in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize(
+    "extra,says",
+    [
+        (["--opponents", "bogus"], 'unknown agent "bogus"'),
+        (["--opponents", "random", "--config", '{"hp": -3}'], "hp must be between 1 and 100"),
+        (["--opponents", "x*random"], "the weight 'x' of 'random' is not a number"),
+    ],
+)
+def test_train_ppo_refuses_a_bad_opponent_or_config_in_one_line(client, extra: List[str], says: str) -> None:
+    """A typo in --opponents or --config, caught by the argument parser or refused by the server
+    when the sessions open, stops the run before any training with the reason, not a traceback."""
+    from torch_support import fresh_run, require_torch
+
+    require_torch()
+    _, run_dir = fresh_run("pytest-ppo-cli")
+    try:
+        done = run("train_ppo.py", ["--total-steps", "64", "--num-envs", "1", "--num-steps", "8", "--arena-games", "0",
+                                    "--run-name", "pytest-ppo-cli", "--url", client.url, *extra])
+    finally:
+        import shutil
+
+        shutil.rmtree(run_dir, ignore_errors=True)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    assert "train_ppo.py: error:" in done.stderr and says in done.stderr, done.stderr
