@@ -1,5 +1,5 @@
 /**
- * tsx scripts/bench-engine-vs.ts --old <checkout> [--old <checkout>...] [--game dcg] [--seconds S] [--rounds N] [--in-place]
+ * tsx scripts/bench-engine-vs.ts --old <checkout> [--old <checkout>...] [--game dcg] [--seconds S] [--rounds N] [--in-place | --in-place-all]
  *
  * Random-playout decisions per CPU second of one game's engine in this checkout against other
  * checkouts' (e.g. `git worktree add`s of older commits), in one process. Every side runs once
@@ -11,14 +11,16 @@
  * and median round and, for each old checkout, the new/old ratio of medians. A benchmark, not a test.
  * `--in-place`: this checkout plays each playout on an owned copy of the set-up state with
  * applyInPlace instead of applyTrusted (a search's path, not applyTrusted's; `--old .` then times
- * the two paths of this checkout against each other).
+ * the two paths of this checkout against each other). `--in-place-all`: every side that has
+ * applyInPlace does so (the path the search agents' playouts take, agents/evaluators/evaluator.ts);
+ * a side without it (bb2be99) plays with applyTrusted, its only path.
  */
 import { resolve } from "node:path";
 import { loadCheckoutEngine, type CheckoutEngine } from "./checkout-engine.ts";
 import { intArg, main, parseCli, UsageError, printUsage } from "./cli.ts";
 import { cpuMs, reportSides, rotatingRounds } from "./side-by-side.ts";
 
-const USAGE = "tsx scripts/bench-engine-vs.ts --old <checkout> [--old <checkout>...] [--game dcg] [--seconds S] [--rounds N] [--in-place]";
+const USAGE = "tsx scripts/bench-engine-vs.ts --old <checkout> [--old <checkout>...] [--game dcg] [--seconds S] [--rounds N] [--in-place | --in-place-all]";
 
 /** Decisions per CPU second over about `ms` of this process's CPU time (`inPlace`: with applyInPlace on owned copies). */
 function measure(side: CheckoutEngine, ms: number, firstSeed: number, inPlace: boolean): number {
@@ -59,6 +61,7 @@ main(async () => {
     seconds: { type: "string" },
     rounds: { type: "string" },
     "in-place": { type: "boolean" },
+    "in-place-all": { type: "boolean" },
   });
   if (values.help) return printUsage(USAGE);
   const olds = values.old ?? [];
@@ -68,13 +71,19 @@ main(async () => {
   const rounds = intArg(values.rounds, "rounds", 10, 2, 1000);
   const sides = [...(await Promise.all(olds.map((o) => loadCheckoutEngine(resolve(o), id)))), await loadCheckoutEngine(resolve("."), id)];
   const current = sides[sides.length - 1];
-  const inPlace = values["in-place"] === true;
+  const here = values["in-place"] === true;
+  const all = values["in-place-all"] === true;
+  if (here && all) throw new UsageError(`--in-place and --in-place-all exclude each other\nusage: ${USAGE}`);
+  const inPlace = here || all;
   if (inPlace && !(current?.game.applyInPlace && current.game.ownedCopy)) throw new UsageError(`--in-place: ${id} has no applyInPlace and ownedCopy`);
-  const inPlaceOf = (side: CheckoutEngine): boolean => inPlace && side === current;
+  const hasInPlace = (side: CheckoutEngine): boolean => side.game.applyInPlace !== undefined && side.game.ownedCopy !== undefined;
+  const inPlaceOf = (side: CheckoutEngine): boolean => (all && hasInPlace(side)) || (here && side === current);
   for (const s of sides) measure(s, 500, 999_999, inPlaceOf(s));
   const slice = (seconds * 1000) / rounds / sides.length;
   const rates = await rotatingRounds(sides, rounds, (side, r) => measure(side, slice, 1 + r * 1_000_000, inPlaceOf(side)));
-  const path = inPlace ? " (this checkout with applyInPlace on owned copies)" : "";
+  const nameOf = (i: number): string => (i === sides.length - 1 ? "new" : olds.length === 1 ? "old" : `old${i + 1}`);
+  const label = (s: CheckoutEngine, i: number): string => `${nameOf(i)} ${inPlaceOf(s) ? "applyInPlace" : "applyTrusted"}`;
+  const path = all ? ` (applyInPlace on owned copies where a checkout has it: ${sides.map(label).join(", ")})` : here ? " (this checkout with applyInPlace on owned copies)" : "";
   console.log(`${id} random playouts${path} ${new Date().toISOString()}, ${rounds} rotating rounds, ${seconds} CPU seconds in all`);
   reportSides(olds, rates, "decisions per CPU second", "  ");
   return 0;
