@@ -1,4 +1,14 @@
-import { decisionKey, parseRecord, stateHash, type AnyGame, type GameEvent, type GameRecord, type GameRegistry, type Seat } from "../../engine/core/index.ts";
+import {
+  canonicalProblem,
+  decisionKey,
+  parseRecord,
+  stateHash,
+  type AnyGame,
+  type GameEvent,
+  type GameRecord,
+  type GameRegistry,
+  type Seat,
+} from "../../engine/core/index.ts";
 import type { Clock } from "../../agents/clock.ts";
 import type { SpectatorFrame, TableSummary } from "./protocol.ts";
 import { liveEvent, TableError, type Channel, type EventMeta } from "./table.ts";
@@ -71,6 +81,9 @@ export function playBack(registry: GameRegistry, raw: unknown): PlayedBack {
 
 /** The recorded decision at step i, as the engine's own legal decision or the pending decision's default. */
 function recordedAnswer(game: AnyGame, state: unknown, recorded: unknown, i: number): { decision: unknown; byDefault: boolean } {
+  // A record from msgpack may carry what JSON cannot (NaN, Infinity): refused, not a thrown 500.
+  const problem = canonicalProblem(recorded);
+  if (problem !== null) throw badRecord(`decisions[${i}] is not plain data (${problem.replace(/^canonicalJson: /, "")})`);
   const key = decisionKey(recorded);
   const legal = game.legal(state);
   const index = legal.findIndex((d) => decisionKey(d) === key);

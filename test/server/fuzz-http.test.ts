@@ -1,0 +1,413 @@
+/**
+ * A hostile client against every HTTP route (docs/protocol.md, docs/live.md), as seeded property
+ * tests: random and structurally plausible but wrong bodies (wrong types, huge and NaN numbers,
+ * deep nesting, extension types, truncated msgpack, wrong content types) for the session and table
+ * routes of the shipped games. Each answer must be a 4xx (or the route's success) in the
+ * documented `{error: {code, message}}` shape with no stack trace, and the server must go on
+ * serving a session it held before, unchanged.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { pack, unpack } from "msgpackr";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "../../env/server/index.ts";
+import { registry } from "../../engine/games.ts";
+import { stateHash } from "../../engine/core/hash.ts";
+
+/** Seeded, so a run is repeatable; FUZZ_SEED and FUZZ_RUNS widen the search by hand. */
+const SEED = Number(process.env.FUZZ_SEED ?? 20261127);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 1);
+const GAMES = ["sevens", "dcg", "shephy", "blackpoker"];
+const CONFIG_KEYS = [
+  "seats",
+  "books",
+  "hp",
+  "turnLimit",
+  "handStart",
+  "mpCap",
+  "mpGain",
+  "mpFirst",
+  "mpSecond",
+  "attackCount",
+  "bookSize",
+  "opsPerTurn",
+  "timeoutMs",
+  "cardSet",
+  "cardPool",
+  "board",
+  "cardSetFile",
+  "passLimit",
+  "voluntaryPass",
+  "startPlayer",
+  "turnTimeoutSec",
+  "shaping",
+  "mode",
+  "bothLivesZero",
+  "drawRule",
+  "chanceAfterRequest",
+  "maxTurns",
+];
+const AGENTS = [
+  "random",
+  "sandbag",
+  "tutorial",
+  "computer",
+  "mcts",
+  "mcts:iters=1",
+  "mcts:iters=0",
+  "mcts:iters=-1",
+  "mcts:iters=1e308",
+  "mcts:iters=NaN",
+  "mcts:ms=1",
+  "computer:dets=0",
+  "computer:dets=99999999",
+  "onnx:path=../../etc/passwd",
+  "onnx:path=",
+  "onnx:builtin/nope",
+  "onnx:builtin/../../x",
+  "onnx:maxMB=-1",
+  "learner",
+  "external",
+  "open",
+  "open:random",
+  "human",
+  "random:x=1",
+  ":",
+  "=",
+  "mcts:iters",
+  "mcts:=3",
+  "__proto__",
+  "constructor",
+  "toString",
+];
+
+const dir = mkdtempSync(join(tmpdir(), "cardgym-fuzz-"));
+let app: FastifyInstance;
+beforeAll(() => {
+  app = buildApp({ workers: 0, exposeStateHashes: true, dataDir: dir, webDir: null, maxSessions: 10_000 });
+});
+afterAll(async () => {
+  await app.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Any value a decoder may produce, nasty numbers and nesting included. */
+const nasty: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+  leaf: fc.oneof(
+    fc.integer(),
+    fc.constantFrom(0, -1, 1, 2 ** 31, -(2 ** 31) - 1, 2 ** 53 - 1, -(2 ** 53) + 1, 1e308, -1e308, 0.5, -0.0, NaN, Infinity, -Infinity, 2 ** 32),
+    fc.double(),
+    fc.string({ maxLength: 20 }),
+    fc.constantFrom("", "__proto__", "constructor", "NaN", "1e9", "random", "dcg", "sevens", "../", "\u0000", "x".repeat(600)),
+    fc.boolean(),
+    fc.constant(null),
+  ),
+  node: fc.oneof(
+    { depthSize: "small", maxDepth: 4 },
+    tie("leaf"),
+    fc.array(tie("node"), { maxLength: 5 }),
+    fc.dictionary(fc.string({ maxLength: 8 }), tie("node"), { maxKeys: 4 }),
+  ),
+})).node;
+
+const plausibleConfig = fc.dictionary(fc.constantFrom(...CONFIG_KEYS), nasty, { maxKeys: 4 });
+
+/** Mostly right, now and then wrong: a body that gets past the first checks often enough to reach the deeper ones. */
+const mostly = <T>(good: fc.Arbitrary<T>) => fc.oneof({ weight: 12, arbitrary: good }, { weight: 1, arbitrary: nasty });
+
+const createBody = fc
+  .record(
+    {
+      game: mostly(fc.constantFrom(...GAMES)),
+      config: mostly(plausibleConfig),
+      seats: mostly(fc.array(fc.constantFrom(...AGENTS), { minLength: 1, maxLength: 6 })),
+      numEnvs: mostly(fc.integer({ min: 1, max: 3 })),
+      seed: mostly(fc.integer()),
+      maxDecisions: mostly(fc.constantFrom(null, 1, 50)),
+      autoreset: mostly(fc.constantFrom("next-step", "same-step")),
+      learnerSeat: mostly(fc.constantFrom("fixed", "alternating", "random")),
+      illegalAction: mostly(fc.constantFrom("reject", "terminate")),
+      illegalReward: mostly(fc.double({ min: -2, max: 2, noNaN: true })),
+      obsDtype: mostly(fc.constantFrom("float32", "float16", "uint8", "bits")),
+      observe: mostly(fc.constantFrom("all", "acting")),
+      extra: fc.oneof({ weight: 1, arbitrary: nasty }, { weight: 12, arbitrary: fc.constant(undefined) }),
+    },
+    { requiredKeys: ["game"] },
+  )
+  .map((b) => Object.fromEntries(Object.entries(b).filter(([, v]) => v !== undefined)));
+
+interface Answer {
+  status: number;
+  body: any;
+  text: string;
+}
+
+async function send(method: string, url: string, payload: Buffer | string | undefined, contentType?: string, accept = "application/json"): Promise<Answer> {
+  const res = await app.inject({
+    method: method as "POST",
+    url,
+    payload,
+    headers: { accept, ...(contentType ? { "content-type": contentType } : {}) },
+  });
+  const text = res.body;
+  let body: any;
+  try {
+    body = res.headers["content-type"]?.toString().includes("msgpack") ? unpack(res.rawPayload) : JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: res.statusCode, body, text };
+}
+
+/** The project's rule for any answer to a hostile request. */
+function expectClean(a: Answer, what: string): void {
+  expect(a.status, `${what} -> ${a.status} ${a.text.slice(0, 300)}`).toBeLessThan(500);
+  expect(a.body, `${what}: body is not decodable: ${a.text.slice(0, 300)}`).toBeDefined();
+  expect(a.text, what).not.toMatch(/\n\s+at |node:internal|\.ts:\d+/);
+  if (a.status >= 400) {
+    expect(typeof a.body.error?.code, `${what}: ${a.text.slice(0, 300)}`).toBe("string");
+    expect(typeof a.body.error?.message, what).toBe("string");
+  }
+}
+
+/** A body in one of the encodings a client may send (or get wrong). */
+const encoded = (value: unknown) =>
+  fc.oneof(
+    { weight: 8, arbitrary: fc.constant<[Buffer | string, string | undefined]>([pack(value), "application/msgpack"]) },
+    { weight: 3, arbitrary: fc.constant<[Buffer | string, string | undefined]>([JSON.stringify(value) ?? "", "application/json"]) },
+    fc.nat({ max: 40 }).map((cut): [Buffer, string] => [pack(value).subarray(0, cut), "application/msgpack"]),
+    fc.uint8Array({ maxLength: 64 }).map((bytes): [Buffer, string] => [Buffer.from(bytes), "application/msgpack"]),
+    fc.constantFrom<[Buffer | string, string | undefined]>(
+      [Buffer.from([0xd6, 0xff, 0, 0, 0, 1]), "application/msgpack"],
+      [Buffer.from([0xc7, 0x01, 0x05, 0x00]), "application/x-msgpack"],
+      ["", "application/json"],
+      [Buffer.alloc(0), "application/msgpack"],
+      ["{}", "text/plain"],
+      ["{}", "application/json; charset=latin1"],
+      ["[".repeat(100_000), "application/json"],
+      ['{"a":1e999}', "application/json"],
+      ["NaN", "application/json"],
+    ),
+  );
+
+/** Every path into a JSON value (arrays and objects), the root first. */
+function paths(value: unknown, at: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
+  out.push(at);
+  if (Array.isArray(value)) value.forEach((v, i) => paths(v, [...at, i], out));
+  else if (value !== null && typeof value === "object") for (const [k, v] of Object.entries(value)) paths(v, [...at, k], out);
+  return out;
+}
+
+type Edit = { pick: number; op: "replace" | "delete" | "grow" | "add"; value: unknown; key: string };
+const edit: fc.Arbitrary<Edit> = fc.record({
+  pick: fc.nat(),
+  op: fc.constantFrom("replace", "replace", "replace", "delete", "grow", "add"),
+  value: nasty,
+  key: fc.constantFrom("x", "__proto__", "constructor", "card", "cell", "kind", "seat", "hp", "0"),
+});
+
+/** A valid document with a few of its nodes replaced, removed, multiplied or added to. */
+function mutate(doc: unknown, edits: Edit[]): unknown {
+  let root = structuredClone(doc);
+  for (const e of edits) {
+    const all = paths(root);
+    const path = all[e.pick % all.length] ?? [];
+    if (path.length === 0) {
+      if (e.op === "replace") root = e.value;
+      continue;
+    }
+    let parent: any = root;
+    for (const k of path.slice(0, -1)) parent = parent[k];
+    const last = path[path.length - 1] ?? 0;
+    const node = parent[last];
+    if (e.op === "replace") parent[last] = e.value;
+    else if (e.op === "delete" && Array.isArray(parent)) parent.splice(Number(last), 1);
+    else if (e.op === "delete") delete parent[last];
+    else if (e.op === "grow" && Array.isArray(node)) parent[last] = Array.from({ length: 2000 }, (_, i) => node[i % Math.max(1, node.length)] ?? 0);
+    else if (e.op === "add" && node !== null && typeof node === "object" && !Array.isArray(node))
+      Object.defineProperty(node, e.key, { value: e.value, enumerable: true, writable: true, configurable: true });
+  }
+  return root;
+}
+const mutated = (doc: unknown) => fc.array(edit, { minLength: 1, maxLength: 3 }).map((edits) => mutate(doc, edits));
+
+async function sessionState(id: string) {
+  const a = await send("GET", `/v1/sessions/${id}`, undefined);
+  return { status: a.status, step: a.body?.step, hashes: a.body?.hashes };
+}
+
+describe("HTTP bodies from a hostile client", () => {
+  it("session create: any body is answered 201 or a typed 4xx; a bystander session is untouched", async () => {
+    const bystander = (await send("POST", "/v1/sessions", JSON.stringify({ game: "sevens", seed: 1 }), "application/json")).body.session;
+    await send("POST", `/v1/sessions/${bystander}/reset`, "{}", "application/json");
+    const before = await sessionState(bystander);
+    const tally: Record<string, number> = {};
+    await fc.assert(
+      fc.asyncProperty(createBody.chain(encoded), async ([payload, type]) => {
+        const a = await send("POST", "/v1/sessions", payload, type);
+        tally[`${a.status} ${a.body?.error?.code ?? ""}`] = (tally[`${a.status} ${a.body?.error?.code ?? ""}`] ?? 0) + 1;
+        expectClean(a, `create ${String(payload).slice(0, 300)}`);
+        if (a.status === 201) {
+          // Its first reset must be clean too (config checks that happen only there count).
+          const r = await send("POST", `/v1/sessions/${a.body.session}/reset`, "{}", "application/json");
+          expectClean(r, `reset after create ${String(payload).slice(0, 300)}`);
+          await send("DELETE", `/v1/sessions/${a.body.session}`, undefined);
+        }
+      }),
+      { seed: SEED, numRuns: 300 * RUNS },
+    );
+    // The bodies reach past the schema into the games' own checks, and some are accepted.
+    expect(tally["201 "]).toBeGreaterThan(0);
+    expect(tally["400 invalid_config"]).toBeGreaterThan(0);
+    expect(await sessionState(bystander)).toEqual(before);
+  });
+});
+
+const stepBody = fc.oneof(
+  { weight: 6, arbitrary: fc.record({ actions: fc.array(fc.integer({ min: -3, max: 300 }), { minLength: 0, maxLength: 4 }) }) },
+  { weight: 2, arbitrary: mutated({ actions: [0, 1] }) },
+  { weight: 1, arbitrary: nasty },
+);
+const resetBody = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc.record(
+      {
+        seed: mostly(fc.integer()),
+        seeds: mostly(fc.array(fc.oneof(fc.integer(), fc.constant(null)), { maxLength: 3 })),
+        envs: mostly(fc.array(fc.integer({ min: -1, max: 3 }), { maxLength: 3 })),
+      },
+      { requiredKeys: [] },
+    ),
+  },
+  { weight: 2, arbitrary: mutated({ seed: 1, seeds: [1, null], envs: [0, 1] }) },
+  { weight: 1, arbitrary: nasty },
+);
+
+describe("session routes of every shipped game", () => {
+  it.each(GAMES)("%s: a refused reset or step changes nothing; the session goes on serving", async (game) => {
+    const made = await send("POST", "/v1/sessions", JSON.stringify({ game, numEnvs: 2, seed: 3 }), "application/json");
+    expect(made.status).toBe(201);
+    const id = made.body.session;
+    expect((await send("POST", `/v1/sessions/${id}/reset`, "{}", "application/json")).status).toBe(200);
+    await fc.assert(
+      fc.asyncProperty(fc.boolean(), fc.oneof(stepBody, resetBody).chain(encoded), async (isStep, [payload, type]) => {
+        const before = await sessionState(id);
+        const a = await send("POST", `/v1/sessions/${id}/${isStep ? "step" : "reset"}`, payload, type);
+        expectClean(a, `${isStep ? "step" : "reset"} ${String(payload).slice(0, 300)}`);
+        if (a.status >= 400) expect(await sessionState(id)).toEqual(before);
+        const m = await send("GET", `/v1/sessions/${id}/mask?labels=true`, undefined);
+        expectClean(m, "mask");
+      }),
+      { seed: SEED, numRuns: 150 * RUNS },
+    );
+    for (const q of ["?env=99999", "?env=-1", "?env=1e3", "?env=", "?env=0&env=1", "?x=1", "?env=0"])
+      expectClean(await send("GET", `/v1/sessions/${id}/render${q}`, undefined), `render${q}`);
+    for (const q of ["?labels=maybe", "?labels=true&labels=false", "?labels[]=1"])
+      expectClean(await send("GET", `/v1/sessions/${id}/mask${q}`, undefined), `mask${q}`);
+  });
+});
+
+/** A whole game's record, played by a seeded chooser over legal(). */
+function recordOf(game: string, seed: number): Record<string, unknown> {
+  const g = registry.get(game);
+  if (!g.ok) throw new Error(game);
+  const config = g.value.parseConfig({});
+  if (!config.ok) throw new Error(config.error.message);
+  let state = g.value.setup(config.value, seed);
+  const decisions: unknown[] = [];
+  let x = seed || 1;
+  for (let i = 0; i < 400 && g.value.actor(state) !== "terminal"; i++) {
+    const legal = g.value.legal(state);
+    x = (x * 1103515245 + 12345) >>> 0;
+    const d = legal[x % legal.length];
+    decisions.push(d);
+    state = g.value.applyTrusted(state, d);
+  }
+  return { game, version: g.value.info.version, config: g.value.config(state), seed, decisions, finalHash: stateHash(state) };
+}
+
+describe("table routes", () => {
+  const board = JSON.parse(readFileSync(new URL("../../docs/examples/dcg-board.json", import.meta.url), "utf8"));
+  const records = Object.fromEntries(GAMES.map((g) => [g, recordOf(g, 5)]));
+
+  const tableBody = fc.oneof(
+    fc.record(
+      {
+        game: mostly(fc.constantFrom(...GAMES)),
+        seats: mostly(fc.array(fc.constantFrom(...AGENTS), { minLength: 1, maxLength: 6 })),
+        seed: mostly(fc.nat()),
+        config: mostly(plausibleConfig),
+        deadlines: mostly(
+          fc.record(
+            {
+              turnMs: mostly(fc.integer({ min: 100, max: 1e6 })),
+              graceMs: mostly(fc.nat()),
+              takeover: mostly(fc.constantFrom(...AGENTS)),
+              botDelayMs: mostly(fc.nat({ max: 10 })),
+              entryMs: mostly(fc.constantFrom(null, 1, 1000)),
+            },
+            { requiredKeys: [] },
+          ),
+        ),
+        facilitator: mostly(fc.constantFrom("online", "training", "tutorial", "sandbag", "audience", "replay", "debug", "learning")),
+        spectators: mostly(fc.boolean()),
+      },
+      { requiredKeys: ["game"] },
+    ),
+    fc.constantFrom(...GAMES).chain((g) => mutated(records[g]).map((record) => ({ game: g, facilitator: "replay", record }))),
+    mutated(board).map((b) => ({ game: "dcg", facilitator: "debug", board: b, seats: ["human", "random"] })),
+    mutated(board).map((b) => ({ game: "dcg", facilitator: "training", config: { board: b }, seats: ["human", "random"] })),
+  );
+
+  it("table create: any body is answered 201 or a typed 4xx", async () => {
+    const tally: Record<string, number> = {};
+    await fc.assert(
+      fc.asyncProperty(tableBody.chain(encoded), async ([payload, type]) => {
+        const a = await send("POST", "/v1/tables", payload, type);
+        tally[`${a.status} ${a.body?.error?.code ?? ""}`] = (tally[`${a.status} ${a.body?.error?.code ?? ""}`] ?? 0) + 1;
+        expectClean(a, `table ${String(payload).slice(0, 400)}`);
+      }),
+      { seed: SEED, numRuns: 300 * RUNS },
+    );
+    for (const code of ["201 ", "400 invalid_record", "400 invalid_board", "400 invalid_config"]) expect(tally[code], code).toBeGreaterThan(0);
+    expectClean(await send("GET", "/v1/tables", undefined), "list");
+  });
+
+  it("a replay record whose decision holds NaN or Infinity (msgpack can carry them) is invalid_record, not a 500", async () => {
+    for (const game of GAMES) {
+      const record = structuredClone(records[game]) as { decisions: unknown[] };
+      for (const bad of [NaN, { kind: Infinity }, [{ x: -Infinity }]]) {
+        record.decisions[0] = bad;
+        const a = await send("POST", "/v1/tables", pack({ game, facilitator: "replay", record }), "application/msgpack");
+        expectClean(a, `${game} ${JSON.stringify(bad)}`);
+        expect(a.body.error.code).toBe("invalid_record");
+        expect(a.body.error.message).toContain("decisions[0] is not plain data");
+      }
+    }
+  });
+
+  it("dcg session with a mutated board: 201 or a typed 4xx", async () => {
+    const tally: Record<string, number> = {};
+    await fc.assert(
+      fc.asyncProperty(mutated(board), async (b) => {
+        const a = await send("POST", "/v1/sessions", pack({ game: "dcg", config: { board: b } }), "application/msgpack");
+        tally[`${a.status} ${a.body?.error?.code ?? ""}`] = (tally[`${a.status} ${a.body?.error?.code ?? ""}`] ?? 0) + 1;
+        expectClean(a, `board ${JSON.stringify(b).slice(0, 400)}`);
+        if (a.status === 201) {
+          const r = await send("POST", `/v1/sessions/${a.body.session}/reset`, "{}", "application/json");
+          expectClean(r, `reset board ${JSON.stringify(b).slice(0, 400)}`);
+          const s = await send("POST", `/v1/sessions/${a.body.session}/step`, JSON.stringify({ actions: [r.body.mask.data.indexOf(1)] }), "application/json");
+          expectClean(s, `step board ${JSON.stringify(b).slice(0, 400)}`);
+          await send("DELETE", `/v1/sessions/${a.body.session}`, undefined);
+        }
+      }),
+      { seed: SEED, numRuns: 200 * RUNS },
+    );
+    expect(tally["201 "]).toBeGreaterThan(0);
+    expect(tally["400 invalid_config"]).toBeGreaterThan(0);
+  });
+});
