@@ -94,6 +94,21 @@ describe("phone size (390 x 844): no sideways scroll on any screen", () => {
       await page.goto(play(made));
       await page.waitForSelector(`.table-screen[data-link="open"] ${board}`);
       await expectNoSideways(page, `play ${board}`);
+      if (board === ".board.dcg") {
+        // The column letters stay one row under the grid, each under its own column.
+        const cols = await page.evaluate(() => {
+          const box = (el: Element) => el.getBoundingClientRect();
+          const cells = [...document.querySelector(".dcg-grid .dcg-row")!.querySelectorAll(".cell")].map(box);
+          return [...document.querySelectorAll(".dcg-grid .colhead")].map((el, i) => ({
+            text: el.textContent,
+            top: Math.round(box(el).top),
+            under: box(el).left >= cells[i]!.left - 1 && box(el).right <= cells[i]!.right + 1,
+          }));
+        });
+        expect(cols.map((c) => c.text)).toEqual(["A", "B", "C", "D", "E"]);
+        expect(new Set(cols.map((c) => c.top)).size, "the column letters share one row").toBe(1);
+        expect(cols.map((c) => c.under)).toEqual([true, true, true, true, true]);
+      }
     }
 
     await page.goto(`${env.server.base}/#/watch/${watched.table}`);

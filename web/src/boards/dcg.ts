@@ -316,9 +316,10 @@ class DcgBoard {
         "div",
         { class: "dcg-grid", role: "group", "aria-label": "the 5x7 board, your side at the bottom" },
         this.rows(),
+        // Not "cols": that is the table screen's two-column layout, one column below 760 px wide.
         h(
           "div",
-          { class: "dcg-row cols" },
+          { class: "dcg-row colheads" },
           h("div", { class: "rowhead" }),
           ["A", "B", "C", "D", "E"].map((c) => h("div", { class: "colhead" }, c)),
         ),
