@@ -13,19 +13,29 @@ import { whoActs } from "../engine/dcg/render.ts";
 import { cardInfo, dcgMenu, dcgMenuText, readCell, readMenuLine, type MenuAnswer, type MenuEntry, type MenuOption } from "./dcg-menu.ts";
 import type { LiveEvent } from "../env/live/protocol.ts";
 
-/** Lines from stdin, handed out one per question (works with a terminal and with piped input). */
+/**
+ * Lines from stdin, handed out one per question (works with a terminal and with piped input).
+ * Lines read ahead of the questions are held up to MAX_AHEAD, then the input is paused until half
+ * of them are used: endless input (`yes 1 | npm run play -- ...`) cannot fill the heap.
+ */
 export class LineSource {
+  static readonly MAX_AHEAD = 1000;
   private readonly lines: string[] = [];
   private readonly waiting: ((line: string | null) => void)[] = [];
   private ended = false;
+  private paused = false;
   private readonly rl;
 
-  constructor() {
-    this.rl = createInterface({ input: process.stdin, terminal: false });
+  constructor(input: NodeJS.ReadableStream = process.stdin) {
+    this.rl = createInterface({ input, terminal: false });
     this.rl.on("line", (l) => {
       const w = this.waiting.shift();
       if (w) w(l);
       else this.lines.push(l);
+      if (!this.paused && this.lines.length >= LineSource.MAX_AHEAD) {
+        this.paused = true;
+        this.rl.pause();
+      }
     });
     this.rl.on("close", () => {
       this.ended = true;
@@ -33,8 +43,17 @@ export class LineSource {
     });
   }
 
+  /** Lines read and not yet handed out. */
+  get ahead(): number {
+    return this.lines.length;
+  }
+
   next(): Promise<string | null> {
     const l = this.lines.shift();
+    if (this.paused && this.lines.length <= LineSource.MAX_AHEAD / 2) {
+      this.paused = false;
+      this.rl.resume();
+    }
     if (l !== undefined) return Promise.resolve(l);
     if (this.ended) return Promise.resolve(null);
     return new Promise((resolve) => this.waiting.push(resolve));
