@@ -3,7 +3,8 @@
  * (the action bar's buttons and board clicks, never the API to decide), and the screen stays
  * readable: Confirm and End turn are in the viewport without scrolling whenever they are offered,
  * the hand is in view, the header names who must act (reaction windows included), every card
- * shows its rules text, and the log shows an attack's damage as a number.
+ * shows its rules text, and the log shows an attack's damage as a number. And on a crowded board
+ * at 1366x768 (a unit on every row), both players' lines with their HP and MP fit the screen too.
  */
 import { describe, expect, it } from "vitest";
 import type { Locator, Page } from "playwright-core";
@@ -15,14 +16,14 @@ const errors: string[] = [];
 const VIEWPORT = { width: 1280, height: 800 };
 
 /** The element is inside the viewport as it is (the page never scrolled); measured in the page, in one step (the screen redraws on every frame). */
-async function inView(p: Page, l: Locator, what: string): Promise<void> {
+async function inView(p: Page, l: Locator, what: string, viewport = VIEWPORT): Promise<void> {
   const m = await l.evaluate(
     (el) => ({ scrollY: window.scrollY, ...el.getBoundingClientRect().toJSON() }) as { scrollY: number; top: number; bottom: number; right: number },
   );
   expect(m.scrollY, `${what}: the page scrolled`).toBe(0);
   expect(m.top, `${what}: above the viewport`).toBeGreaterThanOrEqual(0);
-  expect(m.bottom, `${what}: below the fold`).toBeLessThanOrEqual(VIEWPORT.height);
-  expect(m.right, `${what}: off to the right`).toBeLessThanOrEqual(VIEWPORT.width);
+  expect(m.bottom, `${what}: below the fold`).toBeLessThanOrEqual(viewport.height);
+  expect(m.right, `${what}: off to the right`).toBeLessThanOrEqual(viewport.width);
 }
 
 /** A primary button of the action bar, or null when it is not offered now. */
@@ -156,6 +157,60 @@ describe("dcg against the computer, by a person at 1280x800", () => {
     await hit.locator("button").first().click();
     await p.waitForSelector(".replay-log li.here .ev-damage");
     await shot(p, "replay");
+    await ctx.close();
+    expect(errors).toEqual([]);
+  });
+
+  it("at 1366x768 with a unit on every row, both players' lines (HP, MP) and the board fit the screen", async () => {
+    // A crowded board: a unit in each of the 7 rows, a face-down feint on each side, the champion
+    // (a long seat name) across the table and a turn time, so both players' lines wrap.
+    const board = {
+      turn: 5,
+      turnPlayer: 0,
+      players: [
+        {
+          hp: 12,
+          mp: 3,
+          hand: ["charger", "pitfall", "ember-imp"],
+          book: ["agnis", "raider"],
+          field: [
+            { card: "agnis", cell: "A0" },
+            { card: "banner-knight", cell: "C1" },
+            { card: "vogaros", cell: "B2" },
+            { card: "raider", cell: "D3" },
+          ],
+          feint: { card: "pitfall", cell: "A2" },
+        },
+        {
+          hp: 11,
+          mp: 4,
+          hand: ["stone-wall"],
+          book: ["hexer", "sapper"],
+          field: [
+            { card: "abilma-esthasha", cell: "D4" },
+            { card: "thornguard", cell: "E5" },
+            { card: "hexer", cell: "A6" },
+          ],
+          feint: { card: "mirage", cell: "B3" },
+        },
+      ],
+    };
+    const made = await api(env.server.base, "POST", "/v1/tables", {
+      game: "dcg",
+      facilitator: "debug",
+      board,
+      seats: ["human", "onnx:builtin/dcg-ppo-v3"],
+      deadlines: { turnMs: 600_000 },
+    });
+    const viewport = { width: 1366, height: 768 };
+    const ctx = await env.browser.newContext({ viewport });
+    const p = await openPage(ctx, `${env.server.base}/#/play/${made.table}/0?token=${made.tokens["0"]}`, errors);
+    await waitTurn(p);
+    expect(await p.locator(".dcg-grid .unit").count()).toBe(7);
+    await inView(p, p.locator('.player[data-seat="1"]'), "the opponent's line", viewport);
+    await inView(p, p.locator(".dcg-grid"), "the board", viewport);
+    await inView(p, p.locator('.player[data-seat="0"]'), "your line (HP, MP)", viewport);
+    await inView(p, (await primary(p, "turnFinish"))!, "End turn", viewport);
     await ctx.close();
     expect(errors).toEqual([]);
   });
