@@ -57,6 +57,9 @@ def main(argv: Optional[List[str]] = None) -> Dict[str, Any]:
             final = table.play(lambda f: edge_first(f) if rng.random() < 0.9 else rng.choice(f["decisions"])["id"])
         print(f"table {table_id}: game over after {final['seq']} decisions; returns {final['returns']}")
         return final
+    except (cardgym.ServerError, cardgym.ServerUnavailable) as e:
+        # No such table, a wrong token, a server that is not there: the server's sentence, not a traceback.
+        p.exit(2, f"table_bot.py: error: {e}\n")
     finally:
         if client is not None:
             client.close()

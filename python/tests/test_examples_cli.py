@@ -64,3 +64,15 @@ def test_train_ppo_refuses_a_bad_opponent_or_config_in_one_line(client, extra: L
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr, done.stderr
     assert "train_ppo.py: error:" in done.stderr and says in done.stderr, done.stderr
+
+
+def test_table_bot_names_a_table_or_server_it_cannot_use_in_one_line(client) -> None:
+    """No such table (or a server that is not there): the reason and exit 2, not a traceback."""
+    for args, says in [
+        (["--url", client.url, "--table", "t-nope", "--seat", "0", "--token", "x"], 'unknown_table (404): no table "t-nope"'),
+        (["--url", "http://127.0.0.1:1"], "unreachable"),
+    ]:
+        done = run("table_bot.py", args)
+        assert done.returncode == 2, done.stderr
+        assert "Traceback" not in done.stderr, done.stderr
+        assert done.stderr.startswith("table_bot.py: error: ") and says in done.stderr, done.stderr
