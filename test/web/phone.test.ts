@@ -150,6 +150,9 @@ describe("phone size (390 x 844): no sideways scroll on any screen", () => {
     await expect(page.locator(".results .why").textContent()).resolves.toMatch(
       /^(A 1000-sheep card reached the field\.|The field emptied\.|The enemy sheep grew to 1000 first\.)$/,
     );
+    // Alone at the table there is no place: no "1st" beside "You lost".
+    await expect(page.locator(".results .standings th").allTextContents()).resolves.toEqual(["Seat", "Score"]);
+    await expect(page.locator(".results .standings tbody").textContent()).resolves.toMatch(/^Seat 0 \(you\)\d+ sheep on the field$/);
     await expectNoSideways(page, "results shephy");
 
     await page.goto(play(dcg));

@@ -136,6 +136,8 @@ export function resultsPanel(input: ResultsInput): HTMLElement {
   const placeOf = (s: number): number => place[s] ?? input.outcome.length;
   const order = input.outcome.map((_, s) => s).sort((a, b) => placeOf(a) - placeOf(b) || a - b);
   const why = whyText(input.game, input.view, input.outcome, input.seatName);
+  // Alone at the table (Shephy) there is no place to hold: "1st" beside "You lost" would contradict the headline.
+  const ranked = input.outcome.length > 1;
   return h(
     "section",
     { class: "results", "aria-labelledby": "results-title", "data-place": input.me === null ? null : place[input.me] },
@@ -146,7 +148,11 @@ export function resultsPanel(input: ResultsInput): HTMLElement {
       ? h(
           "table",
           { class: "standings" },
-          h("thead", null, h("tr", null, h("th", { scope: "col" }, "Place"), h("th", { scope: "col" }, "Seat"), h("th", { scope: "col" }, "Score"))),
+          h(
+            "thead",
+            null,
+            h("tr", null, ranked ? h("th", { scope: "col" }, "Place") : null, h("th", { scope: "col" }, "Seat"), h("th", { scope: "col" }, "Score")),
+          ),
           h(
             "tbody",
             null,
@@ -154,7 +160,7 @@ export function resultsPanel(input: ResultsInput): HTMLElement {
               h(
                 "tr",
                 { "data-seat": s, class: s === input.me ? "me" : "" },
-                h("td", null, ordinal(placeOf(s))),
+                ranked ? h("td", null, ordinal(placeOf(s))) : null,
                 h("td", null, input.seatName(s)),
                 h("td", null, scoreOf(input.game, input.view, s)),
               ),
