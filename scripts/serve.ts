@@ -76,6 +76,7 @@ main(async () => {
   const leaseGraceMs = intArg(values["lease-grace-ms"], "lease-grace-ms", DEFAULT_LEASE_GRACE_MS, 0, 86_400_000);
   const buildId = values["build-id"] ?? "";
   if (!/^[A-Za-z0-9._:-]{0,128}$/.test(buildId)) throw new UsageError("--build-id must be at most 128 letters, digits and . _ : -");
+  for (const flag of ["model-dir", "card-set-dir"] as const) checkDirectory(values[flag], `--${flag}`);
   const token = readToken(values.token, values["token-file"]);
   const seconds = (name: string, def: number) => intArg(values[name as keyof typeof values] as string | undefined, name, def / 1000, 1, 86_400) * 1000;
   const log = values.quiet ? () => undefined : (line: string) => console.error(`[cardgym] ${line}`);
@@ -212,6 +213,14 @@ function fastPathPrefix(socketPath: string, log: (line: string) => void): string
     return null;
   }
   return prefix;
+}
+
+/** A folder the server only reads (models, card sets) must exist at start, not fail the first session that names a file. */
+function checkDirectory(dir: string | undefined, flag: string): void {
+  if (dir === undefined) return;
+  const st = statSync(dir, { throwIfNoEntry: false });
+  if (st === undefined) throw new UsageError(`${flag} ${dir}: no such directory`);
+  if (!st.isDirectory()) throw new UsageError(`${flag} ${dir}: not a directory`);
 }
 
 function checkSocketPath(path: string, flag = "--socket (or CARDGYM_SOCKET)"): void {

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isLoopback, readToken } from "../../scripts/serve-config.ts";
+import { hangGuard } from "../fixtures/hang-guard.ts";
 
 /** Runs `npm start`'s script with `args` and `env` until it has printed its whole banner; returns its stdout so far, then stops it. */
 async function startAndStop(args: string[], env: Record<string, string>, probe: (base: string) => Promise<void>): Promise<string> {
@@ -69,6 +70,22 @@ describe("npm start: where it binds and how it takes a token", () => {
       expect(out).toMatch(/cardgym\.make\("dcg", url="unix:\S+"\)\s+# with CARDGYM_TOKEN set to the token;/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a --model-dir or --card-set-dir that is not a folder stops the start with one line", () => {
+    for (const [flag, dir, says] of [
+      ["--model-dir", "/nonexistent/models", "no such directory"],
+      ["--card-set-dir", "package.json", "not a directory"],
+    ]) {
+      // (The hang guard: before the check, such a server started and served until stopped.)
+      const r = spawnSync(process.execPath, ["--import", "tsx", "scripts/serve.ts", "--port", "0", flag!, dir!], {
+        encoding: "utf8",
+        timeout: hangGuard(60_000),
+      });
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr.trim()).toBe(`error: ${flag} ${dir}: ${says}`);
     }
   });
 
