@@ -4,7 +4,8 @@
  * readable: Confirm and End turn are in the viewport without scrolling whenever they are offered,
  * the hand is in view, the header names who must act (reaction windows included), every card
  * shows its rules text, and the log shows an attack's damage as a number. And on a crowded board
- * at 1366x768 (a unit on every row), both players' lines with their HP and MP fit the screen too.
+ * at 1366x768 (a unit on every row), both players' lines with their HP and MP fit the screen too;
+ * a spectator of that board reads the sides' names (Host, Guest), never "your" or "enemy".
  */
 import { describe, expect, it } from "vitest";
 import type { Locator, Page } from "playwright-core";
@@ -211,6 +212,15 @@ describe("dcg against the computer, by a person at 1280x800", () => {
     await inView(p, p.locator(".dcg-grid"), "the board", viewport);
     await inView(p, p.locator('.player[data-seat="0"]'), "your line (HP, MP)", viewport);
     await inView(p, (await primary(p, "turnFinish"))!, "End turn", viewport);
+
+    // A spectator has no side: the board names the sides (Host, Guest), never "your" or "enemy".
+    const w = await openPage(ctx, `${env.server.base}/#/watch/${made.table}`, errors);
+    await w.waitForSelector('.table-screen[data-role="spectator"] .board.dcg');
+    await expect(w.locator(".dcg-grid .feint").allTextContents()).resolves.toEqual(["Guest's feint", "Host's feint"]);
+    const titles = await w.locator(".dcg-grid .cell[title]").evaluateAll((els) => els.map((e) => e.getAttribute("title")));
+    expect(titles.filter((t) => /yours|enemy/.test(t ?? ""))).toEqual([]);
+    expect(titles).toContain("D4 (Guest's)");
+    await expect(w.locator(".board.dcg .legend").textContent()).resolves.toMatch(/▲ Host ▼ Guest ☠ poisoned/);
     await ctx.close();
     expect(errors).toEqual([]);
   });

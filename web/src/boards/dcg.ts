@@ -96,6 +96,12 @@ class DcgBoard {
     this.collectTargets();
   }
 
+  /** Whose a unit or feint is, in words: "your" / "enemy" for a seat, the side's name for a spectator (who has no side). */
+  private whose(owner: number, mine: string, theirs: string): string {
+    if (this.v.viewer === "spectator") return `${SIDE[owner as 0 | 1]}'s`;
+    return owner === this.me ? mine : theirs;
+  }
+
   private select(card: number | undefined): void {
     const { memo } = this.ctx;
     if (card === undefined) memo.delete("dcg.card");
@@ -242,7 +248,7 @@ class DcgBoard {
         h(
           "div",
           { class: `feint ${feintOwner === me ? "mine" : "theirs"}` },
-          `${feintOwner === me ? "your" : "enemy"} feint${fid >= 0 && feintOwner === me ? `: ${this.def(fid).name}` : ""}`,
+          `${this.whose(feintOwner, "your", "enemy")} feint${fid >= 0 && feintOwner === me ? `: ${this.def(fid).name}` : ""}`,
         ),
       );
     }
@@ -258,7 +264,7 @@ class DcgBoard {
     const first = opts[0];
     const kind = first ? TARGET[(first.decision as { kind: string }).kind] : undefined;
     const cls = `cell${home === me ? " home-mine" : home === foe ? " home-theirs" : " centre"}${opts.length ? ` target ${kind?.cls ?? ""}` : ""}`;
-    const label = `${cellName(cell)}${owner >= 0 ? ` (${owner === me ? "yours" : "enemy"})` : ""}`;
+    const label = `${cellName(cell)}${owner >= 0 ? ` (${this.whose(owner, "yours", "enemy")})` : ""}`;
     if (opts.length === 0)
       return h("div", { class: cls, "data-cell": cell, title: label }, content.length ? content : h("span", { class: "coord" }, cellName(cell)));
     return h(
@@ -329,7 +335,16 @@ class DcgBoard {
         "p",
         { class: "legend", "aria-label": "markers" },
         LEGEND.map(([mark, words, cls]) => h("span", { class: `${cls}${markers.includes(cls) ? " shown" : ""}` }, h("b", null, mark), ` ${words}`)),
-        h("span", null, h("b", null, "▲"), " yours ", h("b", null, "▼"), " enemy ", h("b", null, "☠"), " poisoned"),
+        h(
+          "span",
+          null,
+          h("b", null, "▲"),
+          this.v.viewer === "spectator" ? ` ${SIDE[this.me]} ` : " yours ",
+          h("b", null, "▼"),
+          this.v.viewer === "spectator" ? ` ${SIDE[this.foe]} ` : " enemy ",
+          h("b", null, "☠"),
+          " poisoned",
+        ),
       ),
     );
   }
