@@ -82,7 +82,12 @@ def main() -> None:
     p.add_argument("--url", default=None, help="a running server (default: embedded ones)")
     p.add_argument("--transports", default="unix", help="embedded servers to compare, of unix and tcp (ignored with --url)")
     args = p.parse_args()
-    counts = [int(x) for x in args.envs.split(",")]
+    try:
+        counts = [int(x) for x in args.envs.split(",")]
+    except ValueError:
+        p.error(f"--envs takes comma-separated env counts, got {args.envs!r}")
+    if any(n < 1 for n in counts):
+        p.error(f"--envs counts must be at least 1, got {args.envs!r}")
     if args.url:
         clients = {args.url: cardgym.Client(args.url)}
     else:
@@ -99,6 +104,9 @@ def main() -> None:
                 c.close()
             raise
     try:
+        served = [g["id"] for g in next(iter(clients.values())).games()]
+        if args.game not in served:
+            p.error(f"--game {args.game!r} is not served; served games: {', '.join(served)}")
         print(f"cardgym Python bench: {args.game}, {args.seconds:g} s per row, " + ", ".join(f"{k}: {c.url}" for k, c in clients.items()))
         print(f"{'server':>8} {'envs':>5} {'env-steps/s':>12} {'requests/s':>11} {'client CPU µs/req':>18}")
         for name, client in clients.items():

@@ -76,3 +76,18 @@ def test_table_bot_names_a_table_or_server_it_cannot_use_in_one_line(client) -> 
         assert done.returncode == 2, done.stderr
         assert "Traceback" not in done.stderr, done.stderr
         assert done.stderr.startswith("table_bot.py: error: ") and says in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize(
+    "args,says",
+    [(["--game", "sevns"], "--game 'sevns' is not served; served games: dcg"), (["--envs", "1,x"], "--envs takes comma-separated env counts")],
+)
+def test_python_bench_refuses_a_typo_before_measuring(client, args: List[str], says: str) -> None:
+    bench = Path(__file__).resolve().parents[1] / "bench.py"
+    done = subprocess.run(
+        [sys.executable, str(bench), "--url", client.url, "--seconds", "0.1", *args],
+        capture_output=True, text=True, timeout=hang_guard(300), env={**os.environ},
+    )
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr and "env-steps/s" not in done.stdout, done.stderr + done.stdout
+    assert done.stderr.startswith("usage: ") and says in done.stderr, done.stderr
