@@ -127,6 +127,8 @@ def check_args(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     for folder in (args.rows or []) + (args.holdout or []):
         if not (Path(folder) / "meta.json").is_file():
             p.error(f"{folder} is not a finished self-play folder (no meta.json)")
+    if args.init_onnx is not None and not Path(args.init_onnx).is_file():
+        p.error(f"--init-onnx {args.init_onnx}: no such file")
 
 
 class PolicyValue(Actor):

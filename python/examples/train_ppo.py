@@ -137,6 +137,9 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
         p.error("--critic-warmup must be 0 or more")
     if args.snapshot_every < 1:
         p.error("--snapshot-every must be at least 1")
+    for flag, path in (("--init", args.init), ("--init-onnx", args.init_onnx)):
+        if path is not None and not Path(path).is_file():
+            p.error(f"{flag} {path}: no such file")
     try:
         parse_pool(args.opponents, args.num_envs)
     except ValueError as e:

@@ -45,6 +45,7 @@ def test_a_typo_is_one_line_and_the_usage(script: str, args: List[str], says: st
         (["--opponents", "bogus"], 'unknown agent "bogus"'),
         (["--opponents", "random", "--config", '{"hp": -3}'], "hp must be between 1 and 100"),
         (["--opponents", "x*random"], "the weight 'x' of 'random' is not a number"),
+        (["--init-onnx", "/nonexistent/start.onnx"], "--init-onnx /nonexistent/start.onnx: no such file"),
     ],
 )
 def test_train_ppo_refuses_a_bad_opponent_or_config_in_one_line(client, extra: List[str], says: str) -> None:
@@ -91,3 +92,15 @@ def test_python_bench_refuses_a_typo_before_measuring(client, args: List[str], s
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr and "env-steps/s" not in done.stdout, done.stderr + done.stdout
     assert done.stderr.startswith("usage: ") and says in done.stderr, done.stderr
+
+
+def test_train_exit_refuses_a_missing_init_onnx_in_one_line() -> None:
+    from torch_support import fresh_run, require_torch
+
+    require_torch()
+    _, run_dir = fresh_run("pytest-exit-cli")
+    done = run("train_exit.py", ["--run-name", "pytest-exit-cli", "--init-onnx", "/nonexistent/start.onnx", "--rounds", "1"])
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    assert "train_exit.py: error: --init-onnx /nonexistent/start.onnx: no such file" in done.stderr, done.stderr
+    assert not run_dir.exists()
