@@ -44,7 +44,15 @@ export function applyChecked<S, D>(
   // not a voluntary option: runners apply it when time runs out, and records carry it.
   const fallback = expectation?.(state)?.defaultDecision;
   if (fallback !== undefined && canonicalEqual(fallback, decision)) return { ok: true, state: applyTrusted(state, fallback) };
-  const why = explain?.(state, decision) ?? explainFromLegal(options, decision);
+  // The explanation only words a refusal: one that trips over a strange decision (a kind named
+  // like an inherited property, say) falls back to the generic one instead of turning it into a throw.
+  let why: string | null;
+  try {
+    why = explain?.(state, decision) ?? null;
+  } catch {
+    why = null;
+  }
+  why ??= explainFromLegal(options, decision);
   return {
     ok: false,
     error: { code: "illegal_decision", message: `decision ${truncate(decisionKey(decision))} is not legal now: ${why}` },

@@ -28,6 +28,21 @@ function configArb(game: AnyGame): fc.Arbitrary<unknown> {
   return fc.oneof(fc.constantFrom(...valid), mixed, fc.jsonValue({ maxDepth: 2 }));
 }
 
+/** Names an object inherits: a lookup by an untrusted key must not find them. */
+const INHERITED = ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf", "isPrototypeOf"];
+
+/**
+ * Junk near a legal decision: a legal one (when `d` is given) with its kind or one field replaced
+ * by an inherited name or arbitrary JSON, as a record file or a client may send.
+ */
+const nearJunk = fc.record({ field: fc.nat(), value: fc.oneof(fc.constantFrom(...INHERITED), fc.jsonValue({ maxDepth: 1 })), kind: fc.boolean() });
+function nearLegal(d: unknown, j: { field: number; value: unknown; kind: boolean }): unknown {
+  if (d === null || typeof d !== "object") return j.value;
+  const keys = Object.keys(d);
+  const key = j.kind || keys.length === 0 ? "kind" : (keys[j.field % keys.length] ?? "kind");
+  return { ...d, [key]: j.value };
+}
+
 /** A config the game accepts, from its variants with a field or two changed to legal values. */
 function validConfigArb(game: AnyGame): fc.Arbitrary<unknown> {
   return configArb(game).filter((c) => game.parseConfig(c).ok);
@@ -62,7 +77,8 @@ for (const game of registry.all()) {
           fc.nat(),
           fc.array(fc.nat(), { maxLength: 40 }),
           fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 3 }),
-          (raw, seed, choices, junk) => {
+          fc.array(nearJunk, { maxLength: 3 }),
+          (raw, seed, choices, junkFar, junkNear) => {
             const parsed = game.parseConfig(raw);
             if (!parsed.ok) return;
             let s = game.setup(parsed.value, seed);
@@ -71,7 +87,8 @@ for (const game of registry.all()) {
               const legal = game.legal(s);
               const before = stateHash(s);
               const legalText = new Set(legal.map((d) => canonicalJson(d)));
-              for (const j of junk) {
+              const near = junkNear.map((j) => nearLegal(legal[j.field % legal.length], j));
+              for (const j of [...junkFar, ...near]) {
                 const out = game.apply(s, j);
                 if (out.ok) expect(legalText.has(canonicalJson(j))).toBe(true);
                 else expect(ERROR_CODES).toContain(out.error.code);
