@@ -83,7 +83,11 @@ main(async () => {
   const rates = await rotatingRounds(sides, rounds, (side, r) => measure(side, slice, 1 + r * 1_000_000, inPlaceOf(side)));
   const nameOf = (i: number): string => (i === sides.length - 1 ? "new" : olds.length === 1 ? "old" : `old${i + 1}`);
   const label = (s: CheckoutEngine, i: number): string => `${nameOf(i)} ${inPlaceOf(s) ? "applyInPlace" : "applyTrusted"}`;
-  const path = all ? ` (applyInPlace on owned copies where a checkout has it: ${sides.map(label).join(", ")})` : here ? " (this checkout with applyInPlace on owned copies)" : "";
+  const path = all
+    ? ` (applyInPlace on owned copies where a checkout has it: ${sides.map(label).join(", ")})`
+    : here
+      ? " (this checkout with applyInPlace on owned copies)"
+      : "";
   console.log(`${id} random playouts${path} ${new Date().toISOString()}, ${rounds} rotating rounds, ${seconds} CPU seconds in all`);
   reportSides(olds, rates, "decisions per CPU second", "  ");
   return 0;
