@@ -1,7 +1,8 @@
 /**
  * Every screen at a phone's size (390 x 844): the lobby with a table list, play for each game,
  * watch, replay and the results. Nothing may scroll sideways: the page's scroll width stays
- * within its width and no element reaches past the viewport's edges.
+ * within its width and no element reaches past the viewport's edges. Play repeats what happened
+ * since your last move above the board (the log is far below it at this width).
  */
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
@@ -110,6 +111,26 @@ describe("phone size (390 x 844): no sideways scroll on any screen", () => {
         expect(cols.map((c) => c.under)).toEqual([true, true, true, true, true]);
       }
     }
+
+    // The log is far below the board here: what the others did since your move is repeated above it.
+    await page.goto(play(sevens));
+    await page.waitForSelector('.table-screen[data-my-turn="true"]');
+    const before = Number(await page.getAttribute(".table-screen", "data-seq"));
+    await page.locator(".decisions ol.options button").first().click();
+    await page.waitForFunction((s) => {
+      const el = document.querySelector(".table-screen");
+      return !!el && Number(el.getAttribute("data-seq")) > s + 1 && el.getAttribute("data-my-turn") === "true";
+    }, before);
+    const recent = page.locator("details.recent");
+    await expect(recent.locator("summary").textContent()).resolves.toBe("Since your last move (4)");
+    await expect(recent.locator("ol.recent-log > li").evaluateAll((li) => li.map((x) => x.getAttribute("data-seq")))).resolves.toEqual(["4", "3", "2", "1"]);
+    const box = await recent.boundingBox();
+    expect(box && box.y + box.height <= 844 ? "in view" : `at ${JSON.stringify(box)}`).toBe("in view");
+    await expectNoSideways(page, "play sevens, since your last move");
+    // Wide enough for the log beside the board: not repeated.
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await expect(recent.isVisible()).resolves.toBe(false);
+    await page.setViewportSize({ width: 390, height: 844 });
 
     await page.goto(`${env.server.base}/#/watch/${watched.table}`);
     await page.waitForSelector(".table-screen .board.sevens");

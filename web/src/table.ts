@@ -40,6 +40,9 @@ export function eventLine(e: LiveEvent): HTMLElement {
   return eventItem({ seq: e.seq, label: e.label, cause: e.cause, events: e.events }, (c) => CAUSE_WORDS[c as LiveEvent["cause"]] ?? c);
 }
 
+/** At most this many decisions in the narrow screen's "since your last move". */
+const RECENT = 6;
+
 const CAUSE_WORDS: Record<LiveEvent["cause"], string> = { answer: "", agent: "bot", timeout: "time ran out: default", resign: "resigned" };
 
 /** Whether the game has a decision that gives it up (dcg's forceFinish): then resigning loses at once. */
@@ -87,6 +90,8 @@ function tableElements() {
     primary: h("div", { class: "primary-acts" }),
     banner: h("div", { class: "seat-banner", role: "alert" }),
     news: h("p", { class: "seat-news", role: "status" }),
+    // Below 760 px the log sits under the board and the hand: this repeats its newest lines up top.
+    recent: h("details", { class: "recent", open: true }),
     results: h("div", { class: "results-wrap" }),
     leave: h("div", { class: "seat-controls" }),
     status: h("p", { class: "linkstate", role: "status" }),
@@ -146,6 +151,7 @@ class TableScreen {
         els.news,
         els.status,
         this.me === null ? els.speed : null,
+        els.recent,
         els.results,
         h("div", { class: "cols" }, els.board, h("aside", null, els.acts, els.leave, h("h3", null, "Seats"), els.seats, h("h3", null, "Log"), els.log)),
       ),
@@ -294,6 +300,7 @@ class TableScreen {
         : null,
     );
     this.drawLog();
+    this.drawRecent();
     this.drawSpeed();
     this.tick();
     this.restoreFocus();
@@ -368,6 +375,28 @@ class TableScreen {
         .sort((a, b) => b.key - a.key)
         .slice(0, 200)
         .map((i) => i.el),
+    );
+  }
+
+  /**
+   * What happened since this seat's last decision (a spectator: the newest decisions), newest
+   * first, at most RECENT of them: shown only where the log is out of sight (narrow screens).
+   */
+  private drawRecent(): void {
+    const all = [...this.events.values()].sort((a, b) => b.seq - a.seq);
+    const mine = this.me === null ? -1 : all.findIndex((e) => e.seat === this.me && e.cause === "answer");
+    const since = mine < 0 ? all.slice(0, this.me === null ? 3 : all.length) : mine === 0 ? all.slice(0, 1) : all.slice(0, mine);
+    const shown = since.slice(0, RECENT);
+    const what = this.me === null ? "Latest" : mine === 0 ? "Your last move" : "Since your last move";
+    mount(
+      this.els.recent,
+      shown.length
+        ? [
+            h("summary", null, `${what} (${since.length})`),
+            h("ol", { class: "recent-log" }, shown.map(eventLine)),
+            since.length > shown.length ? h("p", { class: "k" }, `and ${since.length - shown.length} earlier: see the Log below`) : null,
+          ]
+        : null,
     );
   }
 
