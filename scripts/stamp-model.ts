@@ -7,41 +7,61 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { META, contractViolations } from "../agents/onnx/contract.ts";
-import { readModelInfo } from "../agents/onnx/model-info.ts";
+import { ModelFormatError, readModelInfo } from "../agents/onnx/model-info.ts";
 import { metadataEntries, withMetadata } from "../agents/onnx/stamp.ts";
 import { adapters } from "../env/games/index.ts";
 import { specOf } from "../env/spec.ts";
+import { main } from "./cli.ts";
 
-const [path, game] = process.argv.slice(2);
-const adapter = game === undefined ? undefined : adapters.get(game);
-if (path === undefined || !adapter) {
-  console.error(`usage: npx tsx scripts/stamp-model.ts <model.onnx> <game>  (games: ${[...adapters.keys()].join(", ")})`);
-  process.exit(2);
+const USAGE = `usage: npx tsx scripts/stamp-model.ts <model.onnx> <game>  (games: ${[...adapters.keys()].join(", ")})`;
+
+/** The model's bytes, or one line saying why they cannot be read or are not an ONNX model. */
+function readModel(path: string): Uint8Array {
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(readFileSync(path));
+  } catch (e) {
+    throw new Error(`cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { cause: e });
+  }
+  if (bytes.length === 0) throw new Error(`${path} is empty: not an ONNX model`);
+  try {
+    readModelInfo(bytes);
+  } catch (e) {
+    if (e instanceof ModelFormatError) throw new Error(`${path}: ${e.message}`, { cause: e });
+    throw e;
+  }
+  return bytes;
 }
-const spec = specOf(adapter);
-const bytes = new Uint8Array(readFileSync(path));
-const metadata = Object.fromEntries(metadataEntries(bytes));
-const want = {
-  game: spec.game,
-  obsVersion: spec.observation.version,
-  obsSize: spec.observation.size,
-  actionSize: spec.action.size,
-  actionSpecHash: spec.actionSpecHash,
-};
-// Only the version and hash may differ: anything else the contract finds stays a refusal.
-const stamped = {
-  ...metadata,
-  [META.game]: metadata[META.game] ?? "",
-  [META.obsVersion]: spec.observation.version,
-  [META.actionSpecHash]: spec.actionSpecHash,
-};
-const out = withMetadata(bytes, stamped);
-const problems = contractViolations(readModelInfo(out), want);
-if (problems.length > 0) {
-  console.error(`error: ${path} not stamped:\n  ${problems.join("\n  ")}`);
-  process.exit(1);
-}
-writeFileSync(path, out);
-console.log(
-  `${path}: ${META.obsVersion}=${spec.observation.version} ${META.actionSpecHash}=${spec.actionSpecHash} (was ${metadata[META.obsVersion]} ${metadata[META.actionSpecHash]})`,
-);
+
+main(() => {
+  const [path, game] = process.argv.slice(2);
+  const adapter = game === undefined ? undefined : adapters.get(game);
+  if (path === undefined || !adapter) {
+    console.error(USAGE);
+    return 2;
+  }
+  const spec = specOf(adapter);
+  const bytes = readModel(path);
+  const metadata = Object.fromEntries(metadataEntries(bytes));
+  const want = {
+    game: spec.game,
+    obsVersion: spec.observation.version,
+    obsSize: spec.observation.size,
+    actionSize: spec.action.size,
+    actionSpecHash: spec.actionSpecHash,
+  };
+  // Only the version and hash may differ: anything else the contract finds stays a refusal.
+  const stamped = {
+    ...metadata,
+    [META.game]: metadata[META.game] ?? "",
+    [META.obsVersion]: spec.observation.version,
+    [META.actionSpecHash]: spec.actionSpecHash,
+  };
+  const out = withMetadata(bytes, stamped);
+  const problems = contractViolations(readModelInfo(out), want);
+  if (problems.length > 0) throw new Error(`${path} not stamped: ${problems.join("; ")}`);
+  writeFileSync(path, out);
+  console.log(
+    `${path}: ${META.obsVersion}=${spec.observation.version} ${META.actionSpecHash}=${spec.actionSpecHash} (was ${metadata[META.obsVersion]} ${metadata[META.actionSpecHash]})`,
+  );
+});

@@ -54,4 +54,25 @@ describe("re-stamping a model's metadata (scripts/stamp-model.ts)", () => {
       expect(Buffer.from(readFileSync(path)).equals(Buffer.from(bytes))).toBe(true);
     }
   });
+
+  it("a missing, empty, cut-short or non-ONNX file, or a directory, is one line of error and exit 1, never a stack trace", () => {
+    const good = model(spec.observation.size, { game: "sevens" });
+    const files: [string, Uint8Array | null, RegExp][] = [
+      ["missing.onnx", null, /cannot read .*missing\.onnx \(ENOENT\)/],
+      ["empty.onnx", new Uint8Array(0), /empty\.onnx is empty: not an ONNX model/],
+      ["cut.onnx", good.subarray(0, Math.floor(good.length / 2)), /cut\.onnx: the file is truncated/],
+      ["text.onnx", new TextEncoder().encode('{"not": "a model"}'), /text\.onnx: not an ONNX model/],
+    ];
+    for (const [name, bytes, message] of files) {
+      const path = join(dir, name);
+      if (bytes) writeFileSync(path, bytes);
+      const run = runScript("stamp-model.ts", [path, "sevens"]);
+      expect(run.code, name).toBe(1);
+      expect(run.stderr.trim().split("\n"), name).toHaveLength(1);
+      expect(run.stderr, name).toMatch(message);
+    }
+    const run = runScript("stamp-model.ts", [dir, "sevens"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim()).toMatch(/^error: cannot read .* \(EISDIR\)$/);
+  });
 });
