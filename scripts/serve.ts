@@ -21,7 +21,7 @@ const USAGE =
   "[--lease-socket PATH] [--lease-grace-ms N] [--build-id ID] [--expose-state-hashes]\n" +
   "environment: CARDGYM_HOST, PORT, CARDGYM_SOCKET, CARDGYM_TOKEN, CARDGYM_DATA_DIR\n" +
   "--socket PATH listens on a Unix domain socket instead of host:port (its URL is unix:PATH): on one\n" +
-  "machine, 1.1-1.4x the requests/s of TCP loopback in our runs (docs/protocol.md, Transports); each session\n" +
+  "machine, 1.1-1.4x the requests/s of TCP loopback in our runs (docs/protocol.md, Performance); each session\n" +
   "worker then also serves the fast path on PATH.w<i> (framed steps without HTTP; --no-fast-path: off)\n" +
   "--token T is visible to every user of this machine in `ps`; prefer CARDGYM_TOKEN or --token-file\n" +
   "(a file holding the token on its first line)\n" +
