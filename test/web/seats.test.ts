@@ -74,6 +74,8 @@ describe("seats in the browser", () => {
     await a2.waitForSelector('.table-screen[data-link="open"]');
     await a.waitForSelector('.table-screen[data-link="replaced"]');
     await expect(a.locator(".seat-banner").textContent()).resolves.toMatch(/This seat is open in another tab or window/);
+    // The action bar says so too, rather than whose turn it is (nothing here can act on it).
+    await expect(a.locator(".now-acting").textContent()).resolves.toMatch(/^This seat is open in another tab or window/);
     expect(await a.locator("ol.options button, .boardwrap button.can, [data-act=leave], [data-act=resign]").count()).toBe(0);
     // Moves go on from the second tab (and seat 1); the first tab never reconnects meanwhile.
     for (let i = 0; i < 2; i++) {

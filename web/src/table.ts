@@ -40,6 +40,15 @@ export function eventLine(e: LiveEvent): HTMLElement {
   return eventItem({ seq: e.seq, label: e.label, cause: e.cause, events: e.events }, (c) => CAUSE_WORDS[c as LiveEvent["cause"]] ?? c);
 }
 
+/** The action bar's headline while a seat's channel is not open (the status line has the details). */
+const LINK_DOWN: Record<Exclude<LinkState, "open">, string> = {
+  connecting: "Connecting to the table…",
+  closed: "Connection lost: reconnecting…",
+  refused: "The table refused this seat's link",
+  replaced: "This seat is open in another tab or window",
+  resigned: "You resigned from this seat",
+};
+
 /** At most this many decisions in the narrow screen's "since your last move". */
 const RECENT = 6;
 
@@ -424,7 +433,10 @@ class TableScreen {
   private drawBar(f: Frame, mine: readonly DecisionOption[]): void {
     const { els, game } = this;
     const headline = headlineFor(game);
-    const who = f.status === "finished" ? "Game over" : f.actor === "terminal" ? "" : headline ? headline(f.view) : `${this.seatName(f.actor)} to decide`;
+    // A seat whose channel is down can decide nothing: saying "Your turn" over no buttons would puzzle.
+    const down = this.me !== null && f.status !== "finished" && this.link !== "open" ? LINK_DOWN[this.link] : null;
+    const who =
+      f.status === "finished" ? "Game over" : down ? down : f.actor === "terminal" ? "" : headline ? headline(f.view) : `${this.seatName(f.actor)} to decide`;
     mount(els.now, who, f.status === "finished" ? "" : h("span", { class: "k" }, ` · decision ${f.seq + 1}`));
     const primary = primaryFor(game);
     mount(
