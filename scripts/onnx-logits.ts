@@ -28,7 +28,7 @@ main(async () => {
   if (!adapter) throw new UsageError(`no RL adapter for game "${values.game}" (games: ${[...adapters.keys()].join(", ")})`);
   const spec = specOf(adapter);
 
-  const raw: unknown = JSON.parse(values.obs ? readFileSync(values.obs, "utf8") : readFileSync(0, "utf8"));
+  const raw = readObservations(values.obs);
   const rows = Array.isArray(raw) ? raw : raw !== null && typeof raw === "object" && "obs" in raw ? (raw as { obs: unknown }).obs : null;
   if (!Array.isArray(rows)) throw new UsageError('the observations must be a JSON array of rows or {"obs": rows}');
   const obs = rows.map((row: unknown, i) => {
@@ -71,3 +71,19 @@ main(async () => {
     throw e;
   }
 });
+
+/** The observation rows' JSON from --obs FILE or standard input, or one line naming what could not be read. */
+function readObservations(file: string | undefined): unknown {
+  const [flag, from] = file === undefined ? ["", "standard input"] : ["--obs: ", file];
+  let text: string;
+  try {
+    text = readFileSync(file ?? 0, "utf8");
+  } catch (e) {
+    throw new UsageError(`${flag}cannot read ${from} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`${flag}${from} is not JSON (${(e as Error).message.split("\n")[0]})`);
+  }
+}
