@@ -1,6 +1,7 @@
 /**
  * The other boards, played by clicking (Shephy's field and hand, BlackPoker's zones), and Watch:
- * a bot-only table at a phone's width, paused, stepped and played live.
+ * a bot-only table at a phone's width, paused, stepped and played live. Shephy's cards say what
+ * they do.
  */
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
@@ -60,6 +61,13 @@ describe("boards and watching in the browser", () => {
     await page.waitForSelector(".board.shephy");
     // The deadline as a countdown, with the decision the server applies when it runs out.
     await expect(page.locator(".deadline").textContent()).resolves.toMatch(/Your turn: \d+ s left \(then: .+\)/);
+    // Every card in the hand says what it does (a newcomer cannot know that Shephion loses the game).
+    const faces = await page
+      .locator(".board.shephy .hand-card")
+      .evaluateAll((cards) => cards.map((c) => [c.querySelector(".name")?.textContent ?? "", c.querySelector(".effect")?.textContent ?? ""]));
+    expect(faces.length).toBe(5);
+    for (const [name, effect] of faces) expect(effect, name).toMatch(/^[A-Z].{8,}\.$/);
+    expect(new Set(faces.map(([, e]) => e)).size).toBe(new Set(faces.map(([n]) => n)).size);
     const used = await playSome(page, ".board.shephy", 8);
     expect(used.board).toBeGreaterThan(0);
     await waitTurn(page);

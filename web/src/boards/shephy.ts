@@ -3,6 +3,35 @@ import type { ShephyView } from "../../../engine/shephy/view.ts";
 import { h } from "../dom.ts";
 import { matching, spot, stat, type BoardCtx } from "./common.ts";
 
+/**
+ * What each event card does, in a player's words (docs/rules/shephy.md, "Card effects as
+ * implemented"), by card type id: shown on the card, so nobody has to know Shephy to play it.
+ */
+export const CARD_TEXT: readonly string[] = [
+  "Gain a sheep of value 3.",
+  "Gain sheep of value 1, one at a time, until you stop.",
+  "Choose one of your sheep: gain another of its value.",
+  "Choose a sheep: gain up to 3 of the next lower value (nothing for a 1).",
+  "Select sheep below your highest value: each moves up one value.",
+  "Select sheep: they go, and you gain one sheep of the largest value up to their sum.",
+  "Play it as another card of your hand (that card stays in your hand).",
+  "Release sheep of your choice until 2 remain.",
+  "Release one sheep of your choice.",
+  "Take a card of your choice from the deck into your hand; the deck is shuffled.",
+  "Release your highest sheep.",
+  "Release 3 sheep of your choice (all, if fewer); then this card leaves the game.",
+  "Choose a sheep: release every sheep of its value.",
+  "Remove a card of your hand from the game.",
+  "Discard a card of your hand.",
+  "Release every sheep: the game ends (an empty field loses).",
+  "Release half of your sheep (rounded down), your choice.",
+  "Release 2 sheep of your choice (all, if fewer).",
+  "Release your highest sheep and gain one of the next lower value.",
+];
+
+/** An event card: its name and what it does. */
+const cardFace = (c: number) => [h("span", { class: "name" }, CARD_NAMES[c]), h("small", { class: "effect" }, CARD_TEXT[c])];
+
 /** Shephy: the field of sheep (at most 7), the stock, the enemy sheep, the hand; cards are clicks. */
 export function shephyBoard(ctx: BoardCtx): HTMLElement {
   const v = ctx.view as ShephyView;
@@ -22,7 +51,7 @@ export function shephyBoard(ctx: BoardCtx): HTMLElement {
   });
   const hand = v.hand.map((c, i) => {
     const opts = matching(ctx, (d) => (d.kind === "play" || d.kind === "chooseHand") && d.index === i);
-    return spot("card hand-card", opts, ctx, { "data-hand": i }, CARD_NAMES[c]);
+    return spot("card hand-card", opts, ctx, { "data-hand": i }, cardFace(c));
   });
   const deck =
     v.deck?.map((c, i) =>
@@ -31,7 +60,7 @@ export function shephyBoard(ctx: BoardCtx): HTMLElement {
         matching(ctx, (d) => d.kind === "chooseDeck" && d.index === i),
         ctx,
         {},
-        CARD_NAMES[c],
+        cardFace(c),
       ),
     ) ?? [];
   const buttons = matching(ctx, (d) => d.kind === "confirm" || d.kind === "gainOne" || d.kind === "stop").map((o) => spot("act", [o], ctx, {}, o.label));
