@@ -2,6 +2,9 @@
 import { readFileSync } from "node:fs";
 import { UsageError } from "./cli.ts";
 
+/** The longest token (HTTP servers, Node's included, refuse headers much past a few KiB). */
+const MAX_TOKEN = 1024;
+
 /** The bearer token from --token, --token-file or CARDGYM_TOKEN (at most one of them), or null. */
 export function readToken(flag: string | undefined, file: string | undefined, env: string | undefined = process.env.CARDGYM_TOKEN): string | null {
   const given = [flag !== undefined, file !== undefined, env !== undefined && env !== ""].filter(Boolean).length;
@@ -17,6 +20,12 @@ export function readToken(flag: string | undefined, file: string | undefined, en
     token = (text.split(/\r?\n/)[0] ?? "").trim();
   }
   if (token !== null && token.length < 8) throw new UsageError("the token (--token, --token-file or CARDGYM_TOKEN) must be at least 8 characters");
+  // It travels in an Authorization header: a token no client can send would lock every client out.
+  if (token !== null && (token.length > MAX_TOKEN || !/^[\x20-\x7e]+$/.test(token))) {
+    throw new UsageError(
+      `the token (--token, --token-file or CARDGYM_TOKEN) must be at most ${MAX_TOKEN} printable ASCII characters (it is sent in an Authorization header)`,
+    );
+  }
   return token;
 }
 

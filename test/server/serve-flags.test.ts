@@ -106,4 +106,17 @@ describe("npm start: where it binds and how it takes a token", () => {
     expect(() => readToken("short", undefined, undefined)).toThrow(/at least 8/);
     expect(() => readToken(undefined, "/nonexistent/token", undefined)).toThrow(/cannot read it \(ENOENT\)/);
   });
+
+  it("refuses a token no client could send in an Authorization header: binary, control characters, or huge", () => {
+    const dir = mkdtempSync(join(tmpdir(), "cardgym-token-"));
+    const file = join(dir, "token");
+    for (const bad of [Buffer.from([0x9f, 0x00, 0x41, 0xff, 0xfe, 0x80, 0x01, 0x02, 0x03]), Buffer.from("a".repeat(100_000))]) {
+      writeFileSync(file, bad);
+      expect(() => readToken(undefined, file, undefined)).toThrow(/at most 1024 printable ASCII characters/);
+    }
+    expect(() => readToken("tab\tinside-token", undefined, undefined)).toThrow(/printable ASCII/);
+    writeFileSync(file, "good-token-12345\r\nsecond line\n");
+    expect(readToken(undefined, file, undefined)).toBe("good-token-12345");
+    rmSync(dir, { recursive: true, force: true });
+  });
 });
