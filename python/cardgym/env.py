@@ -310,6 +310,13 @@ class SessionEnv:
         """The arrays as the caller gets them: copies with ``writable_obs``, else read-only views."""
         return tuple(a.copy() for a in arrays) if self.writable_obs else arrays
 
+    def _live(self) -> Session:
+        """The env's session; a closed env raises RuntimeError (a check, not an assert, so that it
+        still holds under ``python -O``, where a bare None would fail as an AttributeError)."""
+        if self.session is None:
+            raise RuntimeError(f"the {type(self).__name__} is closed; make a new env")
+        return self.session
+
     def action_masks(self) -> np.ndarray:
         """The current legal-action mask as bools: (A,), of the seat to act in a multi-agent env
         (all False once the game is over), or (N, A) for batched envs."""
@@ -319,8 +326,8 @@ class SessionEnv:
 
     def board(self, env: int = 0) -> str:
         """The table of game ``env`` as text (the game's own drawing), whose turn it is and the legal actions."""
-        assert self.session is not None, "the env is closed"
-        return self.session.render(env)
+        session = self._live()
+        return session.render(env)
 
     def render(self) -> Any:
         """``ansi``: the board as text (one per game when batched); ``human``: printed, None returned."""
@@ -454,8 +461,8 @@ class CardgymEnv(SessionEnv, gym.Env):
     @property
     def spec_info(self) -> Dict[str, Any]:
         """The server's env spec (observation layout, action layout, actionSpecHash)."""
-        assert self.session is not None
-        return self.session.spec
+        session = self._live()
+        return session.spec
 
     def _unpack(self, b: Dict[str, Any]) -> Tuple[Dict[str, np.ndarray], Dict[str, Any]]:
         obs, mask = self._own(b["obs"][0], b["mask"][0].view(np.int8))
@@ -474,18 +481,18 @@ class CardgymEnv(SessionEnv, gym.Env):
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> Tuple[Dict[str, np.ndarray], Dict[str, Any]]:
         super().reset(seed=seed)
-        assert self.session is not None, "the env is closed"
-        obs, info = self._unpack(self.session.reset(seed))
+        session = self._live()
+        obs, info = self._unpack(session.reset(seed))
         self._over = None
         return obs, info
 
     def step(self, action: Any) -> Tuple[Dict[str, np.ndarray], float, bool, bool, Dict[str, Any]]:
-        assert self.session is not None, "the env is closed"
+        session = self._live()
         if self._mask is None:
             raise RuntimeError("call reset() before step()")
         if self._over is not None:
             raise RuntimeError(f"the episode is over ({self._over}); call reset() before stepping again")
-        b = self.session.step([action])
+        b = session.step([action])
         obs, info = self._unpack(b)
         terminated, truncated = bool(b["terminated"][0]), bool(b["truncated"][0])
         if terminated or truncated:
@@ -496,6 +503,6 @@ class CardgymEnv(SessionEnv, gym.Env):
 
     def action_labels(self) -> List[Dict[str, Any]]:
         """``[{id, label}]`` for every legal action now, sorted by id (a readable form of the mask)."""
-        assert self.session is not None, "the env is closed"
-        labels: List[Dict[str, Any]] = self.session.mask(labels=True)["labels"][0]
+        session = self._live()
+        labels: List[Dict[str, Any]] = session.mask(labels=True)["labels"][0]
         return labels

@@ -70,8 +70,8 @@ class CardgymAECEnv(MultiAgentSessionEnv, AECEnv):
         return self._agent_of_seat.get(seat) if seat >= 0 else None
 
     def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
-        assert self.session is not None, "the env is closed"
-        b = self.session.reset(seed)
+        session = self._live()
+        b = session.reset(seed)
         self._batch, self._mask = b, b["mask"][0].view(np.int8)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -103,10 +103,10 @@ class CardgymAECEnv(MultiAgentSessionEnv, AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        assert self.session is not None, "the env is closed"
+        session = self._live()
         if action is None:
             raise ValueError(f"{agent} is to act and must be given an action, not None")
-        b = self.session.step([action])
+        b = session.step([action])
         self._batch, self._mask = b, b["mask"][0].view(np.int8)
         reward = b["reward"][0].tolist()
         self._cumulative_rewards[agent] = 0.0

@@ -92,6 +92,7 @@ class EnvPool:
     def reset(self, seed: Optional[int] = None) -> Tuple[Dict[str, np.ndarray], Dict[str, Any]]:
         """Restarts every env (``seed``: env i gets ``seed + i``); returns every env's first
         observation, in env order. For asynchronous use, follow with ``recv()``."""
+        self._check_open()
         if self._in_flight:
             raise RuntimeError("steps are in flight: recv() them before reset()")
         replies = [s.reset(None if seed is None else seed + k * self.shard_size) for k, s in enumerate(self.sessions)]
@@ -110,6 +111,7 @@ class EnvPool:
     def send(self, actions: Any, env_id: Any) -> None:
         """Sends ``actions[j]`` to env ``env_id[j]``; ``env_id`` must cover whole shards (as
         ``recv`` hands them out). Returns without waiting for the steps."""
+        self._check_open()
         acts = np.asarray(actions).reshape(-1)
         ids = np.asarray(env_id, dtype=np.int64).reshape(-1)
         if acts.shape != ids.shape:
@@ -135,6 +137,7 @@ class EnvPool:
     def recv(self) -> Tuple[Dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
         """The first ``batch_size`` envs whose step (or reset) is done, as ``step`` returns them,
         with ``infos["env_id"]``; rewards, flags and infos of a reset batch are zeros / its own."""
+        self._check_open()
         shards = self.batch_size // self.shard_size
         have = self._ready[:shards]
         self._ready = self._ready[shards:]
@@ -143,6 +146,10 @@ class EnvPool:
                 raise RuntimeError("fewer envs are stepping than batch_size: send() actions for the last batch first")
             have += self._wait(shards - len(have))
         return self._merge(have)
+
+    def _check_open(self) -> None:
+        if not self.sessions:
+            raise RuntimeError("the EnvPool is closed; make a new one")
 
     def _wait(self, count: int) -> List[Tuple[int, Dict[str, Any]]]:
         """Receives the first ``count`` in-flight shards to answer."""

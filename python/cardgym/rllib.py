@@ -147,8 +147,8 @@ class RLlibMultiAgentEnv(MultiAgentSessionEnv, _MultiAgentBase):
         return {"observations": np.array(o, dtype=np.float32), "action_mask": mask}
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> Tuple[Dict[str, Any], Dict[str, Any]]:
-        assert self.session is not None, "the env is closed"
-        b = self.session.reset(seed)
+        session = self._live()
+        b = session.reset(seed)
         self._mask = b["mask"][0].view(np.int8)
         self.agents = list(self.possible_agents)
         agent = self._agent_of[int(b["seat"][0])]
@@ -156,12 +156,12 @@ class RLlibMultiAgentEnv(MultiAgentSessionEnv, _MultiAgentBase):
         return {agent: self._obs_of(b, agent, True)}, {agent: {}}
 
     def step(self, action_dict: Dict[str, Any]) -> Tuple[Dict[str, Any], Dict[str, float], Dict[str, bool], Dict[str, bool], Dict[str, Any]]:
-        assert self.session is not None, "the env is closed"
+        session = self._live()
         if self._acting is None:
             raise RuntimeError("the episode is over; call reset() before stepping again")
         if self._acting not in action_dict:
             raise ValueError(f"{self._acting} is to act; got actions for {sorted(action_dict)}")
-        b = self.session.step([action_dict[self._acting]])
+        b = session.step([action_dict[self._acting]])
         self._mask = b["mask"][0].view(np.int8)
         reward = b["reward"][0]
         rewards = {a: float(reward[s]) for a, s in self._seat_of.items()}

@@ -117,15 +117,15 @@ class CardgymVecEnv(LearnerBatchEnv, _Base):
         """A single env's observation (terminal_observation), in this env's observation format."""
         if self.observation_kind == "flat":
             return row.copy()
-        assert self.session is not None
-        return {"observation": row.copy(), "action_mask": np.zeros(self.session.action_size, dtype=np.int8)}
+        session = self._live()
+        return {"observation": row.copy(), "action_mask": np.zeros(session.action_size, dtype=np.int8)}
 
     # ------------------------------------------------------------------ VecEnv API
 
     def reset(self) -> Any:
-        assert self.session is not None, "the env is closed"
+        session = self._live()
         seeds = list(self._seeds)
-        b = self.session.reset(seeds=seeds) if any(s is not None for s in seeds) else self.session.reset()
+        b = session.reset(seeds=seeds) if any(s is not None for s in seeds) else session.reset()
         self._reset_seeds()
         if hasattr(self, "_reset_options"):
             self._reset_options()
@@ -141,11 +141,11 @@ class CardgymVecEnv(LearnerBatchEnv, _Base):
         self._actions = np.asarray(actions).reshape(self.num_envs)
 
     def step_wait(self) -> Any:
-        assert self.session is not None, "the env is closed"
+        session = self._live()
         if self._actions is None:
             raise RuntimeError("step_async() must come before step_wait()")
         actions, self._actions = self._actions, None
-        b = self.session.step(actions)
+        b = session.step(actions)
         rewards = b["reward"].astype(np.float32)
         terminated = b["terminated"].astype(bool)
         truncated = b["truncated"].astype(bool)

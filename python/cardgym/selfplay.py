@@ -110,15 +110,15 @@ class SelfPlayVectorEnv(SessionEnv):
         return {"observation": obs, "action_mask": mask}, infos
 
     def reset(self, *, seed: Seed = None, options: Optional[Dict[str, Any]] = None) -> Tuple[Dict[str, np.ndarray], Dict[str, Any]]:
-        assert self.session is not None, "the env is closed"
+        session = self._live()
         request = seed_request(seed, self.num_envs)
-        return self._unpack(self.session.reset(request.get("seed"), seeds=request.get("seeds")))
+        return self._unpack(session.reset(request.get("seed"), seeds=request.get("seeds")))
 
     def step(self, actions: Any) -> Tuple[Dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
-        assert self.session is not None, "the env is closed"
+        session = self._live()
         if self._mask is None:
             raise RuntimeError("call reset() before step()")
-        b = self.session.step(np.asarray(actions).reshape(self.num_envs))
+        b = session.step(np.asarray(actions).reshape(self.num_envs))
         obs, infos = self._unpack(b)
         return obs, b["reward"].copy(), b["terminated"].copy(), b["truncated"].copy(), infos
 

@@ -120,15 +120,15 @@ class CardgymVectorEnv(LearnerBatchEnv, VectorEnv):
     def reset(self, *, seed: Seed = None, options: Optional[Dict[str, Any]] = None) -> Tuple[Dict[str, np.ndarray], Dict[str, Any]]:
         """``seed``: an int re-seeds env i with ``seed + i``; a list gives one seed per env (None:
         that env's stream goes on); see docs/protocol.md."""
-        assert self.session is not None, "the env is closed"
+        session = self._live()
         request = seed_request(seed, self.num_envs)
         super().reset(seed=seed if isinstance(seed, int) else None)
-        obs, _, _, _, infos = self._unpack(self.session.reset(request.get("seed"), seeds=request.get("seeds")))
+        obs, _, _, _, infos = self._unpack(session.reset(request.get("seed"), seeds=request.get("seeds")))
         return obs, infos
 
     def step(self, actions: Any) -> Tuple[Dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
-        assert self.session is not None, "the env is closed"
-        return self._unpack(self.session.step(np.asarray(actions).reshape(self.num_envs)))
+        session = self._live()
+        return self._unpack(session.step(np.asarray(actions).reshape(self.num_envs)))
 
     # VectorEnv's close (it marks the env closed, then calls close_extras), not SessionEnv's.
     close = VectorEnv.close

@@ -76,3 +76,19 @@ def test_seat_options_belong_to_the_learner_envs_only(client):
         assert set(infos["learner_seat"].tolist()) <= {0, 1, 2, 3, 4}
     finally:
         env.close()
+
+
+@pytest.mark.parametrize("kind", sorted(MAKERS) + ["pool"])
+def test_a_closed_env_closes_again_quietly_and_refuses_reset_and_step_by_name(kind, client):
+    """Use after close is a RuntimeError naming the closed env, for every env type: not an assert
+    (gone under ``python -O``, leaving an AttributeError on None) nor a numpy error from the pool's
+    empty list of sessions."""
+    env = cardgym.make_pool("sevens", 2, seed=1, client=client) if kind == "pool" else MAKERS[kind](seed=1, client=client)
+    env.reset()
+    env.close()
+    env.close()
+    action: Any = {"player_0": 0} if kind == "rllib-multi" else 0 if kind in ("gymnasium", "pettingzoo") else np.zeros(2, dtype=np.int64)
+    with pytest.raises(RuntimeError, match="closed"):
+        env.reset()
+    with pytest.raises(RuntimeError, match="closed"):
+        env.step(action)
