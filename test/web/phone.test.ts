@@ -160,6 +160,10 @@ describe("phone size (390 x 844): no sideways scroll on any screen", () => {
     await page.goto(play(ended));
     await page.waitForSelector(".results .result");
     await expectNoSideways(page, "results sevens");
+    // Who won comes first; the last moves follow it.
+    const order = await page.evaluate(() => ["section.results", "details.recent"].map((q) => document.querySelector(q)?.getBoundingClientRect().top ?? -1));
+    expect(order[1]).toBeGreaterThan(order[0]!);
+    expect(order[0]).toBeGreaterThan(0);
     await shot(page, "results-phone");
 
     // Shephy alone: won or lost, and why, in words.

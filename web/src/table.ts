@@ -160,8 +160,9 @@ class TableScreen {
         els.news,
         els.status,
         this.me === null ? els.speed : null,
-        els.recent,
+        // The results first: who won is the news once the game is over.
         els.results,
+        els.recent,
         h("div", { class: "cols" }, els.board, h("aside", null, els.acts, els.leave, h("h3", null, "Seats"), els.seats, h("h3", null, "Log"), els.log)),
       ),
     );
