@@ -5,6 +5,7 @@ import type { Worker } from "node:worker_threads";
 import type { FastEvent } from "./fast-path.ts";
 import type { HostReply, HostRequest, LoggedOp } from "./host-protocol.ts";
 import type { CreateBody } from "./schemas.ts";
+import { describeThrown } from "../errors.ts";
 import type { HostSetup } from "./session-host.ts";
 
 /** A request that ran past its budget (its worker was replaced). */
@@ -28,6 +29,14 @@ export class WorkerLost extends Error {
   constructor(why: string) {
     super(`the session worker stopped: ${why}`);
     this.name = "WorkerLost";
+  }
+}
+
+/** Structured clone refused the request (a value it cannot copy, or nested too deep for it): that request fails alone. */
+export class UnsendableRequest extends Error {
+  constructor(cause: unknown) {
+    super(`the request could not be handed to its session worker: ${describeThrown(cause)}`, { cause });
+    this.name = "UnsendableRequest";
   }
 }
 

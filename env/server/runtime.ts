@@ -4,7 +4,7 @@ import { unlinkSync } from "node:fs";
 import { FastPathServer } from "./fast-path.ts";
 import type { DecideJob, Job } from "./jobs.ts";
 import type { FromWorker, HostReply, HostRequest, ToWorker } from "./host-protocol.ts";
-import { JobTimeout, StepTimeout, WorkerLost, type RuntimeOptions, type Slot, type Task } from "./runtime-types.ts";
+import { JobTimeout, StepTimeout, UnsendableRequest, WorkerLost, type RuntimeOptions, type Slot, type Task } from "./runtime-types.ts";
 import { SessionHost } from "./session-host.ts";
 import type { WorkerInit } from "./session-module.ts";
 import { must } from "../../engine/core/index.ts";
@@ -266,10 +266,13 @@ export class SessionRuntime {
     const task = s.queue.shift();
     if (!task) return;
     const seq = ++this.seq;
-    const timer = setTimeout(() => this.expire(s, seq), task.budgetMs);
-    s.current = { task, seq, timer };
-    const message: ToWorker = { seq, req: task.req };
-    s.worker.postMessage(message);
+    try {
+      s.worker.postMessage({ seq, req: task.req } satisfies ToWorker);
+    } catch (e) {
+      task.reject(new UnsendableRequest(e)); // this may run in a worker's event handler: the request fails, not the process
+      return this.pump(s);
+    }
+    s.current = { task, seq, timer: setTimeout(() => this.expire(s, seq), task.budgetMs) };
   }
 
   private start(s: Slot): void {

@@ -51,4 +51,20 @@ describe("runJob", () => {
     expect((await client.ok("GET", `/v1/sessions/${id}`)).hashes).toEqual(before);
     expect(await app.cardgym.runJob(job, { budgetMs: 5000 })).toBe(a);
   });
+
+  it("a request its worker cannot be sent (structured clone refuses it) fails alone, whether the worker was ready or still starting", async () => {
+    const job = decideJob("random", 2);
+    const unsendable = { ...job, view: { nested: () => 1 } };
+    // A fresh server: the first job waits for its worker to start and is sent from the worker's "ready" event.
+    const fresh = buildApp({ workers: 1, stepTimeoutMs: 5000 });
+    try {
+      await expect(fresh.cardgym.runJob(unsendable, { budgetMs: 5000 })).rejects.toThrow(/could not be handed to its session worker/);
+      expect(typeof (await fresh.cardgym.runJob(job, { budgetMs: 5000 }))).toBe("number");
+      // Now with the worker ready: the same, and the slot is not held by the failed request.
+      await expect(fresh.cardgym.runJob(unsendable, { budgetMs: 5000 })).rejects.toThrow(/could not be handed to its session worker/);
+      expect(typeof (await fresh.cardgym.runJob(job, { budgetMs: 5000 }))).toBe("number");
+    } finally {
+      await fresh.close();
+    }
+  });
 });
