@@ -7,6 +7,7 @@ import operator
 import os
 import socket
 import threading
+import time
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Tuple, TypedDict, Union
 from urllib.parse import quote, urlsplit
 
@@ -458,14 +459,42 @@ class Session(SessionInfo, _ClosesOnce):
             if e.code in ("not_found", "fast_path_off", "fast_path_unavailable"):
                 return None
             raise
+        self._fast_grant: Tuple[str, str] = (grant["socket"], grant["key"])
         try:
             return FastConnection(grant["socket"], grant["key"], self.client._timeout)
         except FastPathBroken:
             return None
 
-    def _fast(self, call: Any) -> Dict[str, Any]:
-        """One fast-path request; errors raise as over HTTP, a broken connection as what the server says of the session."""
+    def _live_fast(self) -> FastConnection:
+        """The fast-path connection, attached again if this client dropped it mid-request.
+
+        A request cut off on this side (a KeyboardInterrupt during a step, say) leaves the stream
+        out of step, so the connection closes itself; the session is fine, but it stays bound to
+        the fast path (HTTP steps get 409 ``session_attached``). So a new connection attaches with
+        the same key. The server frees the session from the old connection once it has finished
+        the request that was cut off, and refuses the attach as ``session_busy`` until then, so
+        that refusal is tried again, up to the client's timeout."""
         fast = self.fast
+        assert fast is not None
+        if not fast.closed:
+            return fast
+        path, key = self._fast_grant
+        deadline = time.monotonic() + self.client._timeout
+        delay = 0.002
+        while True:
+            try:
+                fast = self.fast = FastConnection(path, key, self.client._timeout)
+                return fast
+            except FastPathBroken as e:
+                if e.code != "session_busy" or time.monotonic() > deadline:
+                    self.fast = None
+                    raise self._broken(e) from None
+            time.sleep(delay)
+            delay = min(2 * delay, 0.05)
+
+    def _fast(self, call: Any, reattach: bool = True) -> Dict[str, Any]:
+        """One fast-path request; errors raise as over HTTP, a broken connection as what the server says of the session."""
+        fast = self._live_fast() if reattach else self.fast
         assert fast is not None
         try:
             kind, status, reply = call(fast)
@@ -556,8 +585,9 @@ class Session(SessionInfo, _ClosesOnce):
         if not (np.issubdtype(flat.dtype, np.integer) or flat.dtype == np.bool_):
             raise TypeError(f"actions must be integer action ids, got an array of {flat.dtype}")
         payload = _int32_actions(flat).tobytes()
+        fast = self._live_fast()
         try:
-            self.fast.send(OP_STEP, payload)
+            fast.send(OP_STEP, payload)
         except OSError as e:
             self.fast = None
             raise self._broken(e) from None
@@ -572,7 +602,7 @@ class Session(SessionInfo, _ClosesOnce):
         if not over_fast:
             assert reply is not None
             return reply
-        return self._decoded(self._fast(lambda f: f.receive()))
+        return self._decoded(self._fast(lambda f: f.receive(), reattach=False))
 
     def fileno(self) -> int:
         """The fast-path socket's descriptor, readable when a sent step's reply is arriving (for

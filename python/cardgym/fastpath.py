@@ -34,7 +34,10 @@ MAX_REPLY = 1 << 30
 
 
 class FastPathBroken(OSError):
-    """The fast-path connection failed or the server closed it (the caller asks HTTP why)."""
+    """The fast-path connection failed or the server closed it (the caller asks HTTP why).
+    ``code``: the server's error code when it refused the attach (``session_busy``...), else None."""
+
+    code: Optional[str] = None
 
 
 class FastConnection:
@@ -57,7 +60,11 @@ class FastConnection:
             raise FastPathBroken(str(e)) from None
         if kind != 0:
             self.close()
-            raise FastPathBroken(f"attach refused ({status}): {msgpack.unpackb(body)}")
+            refusal = msgpack.unpackb(body)
+            broken = FastPathBroken(f"attach refused ({status}): {refusal}")
+            error = refusal.get("error") if isinstance(refusal, dict) else None
+            broken.code = error.get("code") if isinstance(error, dict) else None
+            raise broken
 
     def reset(self, body: Any) -> Tuple[int, int, Any]:
         return self.request(OP_RESET, msgpack.packb(body) if body else b"")

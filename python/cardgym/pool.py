@@ -91,10 +91,12 @@ class EnvPool:
 
     def reset(self, seed: Optional[int] = None) -> Tuple[Dict[str, np.ndarray], Dict[str, Any]]:
         """Restarts every env (``seed``: env i gets ``seed + i``); returns every env's first
-        observation, in env order. For asynchronous use, follow with ``recv()``."""
+        observation, in env order. For asynchronous use, follow with ``recv()``. Steps still in
+        flight (sent and not received, or a ``step`` cut off by Ctrl-C) are received and dropped first."""
         self._check_open()
-        if self._in_flight:
-            raise RuntimeError("steps are in flight: recv() them before reset()")
+        while self._in_flight:
+            k = next(iter(self._in_flight))
+            self._in_flight.pop(k).recv_step()
         replies = [s.reset(None if seed is None else seed + k * self.shard_size) for k, s in enumerate(self.sessions)]
         self._ready = list(enumerate(replies))
         obs, _, _, _, infos = self._merge(self._ready)

@@ -155,3 +155,40 @@ def test_pool_plays_what_make_vec_plays(client):
         venv.close()
         sync.close()
         async_pool.close()
+
+
+def test_a_step_interrupted_mid_reply_leaves_the_env_usable(client, monkeypatch):
+    """Ctrl-C during a step (a KeyboardInterrupt while the reply is read) drops the fast-path
+    connection, which is out of step. The session is fine and still bound to the fast path, so the
+    next reset attaches again: it must not fail as 'connection broke' and then forever as HTTP's 409
+    session_attached. Same for the EnvPool's send/recv."""
+    venv = cardgym.make_vec("dcg", 4, seed=11, client=client)
+    pool = cardgym.make_pool("dcg", 4, shards=2, seed=11, client=client)
+    try:
+        for env in (venv, pool):
+            obs, _ = env.reset()
+            real = FastConnection._receive
+            calls = []
+
+            def interrupted(self, calls=calls, real=real):
+                calls.append(1)
+                if len(calls) == 1:
+                    raise KeyboardInterrupt
+                return real(self)
+
+            monkeypatch.setattr(FastConnection, "_receive", interrupted)
+            with pytest.raises(KeyboardInterrupt):
+                env.step(_first_legal(obs["action_mask"]))
+            monkeypatch.setattr(FastConnection, "_receive", real)
+            obs, _ = env.reset(seed=11)
+            fresh = cardgym.make_vec("dcg", 4, seed=11, client=client)
+            try:
+                fresh_obs, _ = fresh.reset()
+                np.testing.assert_array_equal(obs["observation"], fresh_obs["observation"])
+                actions = _first_legal(obs["action_mask"])
+                np.testing.assert_array_equal(env.step(actions)[0]["observation"], fresh.step(actions)[0]["observation"])
+            finally:
+                fresh.close()
+    finally:
+        venv.close()
+        pool.close()
