@@ -46,11 +46,26 @@ export function readCardSetFile(dir: string, name: unknown): unknown {
   const st = statSync(real);
   if (!st.isFile()) return fail(`config.cardSetFile: ${JSON.stringify(name)} is not a file`);
   if (st.size > MAX_CARD_SET_BYTES) return fail(`config.cardSetFile: ${JSON.stringify(name)} is larger than ${MAX_CARD_SET_BYTES} bytes`);
+  let data: unknown;
   try {
-    return JSON.parse(readFileSync(real, "utf8")) as unknown;
+    data = JSON.parse(readFileSync(real, "utf8"));
   } catch (e) {
     return fail(`config.cardSetFile: ${JSON.stringify(name)} is not valid JSON (${(e as Error).message})`);
   }
+  // Refused here, before the config is copied to a session worker: a million nested arrays fit in
+  // a megabyte, and nothing that walks them recursively must ever see them. The game itself
+  // refuses card data nested deeper than 32 levels.
+  if (nestsDeeper(data, MAX_CARD_SET_DEPTH)) return fail(`config.cardSetFile: ${JSON.stringify(name)} nests deeper than ${MAX_CARD_SET_DEPTH} levels`);
+  return data;
+}
+
+const MAX_CARD_SET_DEPTH = 32;
+
+/** Whether arrays and objects in `value` nest deeper than `levels` (never recurses past that). */
+function nestsDeeper(value: unknown, levels: number): boolean {
+  if (value === null || typeof value !== "object") return false;
+  if (levels === 0) return true;
+  return Object.values(value).some((v) => nestsDeeper(v, levels - 1));
 }
 
 /** The config with `cardSetFile` replaced by the file's data as `cardSet` (unchanged without one). */

@@ -83,6 +83,7 @@ describe("cardSetFile in a session config", () => {
   it("reports invalid JSON and invalid card data from the file with the JSON path", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cardgym-set-"));
     writeFileSync(join(dir, "broken.json"), "{ not json");
+    writeFileSync(join(dir, "deep.json"), "[".repeat(200_000) + "]".repeat(200_000));
     writeFileSync(join(dir, "bad.json"), JSON.stringify({ cards: [{ id: "oops", name: "Oops", kind: "rubric", cost: 9, attack: 1, life: 1 }] }));
     // A symlink inside the directory that points outside it is refused too.
     const outside = mkdtempSync(join(tmpdir(), "cardgym-outside-"));
@@ -93,6 +94,11 @@ describe("cardSetFile in a session config", () => {
     const broken = await c.call("POST", "/v1/sessions", { game: "dcg", config: { cardSetFile: "broken.json" } });
     expect(broken.status).toBe(400);
     expect(broken.body.error.message).toMatch(/^config\.cardSetFile: "broken\.json" is not valid JSON/);
+    // 400 KB of nested arrays: refused before anything recursive (the copy to a session worker) sees it.
+    const deep = await c.call("POST", "/v1/sessions", { game: "dcg", config: { cardSetFile: "deep.json" } });
+    expect(deep.status).toBe(400);
+    expect(deep.body.error.message).toBe('config.cardSetFile: "deep.json" nests deeper than 32 levels');
+    expect((await c.call("POST", "/v1/sessions", { game: "dcg" })).status).toBe(201);
     const link = await c.call("POST", "/v1/sessions", { game: "dcg", config: { cardSetFile: "link.json" } });
     expect(link.body.error.message).toMatch(/"link\.json" is outside the card-set directory/);
     const bad = await c.call("POST", "/v1/sessions", { game: "dcg", config: { cardSetFile: "bad.json" } });
