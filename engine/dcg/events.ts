@@ -8,7 +8,7 @@ import {
   type GameEvent,
 } from "../core/index.ts";
 import type { Ailment, BattleData, Seat } from "./battle-data.ts";
-import { cellName } from "./board.ts";
+import { cellName, depthOf } from "./board.ts";
 import { cardText } from "./card-text.ts";
 import type { Command } from "./command.ts";
 import type { Decision } from "./decision.ts";
@@ -193,6 +193,11 @@ class Narrator {
         break;
       case "AttackDestroyCommand":
         this.attacker = c.card;
+        break;
+      case "DirectDamageCommand":
+        // A blow softened to nothing changes no HP and emits no trigger: say so, or the attack
+        // line would be left without an outcome.
+        if (c.amount <= 0) this.noDirectDamage(c.card, c.seat, s);
         break;
       case "BattleStartCommand":
         this.say("phase", null, "Both strategies are revealed: the battle begins", { phase: "battle" });
@@ -404,6 +409,23 @@ class Narrator {
         ? `${who(seat)} loses ${t.amount} HP for losing ${source ?? "a rubric"} (HP ${before} -> ${after})`
         : `${who(seat)} takes ${t.amount} damage${source !== null ? ` from ${source}` : ""} (HP ${before} -> ${after})`;
     this.say("damage", seat, text, { amount: t.amount, target: who(seat), cell: null, player: true, hp: after, source, cause });
+  }
+
+  /** A direct attack that deals no damage (its attack, less the row's softening, is 0). */
+  private noDirectDamage(card: number, seat: Seat, s: BattleData): void {
+    const source = this.name(s, card);
+    const hp = s.players[seat].hp;
+    const softened = depthOf(cardIn(s, card).cell, cardIn(s, card).owner) === 4;
+    const why = softened ? ": the row nearest the centre softens the blow by 1" : "";
+    this.say("damage", seat, `${who(seat)} takes 0 damage from ${source}${why} (HP ${hp} -> ${hp})`, {
+      amount: 0,
+      target: who(seat),
+      cell: null,
+      player: true,
+      hp,
+      source,
+      cause: "direct",
+    });
   }
 
   private graved(t: Trigger, s: BattleData): void {

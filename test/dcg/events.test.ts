@@ -182,6 +182,21 @@ describe("dcg events", () => {
     });
   });
 
+  it("a direct attack softened to nothing still says its outcome: 0 damage, and why", () => {
+    // Est (attack 1) in the enemy row nearest the centre: the row takes 1 off the blow.
+    const sc = scenario().withUnit(0, "Est", "C4");
+    const hp = sc.state.players[1].hp;
+    const events = eventsOf(sc, { kind: "direct", card: sc.id("Est") });
+    expect(sc.state.players[1].hp).toBe(hp);
+    const damage = ofKind(events, "damage");
+    expect(damage).toHaveLength(1);
+    expect(damage[0]!.to).toBe("all");
+    expect(damage[0]!.face.data).toEqual({ amount: 0, target: "Guest", cell: null, player: true, hp, source: "Est", cause: "direct" });
+    expect(damage[0]!.face.text).toBe(`Guest takes 0 damage from Est: the row nearest the centre softens the blow by 1 (HP ${hp} -> ${hp})`);
+    // The outcome comes after the attack line, as a blow that lands does.
+    expect(events.findIndex((e) => e.kind === "attack")).toBeLessThan(events.findIndex((e) => e.kind === "damage"));
+  });
+
   it("no cell name in the others' line of a placement, on any seed", () => {
     for (const seed of [1, 2, 3, 4]) {
       const s = fresh(seed);
