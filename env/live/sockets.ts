@@ -45,10 +45,18 @@ function parseMessage(raw: Buffer, isBinary: boolean): { msg: unknown; refused: 
 
 /** A seat's WebSocket: the seat's frames out, its answers, syncs, resignation and leaving in. */
 export function seatSocketRoute(api: FastifyInstance, store: TableStore): void {
-  api.get<{ Params: { id: string; seat: string }; Querystring: { token?: string; since?: string } }>(
-    "/v1/tables/:id/seats/:seat/ws",
-    { websocket: true },
-    (socket: WebSocket, request) => {
+  api.route<{ Params: { id: string; seat: string }; Querystring: { token?: string; since?: string } }>({
+    method: "GET",
+    url: "/v1/tables/:id/seats/:seat/ws",
+    // A plain GET (no Upgrade) gets the error shape too, not an empty 404.
+    handler: () => {
+      throw new RouteError(
+        426,
+        "upgrade_required",
+        "this is a seat's WebSocket channel: connect with a WebSocket client, or use GET .../seats/:seat/frame over HTTP",
+      );
+    },
+    wsHandler: (socket: WebSocket, request) => {
       const refuse = (code: string, message: string, close: number) => {
         socket.send(errorText(code, message, null));
         socket.close(close, code);
@@ -73,7 +81,7 @@ export function seatSocketRoute(api: FastifyInstance, store: TableStore): void {
       socket.on("error", () => table.detach(channel));
       socket.on("message", (raw: Buffer, isBinary: boolean) => onSeatMessage(table, seat, channel, raw, isBinary));
     },
-  );
+  });
 }
 
 /** A seat's message: an answer (acknowledged once applied), a sync, a resignation or leaving; anything else is a bad_message. */

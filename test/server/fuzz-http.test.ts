@@ -411,3 +411,85 @@ describe("table routes", () => {
     expect(tally["400 invalid_config"]).toBeGreaterThan(0);
   });
 });
+
+describe("a live table's seat routes", () => {
+  it("any seat, token, query or body is answered with the route's reply or a typed 4xx; the table plays on", async () => {
+    const made = await send(
+      "POST",
+      "/v1/tables",
+      JSON.stringify({ game: "sevens", seats: ["human", "human", "random"], seed: 4, deadlines: { botDelayMs: 0 } }),
+      "application/json",
+    );
+    expect(made.status).toBe(201);
+    const { table, tokens } = made.body;
+    const replay = await send("POST", "/v1/tables", pack({ game: "sevens", facilitator: "replay", record: recordOf("sevens", 9) }), "application/msgpack");
+    expect(replay.status).toBe(201);
+    const seat = fc.constantFrom("0", "1", "2", "3", "7", "8", "99", "00", "-1", "1e0", "0x1", "NaN", "%20", "1.0", "");
+    const token = fc.constantFrom(tokens["0"], tokens["1"], "", "x", tokens["0"].toUpperCase(), "a".repeat(200), undefined);
+    const query = fc.array(
+      fc.tuple(
+        fc.constantFrom("since", "wait", "token", "viewer", "status", "x"),
+        fc.constantFrom("0", "1", "-1", "1e3", "99999999999", "5", "abc", "", "spectator", "playing"),
+      ),
+      { maxLength: 3 },
+    );
+    const target = fc.oneof(
+      fc.tuple(seat, fc.constantFrom("frame", "answer", "leave", "join", "resign-not", "ws")).map(([s, what]) => `/v1/tables/${table}/seats/${s}/${what}`),
+      fc.constantFrom(
+        `/v1/tables/${table}`,
+        `/v1/tables/${table}/log`,
+        `/v1/tables/${table}/spectate`,
+        `/v1/tables/${table}/record`,
+        `/v1/tables/${table}/cursor`,
+      ),
+      fc.constantFrom(
+        `/v1/tables/${replay.body.table}/cursor`,
+        `/v1/tables/${replay.body.table}/spectate`,
+        "/v1/tables/t-nope/seats/0/frame",
+        "/v1/tables/%00/log",
+        "/v1/tables",
+      ),
+    );
+    const body = fc.oneof(fc.record({ seq: mostly(fc.nat({ max: 40 })), decisionId: mostly(fc.nat({ max: 400 })) }, { requiredKeys: [] }), nasty);
+    const tally: Record<string, number> = {};
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom("GET", "POST"), target, query, token, body.chain(encoded), async (method, path, q, tok, [payload, type]) => {
+        // Long polls stay short: this is about the answers, not the wait.
+        const params = q.map(([k, v]) => `${k}=${encodeURIComponent(k === "wait" ? String(Math.min(Number(v) || 0, 20)) : v)}`).join("&");
+        const res = await app.inject({
+          method: method as "POST",
+          url: `${path}${params ? `?${params}` : ""}`,
+          ...(method === "POST" ? { payload } : {}),
+          headers: {
+            accept: "application/json",
+            ...(method === "POST" && type ? { "content-type": type } : {}),
+            ...(tok === undefined ? {} : { "x-seat-token": tok }),
+          },
+        });
+        const a = {
+          status: res.statusCode,
+          body: res.statusCode === 200 || res.headers["content-type"]?.toString().includes("json") ? safeJson(res.body) : undefined,
+          text: res.body,
+        };
+        tally[`${a.status} ${a.body?.error?.code ?? ""}`] = (tally[`${a.status} ${a.body?.error?.code ?? ""}`] ?? 0) + 1;
+        expectClean(a, `${method} ${path}?${params} ${String(payload).slice(0, 200)}`);
+      }),
+      { seed: SEED, numRuns: 400 * RUNS },
+    );
+    expect(tally["200 "]).toBeGreaterThan(0);
+    // A seat's WebSocket route asked over plain HTTP says so in the error shape (it was an empty 404).
+    const plain = await send("GET", `/v1/tables/${table}/seats/0/ws?token=${tokens["0"]}`, undefined);
+    expect([plain.status, plain.body?.error?.code]).toEqual([426, "upgrade_required"]);
+    // The table is still served (a seat's token may have been given up by a fuzzed leave and a join).
+    expect((await send("GET", `/v1/tables/${table}/spectate`, undefined)).status).toBe(200);
+    expect((await send("GET", `/v1/tables/${table}/seats/0/frame?token=${tokens["0"]}`, undefined)).status).toBeLessThan(500);
+  });
+});
+
+function safeJson(text: string): any {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
