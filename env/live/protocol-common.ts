@@ -14,6 +14,8 @@ export const LIVE_LIMITS = {
   maxMessageBytes: 4096,
   /** The WebSocket reads messages up to this size; a bigger one closes the channel (1009). */
   maxReadBytes: 65_536,
+  /** A channel with more than this waiting to be sent (its client does not read) is cut off. */
+  maxUnsentBytes: 4 * 1024 * 1024,
   maxLongPollMs: 30_000,
   maxTurnMs: 86_400_000,
   maxGraceMs: 86_400_000,

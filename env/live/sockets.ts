@@ -120,12 +120,16 @@ function onSeatMessage(table: Table, seat: number, channel: Channel, raw: Buffer
 }
 
 /** The channel a table writes a socket's frames to (a seat's, or a spectator's with its viewer). */
-function socketChannel(socket: WebSocket, who: { seat: number } | { seat: null; viewer: "spectator" | number }): Channel {
+export function socketChannel(socket: WebSocket, who: { seat: number } | { seat: null; viewer: "spectator" | number }): Channel {
   return {
     ...who,
     sentSeq: 0,
     send: (text) => {
-      if (socket.readyState === socket.OPEN) socket.send(text);
+      if (socket.readyState !== socket.OPEN) return;
+      // A client that does not read its frames is cut off (it reconnects with since): what it
+      // leaves unread would otherwise pile up in the server's memory, frame after frame.
+      if (socket.bufferedAmount > LIVE_LIMITS.maxUnsentBytes) return socket.terminate();
+      socket.send(text);
     },
     close: (code, reason) => socket.close(code, reason),
   };

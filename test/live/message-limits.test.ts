@@ -4,7 +4,9 @@
  * read limit (64 KiB) closes the channel, with 1009.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import type WebSocket from "ws";
 import { LIVE_LIMITS } from "../../env/live/protocol.ts";
+import { socketChannel } from "../../env/live/sockets.ts";
 import { Client, liveForFile } from "./helpers.ts";
 
 const server = liveForFile();
@@ -58,5 +60,21 @@ describe("WebSocket message limits", () => {
     const closed = new Promise<number>((resolve) => w.socket.once("close", (code) => resolve(code)));
     w.socket.send(syncOf(LIVE_LIMITS.maxReadBytes + 1));
     expect(await closed).toBe(1009);
+  });
+});
+
+describe("a client that does not read", () => {
+  it("is cut off once more than 4 MiB wait to go out to it; below that its frames are sent", () => {
+    const sent: string[] = [];
+    let terminated = 0;
+    const socket = { OPEN: 1, readyState: 1, bufferedAmount: 0, send: (t: string) => sent.push(t), terminate: () => terminated++, close: () => undefined };
+    const channel = socketChannel(socket as unknown as WebSocket, { seat: null, viewer: "spectator" });
+    channel.send("frame 1");
+    socket.bufferedAmount = LIVE_LIMITS.maxUnsentBytes;
+    channel.send("frame 2");
+    expect([sent, terminated]).toEqual([["frame 1", "frame 2"], 0]);
+    socket.bufferedAmount = LIVE_LIMITS.maxUnsentBytes + 1;
+    channel.send("frame 3");
+    expect([sent.length, terminated]).toEqual([2, 1]);
   });
 });
