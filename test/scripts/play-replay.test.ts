@@ -68,6 +68,16 @@ describe("play and replay CLIs", () => {
     const agent = runScript("play.ts", [registry.ids()[0]!, "--agents", "grandmaster"]);
     expect(agent.code).toBe(2);
     expect(agent.stderr).toMatch(/unknown agent "grandmaster"/);
+    // A --record path that cannot be written is refused before the game is played, not after.
+    for (const [path, message] of [
+      [dir, /^error: --record: .* is a directory$/],
+      [join(dir, "no-such-dir", "out.json"), /^error: --record: cannot write .*out\.json \(ENOENT\)$/],
+    ] as const) {
+      const run = runScript("play.ts", [registry.ids()[0]!, "--record", path]);
+      expect(run.code, path).toBe(2);
+      expect(run.stderr.trim(), path).toMatch(message);
+      expect(run.stdout, path).not.toMatch(/result after/);
+    }
   });
 
   it("refuses a malformed record file, a record with an illegal step and a tampered hash", () => {
