@@ -17,7 +17,7 @@ import { buildApp } from "../../env/server/index.ts";
 import { registry } from "../../engine/games.ts";
 import { stateHash } from "../../engine/core/hash.ts";
 
-/** Seeded, so a run is repeatable; FUZZ_SEED and FUZZ_RUNS widen the search by hand. */
+/** Seeded, so a run is repeatable; FUZZ_SEED, FUZZ_RUNS (a multiplier) and FUZZ_WORKERS (session worker threads, default 0: in-thread) widen the search by hand. */
 const SEED = Number(process.env.FUZZ_SEED ?? 20261127);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1);
 const GAMES = ["sevens", "dcg", "shephy", "blackpoker"];
@@ -87,7 +87,7 @@ const AGENTS = [
 const dir = mkdtempSync(join(tmpdir(), "cardgym-fuzz-"));
 let app: FastifyInstance;
 beforeAll(() => {
-  app = buildApp({ workers: 0, exposeStateHashes: true, dataDir: dir, webDir: null, maxSessions: 10_000 });
+  app = buildApp({ workers: Number(process.env.FUZZ_WORKERS ?? 0), exposeStateHashes: true, dataDir: dir, webDir: null, maxSessions: 10_000 });
 });
 afterAll(async () => {
   await app.close();
