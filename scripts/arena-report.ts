@@ -45,7 +45,7 @@ main(async () => {
     } catch {
       throw new UsageError(`--history: cannot read ${values.history}`);
     }
-    history = parseHistory(text);
+    history = parseHistory(text, `--history ${values.history}`);
   }
   // The run: from --run, else the history's last SPRT entries (same commit) and last round robin.
   let run: { sprt: SprtEntry[]; rr: RoundRobinEntry | null };

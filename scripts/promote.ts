@@ -98,7 +98,7 @@ main(async () => {
     }
     const champSha = sha256File(modelPath(current, modelsDir));
     const sha = entry.sha256;
-    const passes = parseHistory(text).filter(
+    const passes = parseHistory(text, `history ${historyPath}`).filter(
       (e): e is SprtEntry => e.kind === "sprt" && e.game === game && e.result === "H1" && e.candidate.sha256 === sha && e.baseline.sha256 === champSha,
     );
     if (passes.length === 0) {

@@ -80,8 +80,8 @@ export class HistoryError extends Error {
   }
 }
 
-/** Parses JSONL history text; a bad line is an error naming its line number. */
-export function parseHistory(text: string): HistoryEntry[] {
+/** Parses JSONL history text; a bad line is an error naming `source` (the file) and its line number. */
+export function parseHistory(text: string, source = "history"): HistoryEntry[] {
   const out: HistoryEntry[] = [];
   text.split("\n").forEach((line, i) => {
     if (line.trim() === "") return;
@@ -89,14 +89,14 @@ export function parseHistory(text: string): HistoryEntry[] {
     try {
       raw = JSON.parse(line);
     } catch {
-      throw new HistoryError(`history line ${i + 1} is not JSON`);
+      throw new HistoryError(`${source} line ${i + 1} is not JSON`);
     }
     const kind = (raw as { kind?: unknown } | null)?.kind;
     const schema = kind === "sprt" ? SprtEntrySchema : kind === "roundrobin" ? RoundRobinEntrySchema : null;
-    if (schema === null) throw new HistoryError(`history line ${i + 1}: kind must be "sprt" or "roundrobin"`);
+    if (schema === null) throw new HistoryError(`${source} line ${i + 1}: kind must be "sprt" or "roundrobin"`);
     if (!Value.Check(schema, raw)) {
       const [e] = Value.Errors(schema, raw);
-      throw new HistoryError(`history line ${i + 1}: ${e ? `${e.instancePath || "/"} ${e.message}` : "invalid"}`);
+      throw new HistoryError(`${source} line ${i + 1}: ${e ? `${e.instancePath || "/"} ${e.message}` : "invalid"}`);
     }
     out.push(raw as HistoryEntry);
   });

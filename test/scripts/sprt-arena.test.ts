@@ -237,6 +237,7 @@ describe("history and promotion", () => {
   it("names the bad line of a history file", () => {
     expect(() => parseHistory('{"kind":"sprt"}\n')).toThrow(HistoryError);
     expect(() => parseHistory("\nnot json\n")).toThrow(/line 2/);
+    expect(() => parseHistory('{"kind":"elo"}', "runs/h.jsonl")).toThrow(/^runs\/h\.jsonl line 1: kind must be "sprt" or "roundrobin"$/);
   });
 
   it("promotes a model only after an SPRT pass against the current champion is on record", () => {
