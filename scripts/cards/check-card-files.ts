@@ -51,14 +51,26 @@ export function collectFiles(args: readonly string[], problems: Problem[]): stri
       return;
     }
     if (st.isDirectory()) {
+      const before = out.length;
       for (const name of readdirSync(p).sort()) {
         const child = join(p, name);
-        if (name.endsWith(".json") || statSync(child).isDirectory()) visit(child, false);
+        if (name.endsWith(".json") || isDirectory(child)) visit(child, false);
       }
+      // A directory named on the command line with nothing to check is a mistake (a typo, the wrong folder), not a pass.
+      if (top && out.length === before) problems.push({ file: p, path: "", message: "no .json file in this directory" });
     } else if (top || p.endsWith(".json")) out.push(p);
   };
   for (const a of args) visit(a, true);
   return out;
+}
+
+/** Whether `p` is a directory; false for anything that cannot be read (a broken link). */
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function shapeOf(data: unknown): Shape {

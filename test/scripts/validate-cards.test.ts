@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -178,5 +178,11 @@ describe("npm run validate-cards", () => {
     expect(lines.some((l) => l.startsWith(`${join(dir, "broken.json")}: not JSON: `))).toBe(true);
     expect(lines.at(-1)).toBe("3 file(s), 1 card(s), 1 book(s): 2 problem(s)");
     expect(runScript("validate-cards.ts", []).code).not.toBe(0);
+    // A directory with nothing to check (the wrong folder) is not a pass; a broken link in it is skipped.
+    const empty = tmp();
+    symlinkSync(join(empty, "nowhere"), join(empty, "dangling"));
+    const none = runScript("validate-cards.ts", [empty]);
+    expect(none.code).toBe(1);
+    expect(none.stderr.trim().split("\n")).toEqual([`${empty}: no .json file in this directory`, "0 file(s), 0 card(s), 0 book(s): 1 problem(s)"]);
   });
 });
