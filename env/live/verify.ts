@@ -1,5 +1,5 @@
 import { Compile } from "typebox/compile";
-import { canonicalJson, replay, type GameRegistry } from "../../engine/core/index.ts";
+import { canonicalJson, canonicalProblem, replay, type GameRegistry } from "../../engine/core/index.ts";
 import { SignedRecord } from "./protocol.ts";
 import { verifyChain, verifyEnd } from "./signing.ts";
 
@@ -31,6 +31,9 @@ const failed = (reason: string): RecordCheck => ({ status: "failed", reason });
  */
 export function checkSignedRecord(registry: GameRegistry, key: Buffer, doc: unknown): RecordCheck {
   if (!signedRecord.Check(doc)) return failed("not a signed table record (no signed log: export it with GET /v1/tables/:id/record)");
+  // JSON.parse reads 1e999 as Infinity, which no hash can take: refused here, not thrown while hashing.
+  const problem = canonicalProblem(doc);
+  if (problem !== null) return failed(`the record holds what no signed log can (${problem.replace(/^canonicalJson: /, "")})`);
   const { header, headerHash, headerMac, entries, end } = doc.signed;
   if (doc.game !== header.game || doc.version !== header.version || doc.seed !== header.seed || JSON.stringify(doc.config) !== JSON.stringify(header.config)) {
     return failed("the record's game, version, seed or config differ from its signed header");

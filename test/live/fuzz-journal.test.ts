@@ -13,6 +13,9 @@ import { registry } from "../../engine/games.ts";
 import { adapters } from "../../env/games/index.ts";
 import { ManualClock } from "../../agents/clock.ts";
 import { TableStore } from "../../env/live/store.ts";
+import { readKey } from "../../env/live/signing.ts";
+import { checkSignedRecord } from "../../env/live/verify.ts";
+import { mutated } from "../fixtures/fuzz.ts";
 import { tempDir } from "./helpers.ts";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261127);
@@ -141,5 +144,36 @@ describe("damaged journals at a restart", () => {
       }),
       { seed: SEED, numRuns: 60 * RUNS },
     );
+  });
+});
+
+describe("signed records checked by replay --verify", () => {
+  it("a mutated record never makes the check throw: it verifies, is incomplete, or fails with a reason", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const a = store(dir);
+    const made = await a.create({ game: "blackpoker", seats: ["human", "human"], seed: 5 });
+    const t = a.get(made.table);
+    while (!t.isFinished) await answerFirst(a, made.table, 1);
+    const record = t.record();
+    a.close();
+    const key = readKey(dir);
+    expect(checkSignedRecord(registry, key, record).status).toBe("verified");
+    // A record file may say 1e999, which JSON.parse reads as Infinity: a reason, not a throw while hashing.
+    const infinite = JSON.parse(JSON.stringify(record).replace(/"decisions":\[\{/, '"decisions":[{"n":1e999,'));
+    expect(checkSignedRecord(registry, key, infinite)).toEqual({
+      status: "failed",
+      reason: "the record holds what no signed log can (non-finite number Infinity)",
+    });
+    const seen = new Set<string>();
+    fc.assert(
+      fc.property(mutated(record), (doc) => {
+        const c = checkSignedRecord(registry, key, doc);
+        seen.add(c.status);
+        if (c.status !== "verified") expect(c.reason).not.toMatch(/is not a function|Cannot read|undefined|\n\s+at /);
+      }),
+      { seed: SEED, numRuns: 300 * RUNS },
+    );
+    expect(seen.has("failed")).toBe(true);
   });
 });

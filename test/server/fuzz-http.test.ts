@@ -14,6 +14,7 @@ import { pack, unpack } from "msgpackr";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../env/server/index.ts";
+import { mutated, nasty } from "../fixtures/fuzz.ts";
 import { registry } from "../../engine/games.ts";
 import { stateHash } from "../../engine/core/hash.ts";
 
@@ -94,25 +95,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Any value a decoder may produce, nasty numbers and nesting included. */
-const nasty: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
-  leaf: fc.oneof(
-    fc.integer(),
-    fc.constantFrom(0, -1, 1, 2 ** 31, -(2 ** 31) - 1, 2 ** 53 - 1, -(2 ** 53) + 1, 1e308, -1e308, 0.5, -0.0, NaN, Infinity, -Infinity, 2 ** 32),
-    fc.double(),
-    fc.string({ maxLength: 20 }),
-    fc.constantFrom("", "__proto__", "constructor", "NaN", "1e9", "random", "dcg", "sevens", "../", "\u0000", "x".repeat(600)),
-    fc.boolean(),
-    fc.constant(null),
-  ),
-  node: fc.oneof(
-    { depthSize: "small", maxDepth: 4 },
-    tie("leaf"),
-    fc.array(tie("node"), { maxLength: 5 }),
-    fc.dictionary(fc.string({ maxLength: 8 }), tie("node"), { maxKeys: 4 }),
-  ),
-})).node;
-
 const plausibleConfig = fc.dictionary(fc.constantFrom(...CONFIG_KEYS), nasty, { maxKeys: 4 });
 
 /** Mostly right, now and then wrong: a body that gets past the first checks often enough to reach the deeper ones. */
@@ -192,47 +174,6 @@ const encoded = (value: unknown) =>
       ["NaN", "application/json"],
     ),
   );
-
-/** Every path into a JSON value (arrays and objects), the root first. */
-function paths(value: unknown, at: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
-  out.push(at);
-  if (Array.isArray(value)) value.forEach((v, i) => paths(v, [...at, i], out));
-  else if (value !== null && typeof value === "object") for (const [k, v] of Object.entries(value)) paths(v, [...at, k], out);
-  return out;
-}
-
-type Edit = { pick: number; op: "replace" | "delete" | "grow" | "add"; value: unknown; key: string };
-const edit: fc.Arbitrary<Edit> = fc.record({
-  pick: fc.nat(),
-  op: fc.constantFrom("replace", "replace", "replace", "delete", "grow", "add"),
-  value: nasty,
-  key: fc.constantFrom("x", "__proto__", "constructor", "card", "cell", "kind", "seat", "hp", "0"),
-});
-
-/** A valid document with a few of its nodes replaced, removed, multiplied or added to. */
-function mutate(doc: unknown, edits: Edit[]): unknown {
-  let root = structuredClone(doc);
-  for (const e of edits) {
-    const all = paths(root);
-    const path = all[e.pick % all.length] ?? [];
-    if (path.length === 0) {
-      if (e.op === "replace") root = e.value;
-      continue;
-    }
-    let parent: any = root;
-    for (const k of path.slice(0, -1)) parent = parent[k];
-    const last = path[path.length - 1] ?? 0;
-    const node = parent[last];
-    if (e.op === "replace") parent[last] = e.value;
-    else if (e.op === "delete" && Array.isArray(parent)) parent.splice(Number(last), 1);
-    else if (e.op === "delete") delete parent[last];
-    else if (e.op === "grow" && Array.isArray(node)) parent[last] = Array.from({ length: 2000 }, (_, i) => node[i % Math.max(1, node.length)] ?? 0);
-    else if (e.op === "add" && node !== null && typeof node === "object" && !Array.isArray(node))
-      Object.defineProperty(node, e.key, { value: e.value, enumerable: true, writable: true, configurable: true });
-  }
-  return root;
-}
-const mutated = (doc: unknown) => fc.array(edit, { minLength: 1, maxLength: 3 }).map((edits) => mutate(doc, edits));
 
 async function sessionState(id: string) {
   const a = await send("GET", `/v1/sessions/${id}`, undefined);
