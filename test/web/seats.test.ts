@@ -98,6 +98,9 @@ describe("seats in the browser", () => {
     // The action bar says so too, rather than whose turn it is (nothing here can act on it).
     await expect(a.locator(".now-acting").textContent()).resolves.toMatch(/^This seat is open in another tab or window/);
     expect(await a.locator("ol.options button, .boardwrap button.can, [data-act=leave], [data-act=resign]").count()).toBe(0);
+    // So does its own line in the seat list (the server counts the seat connected: the other tab holds it).
+    await expect(a.locator('.seatlist li[data-seat="0"]').textContent()).resolves.toMatch(/○ open in another tab or window$/);
+    await expect(a2.locator('.seatlist li[data-seat="0"]').textContent()).resolves.toMatch(/● connected$/);
     // Moves go on from the second tab (and seat 1); the first tab never reconnects meanwhile.
     for (let i = 0; i < 2; i++) {
       const [pa, pb] = await Promise.all([a2, b].map(async (p) => ((await p.getAttribute(".table-screen", "data-my-turn")) === "true" ? p : null)));

@@ -49,6 +49,15 @@ const LINK_DOWN: Record<Exclude<LinkState, "open">, string> = {
   resigned: "You resigned from this seat",
 };
 
+/** The own seat's line in the seat list while this page's link is down (the server may still count it connected). */
+const SEAT_LINK_DOWN: Record<Exclude<LinkState, "open">, string> = {
+  connecting: "○ connecting…",
+  closed: "○ connection lost: reconnecting…",
+  refused: "○ link refused",
+  replaced: "○ open in another tab or window",
+  resigned: "⚑ resigned",
+};
+
 /** At most this many decisions in the narrow screen's "since your last move". */
 const RECENT = 6;
 
@@ -499,13 +508,15 @@ class TableScreen {
           { "data-seat": s.seat, "data-status": s.status },
           this.seatName(s.seat),
           " · ",
-          s.status === "connected"
-            ? "● connected"
-            : s.status === "away"
-              ? `○ away · ${takeover} takes over in ${secondsOf((s.takeoverAt ?? now) - now)} s`
-              : s.status === "resigned"
-                ? "⚑ resigned"
-                : "⚙ bot",
+          s.seat === this.me && this.link !== "open" && f.status !== "finished"
+            ? SEAT_LINK_DOWN[this.link]
+            : s.status === "connected"
+              ? "● connected"
+              : s.status === "away"
+                ? `○ away · ${takeover} takes over in ${secondsOf((s.takeoverAt ?? now) - now)} s`
+                : s.status === "resigned"
+                  ? "⚑ resigned"
+                  : "⚙ bot",
           // Watching: a seat a person may take (open, left by its player, or an agent's where the table allows it).
           this.me === null && f.status === "playing" && s.joinable
             ? [" ", button(`Take seat ${s.seat}`, () => void this.take(s.seat), { "data-act": "take", "data-seat": s.seat, title: takeLabel(s) })]
