@@ -19,7 +19,7 @@ import { checkDecisionCost } from "../agents/cost.ts";
 import { createAgentReady, knownAgents, parseAgentSpec, seatsModel, splitAgentList } from "../agents/spec.ts";
 import { adapters } from "../env/games/index.ts";
 import { specOf } from "../env/spec.ts";
-import { intArg, jsonArg, main, parseCli, UsageError, printUsage } from "./cli.ts";
+import { intArg, jsonArg, main, outDirArg, parseCli, UsageError, printUsage } from "./cli.ts";
 import { gitCommit, player, SPRT_USAGE, sprtMain } from "./arena/sprt-cli.ts";
 import { loadRegistry } from "./arena/registry.ts";
 import { roundRobinEntry } from "./arena/rr-history.ts";
@@ -124,6 +124,7 @@ main(async () => {
   const progress = progressBar(quiet);
   // --workers N: play the fixtures on N worker threads (default 0: all in this thread).
   const workers = intArg(values.workers, "workers", 0, 0, 64);
+  outDirArg("--out", out); // before the games: a run whose results cannot be written stops now
   const pool = workers > 0 ? new GroupPool(values["model-root"] ? { modelRoot: values["model-root"] } : {}, workers) : null;
   if (pool) await pool.ready();
   const runner = pool ? (f: Fixture) => pool.playFixture({ game: game.info.id, config, agents, seed, fixture: f }) : undefined;

@@ -86,7 +86,12 @@ main(async () => {
   const table = lines.join("\n");
   console.log(table);
   if (values.write) {
-    const doc = readFileSync(values.write, "utf8");
+    let doc: string;
+    try {
+      doc = readFileSync(values.write, "utf8");
+    } catch (e) {
+      throw new UsageError(`--write: cannot read ${values.write} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
     const a = doc.indexOf(START);
     const b = doc.indexOf(END);
     if (a < 0 || b < a) throw new UsageError(`${values.write} has no ${START} ... ${END} block`);

@@ -9,7 +9,7 @@
 import { writeFileSync } from "node:fs";
 import { BALANCE_BAND, balanceCheck } from "../agents/dcg-pool-balance.ts";
 import { generateCardSet, MAX_GENERATED_CARDS, MIN_GENERATED_CARDS } from "../engine/dcg/generate.ts";
-import { intArg, main, parseCli, UsageError, printUsage } from "./cli.ts";
+import { intArg, main, outFileArg, parseCli, UsageError, printUsage } from "./cli.ts";
 
 const USAGE = `npm run cards:generate -- --seed N --cards K [--out FILE] [--balance GAMES] [--agent random|computer]
   --seed N         generator seed, 0..4294967295 (required)
@@ -33,6 +33,7 @@ main(async () => {
   const seed = intArg(values.seed, "seed", 0, 0, 4_294_967_295);
   const cards = intArg(values.cards, "cards", 40, MIN_GENERATED_CARDS, MAX_GENERATED_CARDS);
   const games = intArg(values.balance, "balance", 0, 0, 100_000);
+  if (values.out !== undefined) outFileArg("--out", values.out);
   const set = generateCardSet({ seed, cards });
   const json = `${JSON.stringify(set, null, 1)}\n`;
   if (values.out === undefined) process.stdout.write(json);

@@ -1,4 +1,6 @@
 /** Shared CLI plumbing: argument parsing with one-line errors, and a main() wrapper. */
+import { accessSync, constants, mkdirSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { GameFailure } from "../engine/core/index.ts";
 
@@ -55,6 +57,35 @@ export function jsonArg(value: string | undefined, name: string): unknown {
   } catch {
     throw new UsageError(`--${name} must be JSON, e.g. --${name} '{"seats":4}'`);
   }
+}
+
+const errCode = (e: unknown) => (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+
+/** An output file, refused now if it cannot be written (a directory, a missing folder), not after the work it would hold. */
+export function outFileArg(flag: string, file: string): string {
+  let exists = true;
+  try {
+    if (statSync(file).isDirectory()) throw new UsageError(`${flag}: ${file} is a directory`);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    exists = false;
+  }
+  try {
+    accessSync(exists ? file : dirname(resolve(file)), constants.W_OK);
+  } catch (e) {
+    throw new UsageError(`${flag}: cannot write ${file} (${errCode(e)})`);
+  }
+  return file;
+}
+
+/** An output directory, made now (with its parents), so that a run whose results could not be written stops before it runs. */
+export function outDirArg(flag: string, dir: string): string {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (e) {
+    throw new UsageError(`${flag}: cannot make the directory ${dir} (${errCode(e) === "EEXIST" ? "a file is in the way" : errCode(e)})`);
+  }
+  return dir;
 }
 
 /**

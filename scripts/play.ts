@@ -7,9 +7,9 @@
  * in-process server (docs/live.md) and this terminal is that seat's client.
  * npm run play -- --connect URL --table ID --seat N --token T plays a seat of a remote table.
  */
-import { accessSync, constants, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join } from "node:path";
 import { buildApp } from "../env/server/index.ts";
 import { LineSource, playSeat } from "./live-client.ts";
 import { deriveSeed, unwrap } from "../engine/core/index.ts";
@@ -18,7 +18,7 @@ import { runMatch } from "../agents/match.ts";
 import { createAgentReady, splitAgentList } from "../agents/spec.ts";
 import { adapters } from "../env/games/index.ts";
 import { specOf } from "../env/spec.ts";
-import { commandLine, intArg, jsonArg, main, parseCli, UsageError, printUsage } from "./cli.ts";
+import { commandLine, intArg, jsonArg, main, outFileArg, parseCli, UsageError, printUsage } from "./cli.ts";
 
 const USAGE =
   "npm run play -- <game> [--seed N] [--seats N] [--agents spec,spec,...] [--config JSON] [--cards FILE] [--board-file FILE] [--record out.json] [--board turn|every|end] [--turn-seconds S]\n" +
@@ -53,7 +53,7 @@ main(async () => {
     return result.returns === null ? 1 : 0;
   }
   if (values.help) return printUsage(USAGE, `games: ${registry.ids().join(", ")}`);
-  if (values.record !== undefined) checkRecordPath(values.record);
+  if (values.record !== undefined) outFileArg("--record", values.record);
   if (positionals.length !== 1) throw new UsageError(`name exactly one game (${registry.ids().join(", ")})\nusage: ${USAGE}`);
   const game = unwrap(registry.get(positionals[0]!));
   const seed = intArg(values.seed, "seed", 1);
@@ -112,23 +112,6 @@ function fmt(x: number): string {
 }
 
 /** A card-set or board file's data; unreadable or non-JSON files are one-line usage errors. */
-/** Refuses a --record path that cannot be written before the game, not after it was played for nothing. */
-function checkRecordPath(file: string): void {
-  let isDir = false;
-  let exists = true;
-  try {
-    isDir = statSync(file).isDirectory();
-  } catch {
-    exists = false;
-  }
-  if (isDir) throw new UsageError(`--record: ${file} is a directory`);
-  try {
-    accessSync(exists ? file : dirname(resolve(file)), constants.W_OK);
-  } catch (e) {
-    throw new UsageError(`--record: cannot write ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-  }
-}
-
 function readJsonFile(flag: string, file: string): unknown {
   let text: string;
   try {

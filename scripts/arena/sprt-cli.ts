@@ -15,7 +15,7 @@ import { checkSprtParams, formatSprt, SPRT_DEFAULTS, type SprtParams } from "../
 import { createAgentReady, knownAgents, parseAgentSpec, seatsModel } from "../../agents/spec.ts";
 import { adapters } from "../../env/games/index.ts";
 import { specOf } from "../../env/spec.ts";
-import { intArg, jsonArg, parseCli, UsageError, printUsage } from "../cli.ts";
+import { intArg, jsonArg, outDirArg, parseCli, UsageError, printUsage } from "../cli.ts";
 import { GroupPool } from "./pool.ts";
 import { mergeSprtScores, parseRange, type MergedSprt, type SprtPlan } from "./shards.ts";
 import { loadRegistry, resolveRegistrySpec, sha256File, specModelFile, type Registry } from "./registry.ts";
@@ -457,6 +457,7 @@ export async function sprtMain(argv0: readonly string[]): Promise<number> {
   const entries: SprtEntry[] = [];
   const failures: string[] = [];
   const log = (line: string) => process.stderr.write(`${line}\n`);
+  outDirArg("--out", out); // before the games: a run whose results cannot be written stops now
   // One pool for every test of the run: workers start once.
   const pool = workers > 0 && merged === undefined ? new GroupPool(modelRoot === undefined ? {} : { modelRoot }, workers) : undefined;
   try {

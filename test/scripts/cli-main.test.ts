@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hangGuard } from "../fixtures/hang-guard.ts";
+import { outDirArg, outFileArg, UsageError } from "../../scripts/cli.ts";
 import { repoRoot, runScript } from "./run-script.ts";
 
 /** Runs a module body (ESM, through tsx) in its own Node process. */
@@ -42,5 +43,28 @@ describe("a CLI that stops before its work is done", () => {
     } finally {
       rmSync(old, { recursive: true, force: true });
     }
+  });
+});
+
+describe("output paths are checked before the work they would hold", () => {
+  it("outFileArg refuses a directory or a missing folder; outDirArg makes the folder now or says what is in the way", () => {
+    const dir = mkdtempSync(join(tmpdir(), "cardgym-out-"));
+    expect(() => outFileArg("--record", dir)).toThrow(new UsageError(`--record: ${dir} is a directory`));
+    expect(() => outFileArg("--out", join(dir, "no", "x.json"))).toThrow(/^--out: cannot write .*x\.json \(ENOENT\)$/);
+    expect(outFileArg("--out", join(dir, "x.json"))).toBe(join(dir, "x.json"));
+    expect(outDirArg("--out", join(dir, "a", "b"))).toBe(join(dir, "a", "b"));
+    writeFileSync(join(dir, "file"), "");
+    expect(() => outDirArg("--out", join(dir, "file"))).toThrow(new UsageError(`--out: cannot make the directory ${join(dir, "file")} (a file is in the way)`));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("an arena run whose --out is a file stops before playing", () => {
+    const dir = mkdtempSync(join(tmpdir(), "cardgym-out-"));
+    writeFileSync(join(dir, "taken"), "");
+    const run = runScript("arena.ts", ["--game", "sevens", "--agents", "random,sandbag", "--games", "2", "--out", join(dir, "taken")]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toBe(`error: --out: cannot make the directory ${join(dir, "taken")} (a file is in the way)`);
+    expect(run.stdout).not.toMatch(/games/);
+    rmSync(dir, { recursive: true, force: true });
   });
 });
