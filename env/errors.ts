@@ -47,3 +47,11 @@ export function describeThrown(e: unknown): string {
     return "a non-printable value";
   }
 }
+
+/** The longest error message a reply carries: a refusal may quote what it refuses, which a client can make as long as its body. */
+export const MAX_ERROR_MESSAGE = 2000;
+
+/** `message`, cut to MAX_ERROR_MESSAGE characters with a note of how much was left out. */
+export function clipMessage(message: string): string {
+  return message.length <= MAX_ERROR_MESSAGE ? message : `${message.slice(0, MAX_ERROR_MESSAGE)}... (${message.length - MAX_ERROR_MESSAGE} more characters)`;
+}

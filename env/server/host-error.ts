@@ -1,4 +1,4 @@
-import { EnvFault, EnvRequestError, describeThrown } from "../errors.ts";
+import { EnvFault, EnvRequestError, clipMessage, describeThrown } from "../errors.ts";
 import type { HostError } from "./host-protocol.ts";
 
 /**
@@ -8,8 +8,9 @@ import type { HostError } from "./host-protocol.ts";
  */
 export function hostError(e: unknown): HostError {
   if (e instanceof EnvRequestError) {
-    return { status: e.status, code: e.code, message: e.message, fault: false, ...(e.details ? { details: { ...e.details } } : {}) };
+    return { status: e.status, code: e.code, message: clipMessage(e.message), fault: false, ...(e.details ? { details: { ...e.details } } : {}) };
   }
-  if (e instanceof EnvFault) return { status: 500, code: e.code, message: e.message, fault: true, ...(e.env === undefined ? {} : { details: { env: e.env } }) };
-  return { status: 500, code: "internal_error", message: describeThrown(e), fault: true };
+  if (e instanceof EnvFault)
+    return { status: 500, code: e.code, message: clipMessage(e.message), fault: true, ...(e.env === undefined ? {} : { details: { env: e.env } }) };
+  return { status: 500, code: "internal_error", message: clipMessage(describeThrown(e)), fault: true };
 }

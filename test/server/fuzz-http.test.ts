@@ -228,6 +228,19 @@ const resetBody = fc.oneof(
   { weight: 1, arbitrary: nasty },
 );
 
+describe("a refusal that quotes what it refuses", () => {
+  it("is cut to 2000 characters, however long the quoted value (sessions and tables)", async () => {
+    const long = "x".repeat(900_000);
+    for (const url of ["/v1/sessions", "/v1/tables"]) {
+      const a = await send("POST", url, JSON.stringify({ game: "dcg", config: { books: [long, "y"] } }), "application/json");
+      expectClean(a, url);
+      expect(a.body.error.code).toBe("invalid_config");
+      expect(a.body.error.message.length, url).toBeLessThan(2100);
+      expect(a.body.error.message, url).toMatch(/\.\.\. \(\d+ more characters\)$/);
+    }
+  });
+});
+
 describe("session routes of every shipped game", () => {
   it.each(GAMES)("%s: a refused reset or step changes nothing; the session goes on serving", async (game) => {
     const made = await send("POST", "/v1/sessions", JSON.stringify({ game, numEnvs: 2, seed: 3 }), "application/json");
