@@ -24,7 +24,8 @@ export function explainDecision(s: BattleData, pool: Pool, raw: unknown, cache: 
   const key = decisionKey(d);
   if (legal(s, pool, cache.decisions, cache.indexOf(s, pool, false)).some((option) => decisionKey(option) === key)) return null;
   if (d.kind === "forceFinish") return null; // the deadline's default: always applicable
-  const expected = PHASE_OF[d.kind];
+  // An own property only: a kind named like an inherited one (__proto__, constructor) is no dcg kind.
+  const expected = Object.hasOwn(PHASE_OF, d.kind) ? PHASE_OF[d.kind] : undefined;
   if (expected === undefined) return `there is no dcg decision of kind ${JSON.stringify(d.kind)}`;
   const st = s.state;
   if (!expected.includes(st.kind)) {

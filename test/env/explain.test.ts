@@ -83,6 +83,15 @@ describe("explanations say the rule that refuses", () => {
     }
     throw new Error("no Main step with an unaffordable card was reached");
   });
+  it("dcg: a kind named like an inherited property is no dcg kind, in words", () => {
+    const config = dcg.parseConfig({});
+    if (!config.ok) throw new Error(config.error.message);
+    const s = dcg.setup(config.value, 3);
+    for (const kind of ["__proto__", "constructor", "toString", "hasOwnProperty"]) {
+      expect(dcg.explain!(s, { kind } as never), kind).toBe(`there is no dcg decision of kind ${JSON.stringify(kind)}`);
+    }
+  });
+
   it("sevens: a card of another seat, and a card with no neighbour on the table", () => {
     const config = sevens.parseConfig({});
     if (!config.ok) throw new Error(config.error.message);
