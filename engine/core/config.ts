@@ -1,6 +1,6 @@
 import Type, { type Static, type TObject, type TProperties, type TSchema } from "typebox";
 import Value from "typebox/value";
-import { fail, ok, type Result } from "./errors.ts";
+import { fail, ok, QUOTE_MAX, quoted, type Result } from "./errors.ts";
 
 /**
  * Game configs in TypeBox: a game declares its config fields once (`Type.Integer({minimum,
@@ -37,7 +37,7 @@ export function asObject(raw: unknown, allowed: readonly string[]): Result<Raw> 
   const obj = raw as Raw;
   for (const key of Object.keys(obj)) {
     if (!allowed.includes(key)) {
-      return fail("invalid_config", `unknown config field "${key}"; allowed: ${allowed.join(", ")}`, key);
+      return fail("invalid_config", `unknown config field ${quoted(key)}; allowed: ${allowed.join(", ")}`, key.slice(0, QUOTE_MAX));
     }
   }
   return ok(obj);
@@ -46,7 +46,7 @@ export function asObject(raw: unknown, allowed: readonly string[]): Result<Raw> 
 /** Why `v` does not fit the field's schema, in words. */
 function mismatch(key: string, s: TSchema, v: unknown): string {
   const o = s as Record<string, unknown>;
-  const got = JSON.stringify(v);
+  const got = quoted(v);
   const branches = o.anyOf as Record<string, unknown>[] | undefined;
   const int = o.type === "integer" ? o : branches?.find((b) => b.type === "integer");
   if (int) {

@@ -54,3 +54,16 @@ export function must<T>(value: T | undefined, what: string): T {
   if (value === undefined) throw new InvariantError(`${what} is missing`);
   return value;
 }
+
+/** Longest quoted value an error message carries (QUOTE_MAX characters of its JSON). */
+export const QUOTE_MAX = 80;
+
+/**
+ * `v` as JSON for an error message, cut to QUOTE_MAX characters with how long it was: a refused
+ * value can be as large as its input allows (a 900 KB book name), and the message that names it
+ * should stay a line.
+ */
+export function quoted(v: unknown): string {
+  const text = JSON.stringify(v) ?? String(v);
+  return text.length > QUOTE_MAX ? `${text.slice(0, QUOTE_MAX)}... (${text.length} characters)` : text;
+}

@@ -1,6 +1,6 @@
 import Type from "typebox";
 import Value from "typebox/value";
-import { fail, intOption, InvariantError, nullableIntOption, ok, parseFields, type ConfigOf, type Result } from "../core/index.ts";
+import { fail, intOption, InvariantError, nullableIntOption, ok, parseFields, quoted, type ConfigOf, type Result } from "../core/index.ts";
 import { BOARD_FILE, checkBoard, type BoardFile } from "./board-file.ts";
 import type { CardSet, CardSetJson } from "./card-set.ts";
 import { generateCardSet, MAX_GENERATED_CARDS, MIN_GENERATED_CARDS, type GenerateSpec } from "./generate.ts";
@@ -139,7 +139,7 @@ export function parseDcgConfig(raw: unknown, base: CardSet, extend: (cardSet: un
     let spec: BookSpec;
     if (typeof b === "string") {
       const preset = presets.find((p) => p.id === b);
-      if (!preset) return fail("invalid_config", `${path}: unknown preset book ${JSON.stringify(b)}; presets: ${presets.map((p) => p.id).join(", ")}`, path);
+      if (!preset) return fail("invalid_config", `${path}: unknown preset book ${quoted(b)}; presets: ${presets.map((p) => p.id).join(", ")}`, path);
       spec = preset;
       books.push(b);
     } else {
@@ -181,7 +181,7 @@ export function checkBook(spec: BookSpec, pool: Pool, size: number): { message: 
   ] as const) {
     for (const [i, id] of list.entries()) {
       const idx = pool.byId.get(id);
-      if (idx === undefined) return { message: `unknown card ${JSON.stringify(id)}`, path: `.${name}[${i}]` };
+      if (idx === undefined) return { message: `unknown card ${quoted(id)}`, path: `.${name}[${i}]` };
       const def = defIn(pool, idx);
       if (name === "strategy") {
         if (def.kind !== "rubric") return { message: `strategy card ${id} is not a rubric`, path: `.strategy[${i}]` };

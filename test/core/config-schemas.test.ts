@@ -70,3 +70,25 @@ describe("docs/config-schemas.json", () => {
     });
   }
 });
+
+describe("a refused config value is quoted, not copied whole", () => {
+  const huge = "x".repeat(5000);
+  const cases: [string, unknown][] = [
+    ["dcg", { books: [huge, "tempo"] }],
+    ["dcg", { hp: huge }],
+    ["dcg", { [huge]: 1 }],
+    ["sevens", { seats: huge }],
+    ["sevens", { startPlayer: huge }],
+    ["shephy", { [huge]: true }],
+    ["blackpoker", { [huge]: true }],
+  ];
+  it.each(cases)("%s %#: the message stays a line and says how long the value was", (id, raw) => {
+    const got = registry.get(id);
+    if (!got.ok) throw new Error(got.error.message);
+    const parsed = got.value.parseConfig(raw);
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    expect(parsed.error.message.length, parsed.error.message.slice(0, 200)).toBeLessThan(400);
+    expect(parsed.error.message).toMatch(/"x{10,}\.\.\. \(500\d characters\)/);
+  });
+});
