@@ -16,6 +16,13 @@ export const LIVE_LIMITS = {
   maxReadBytes: 65_536,
   /** A channel with more than this waiting to be sent (its client does not read) is cut off. */
   maxUnsentBytes: 4 * 1024 * 1024,
+  /**
+   * Syncs a channel may send at once, and how many a second after that: a sync rebuilds a whole
+   * frame (its events since `since`), so a flood of them would take the event loop from every
+   * table. Frames come by themselves; a client syncs after a gap, not in a loop.
+   */
+  syncBurst: 20,
+  syncsPerSecond: 10,
   maxLongPollMs: 30_000,
   maxTurnMs: 86_400_000,
   maxGraceMs: 86_400_000,

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { Compile } from "typebox/compile";
 import type { WebSocket } from "ws";
+import type { Clock } from "../../agents/clock.ts";
 import { RouteError } from "./ports.ts";
 import { intOf, json, longPoll, tokenOf, watchableOf } from "./http.ts";
 import { ClientMessage, LIVE_LIMITS, PROTOCOL_VERSION, TableParams, type Hello } from "./protocol.ts";
@@ -79,13 +80,14 @@ export function seatSocketRoute(api: FastifyInstance, store: TableStore): void {
       table.attach(channel, intOf(request.query.since));
       socket.on("close", () => table.detach(channel));
       socket.on("error", () => table.detach(channel));
-      socket.on("message", (raw: Buffer, isBinary: boolean) => onSeatMessage(table, seat, channel, raw, isBinary));
+      const syncs = new SyncBudget(store.clock);
+      socket.on("message", (raw: Buffer, isBinary: boolean) => onSeatMessage(table, seat, channel, syncs, raw, isBinary));
     },
   });
 }
 
 /** A seat's message: an answer (acknowledged once applied), a sync, a resignation or leaving; anything else is a bad_message. */
-function onSeatMessage(table: Table, seat: number, channel: Channel, raw: Buffer, isBinary: boolean): void {
+function onSeatMessage(table: Table, seat: number, channel: Channel, syncs: SyncBudget, raw: Buffer, isBinary: boolean): void {
   const { msg, refused } = parseMessage(raw, isBinary);
   if (!clientMessage.Check(msg)) {
     return channel.send(
@@ -106,7 +108,7 @@ function onSeatMessage(table: Table, seat: number, channel: Channel, raw: Buffer
         },
       );
     } else if (msg.type === "sync") {
-      channel.send(table.frameFor(channel, msg.since ?? null));
+      channel.send(syncs.take() ? table.frameFor(channel, msg.since ?? null) : SyncBudget.refusal(table.seq));
     } else {
       // resign or leave: journaled first; the frames that follow show it.
       (msg.type === "resign" ? table.resign(seat) : table.leave(seat)).catch((e: unknown) => {
@@ -116,6 +118,37 @@ function onSeatMessage(table: Table, seat: number, channel: Channel, raw: Buffer
   } catch (e) {
     if (e instanceof TableError) channel.send(errorText(e.code, e.message, table.seq));
     else throw e;
+  }
+}
+
+/**
+ * A channel's sync allowance, a token bucket on the store's clock: LIVE_LIMITS.syncBurst at once,
+ * then LIVE_LIMITS.syncsPerSecond. A sync past it is refused with `rate_limited` and costs nothing.
+ */
+export class SyncBudget {
+  private tokens: number = LIVE_LIMITS.syncBurst;
+  private at: number;
+
+  constructor(private readonly clock: Clock) {
+    this.at = clock.now();
+  }
+
+  /** Whether a sync may be answered now (and counts it). */
+  take(): boolean {
+    const now = this.clock.now();
+    this.tokens = Math.min(LIVE_LIMITS.syncBurst, this.tokens + (Math.max(0, now - this.at) * LIVE_LIMITS.syncsPerSecond) / 1000);
+    this.at = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+
+  static refusal(seq: number): string {
+    return errorText(
+      "rate_limited",
+      `too many syncs: at most ${LIVE_LIMITS.syncBurst} at once, then ${LIVE_LIMITS.syncsPerSecond} a second (frames come by themselves; sync after a gap)`,
+      seq,
+    );
   }
 }
 
@@ -182,9 +215,11 @@ export function spectateRoute(api: FastifyInstance, store: TableStore): void {
       watched.attach(channel, intOf(request.query.since));
       socket.on("close", () => watched.detach(channel));
       socket.on("error", () => watched.detach(channel));
+      const syncs = new SyncBudget(store.clock);
       socket.on("message", (raw: Buffer, isBinary: boolean) => {
         const { msg, refused } = parseMessage(raw, isBinary);
-        if (clientMessage.Check(msg) && msg.type === "sync") channel.send(watched.frameFor(channel, msg.since ?? null));
+        if (clientMessage.Check(msg) && msg.type === "sync")
+          channel.send(syncs.take() ? watched.frameFor(channel, msg.since ?? null) : SyncBudget.refusal(watched.seq));
         else channel.send(errorText("bad_message", refused + 'a spectator may only send {"type": "sync"}', watched.seq));
       });
     },

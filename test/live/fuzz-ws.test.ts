@@ -8,25 +8,17 @@
  * each one but its syncs, and never a seat's decisions.
  */
 import fc from "fast-check";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Compile } from "typebox/compile";
 import { ClientMessage } from "../../env/live/protocol.ts";
-import { Client, liveForFile } from "./helpers.ts";
+import { clientsForFile, liveForFile } from "./helpers.ts";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261127);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1);
 const isClientMessage = Compile(ClientMessage);
 
 const server = liveForFile();
-const clients: Client[] = [];
-afterEach(() => {
-  for (const c of clients.splice(0)) c.close();
-});
-async function open(url: string): Promise<Client> {
-  const c = await Client.open(url);
-  clients.push(c);
-  return c;
-}
+const open = clientsForFile();
 
 const nasty = fc.oneof(fc.integer(), fc.constantFrom(-1, 0, 1, 1e300, -0.5, 2 ** 53, 1_000_000_001, "0", null, true, [], {}), fc.string({ maxLength: 8 }));
 

@@ -82,6 +82,19 @@ export function liveForFile(options: ServerOptions = {}): { readonly live: Live;
   };
 }
 
+/** `open(url)`: a Client on `url`, closed after each test of the file that calls this. */
+export function clientsForFile(): (url: string) => Promise<Client> {
+  const clients: Client[] = [];
+  afterEach(() => {
+    for (const c of clients.splice(0)) c.close();
+  });
+  return async (url) => {
+    const c = await Client.open(url);
+    clients.push(c);
+    return c;
+  };
+}
+
 export async function http(
   base: string,
   method: string,

@@ -3,23 +3,14 @@
  * `bad_message` and the channel stays open (seat and spectator channels); only a message past the
  * read limit (64 KiB) closes the channel, with 1009.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type WebSocket from "ws";
 import { LIVE_LIMITS } from "../../env/live/protocol.ts";
 import { socketChannel } from "../../env/live/sockets.ts";
-import { Client, liveForFile } from "./helpers.ts";
+import { clientsForFile, liveForFile } from "./helpers.ts";
 
 const server = liveForFile();
-const clients: Client[] = [];
-afterEach(() => {
-  for (const c of clients.splice(0)) c.close();
-});
-
-async function open(url: string): Promise<Client> {
-  const c = await Client.open(url);
-  clients.push(c);
-  return c;
-}
+const open = clientsForFile();
 
 /** A well-formed sync message padded (with spaces, still valid JSON) to exactly `bytes` bytes. */
 function syncOf(bytes: number): string {
