@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildApp } from "../env/server/index.ts";
 import { LineSource, playSeat } from "./live-client.ts";
-import { deriveSeed, unwrap } from "../engine/core/index.ts";
+import { deriveSeed, parseJsonText, unwrap } from "../engine/core/index.ts";
 import { registry } from "../engine/games.ts";
 import { runMatch } from "../agents/match.ts";
 import { createAgentReady, splitAgentList } from "../agents/spec.ts";
@@ -120,7 +120,7 @@ function readJsonFile(flag: string, file: string): unknown {
     throw new UsageError(`${flag}: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
   try {
-    return JSON.parse(text);
+    return parseJsonText(text);
   } catch (e) {
     throw new UsageError(`${flag}: ${file} is not JSON (${(e as Error).message})`);
   }

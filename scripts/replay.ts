@@ -11,7 +11,7 @@
  * record's holder may; spectator; or a seat number), recomputed from the decisions.
  */
 import { readFileSync, statSync } from "node:fs";
-import { parseRecord, projectEvents, replay, unwrap, type GameRecord, type Viewer } from "../engine/core/index.ts";
+import { parseJsonText, parseRecord, projectEvents, replay, unwrap, type GameRecord, type Viewer } from "../engine/core/index.ts";
 import { registry } from "../engine/games.ts";
 import { readKey } from "../env/live/signing.ts";
 import { checkSignedRecord } from "../env/live/verify.ts";
@@ -41,7 +41,7 @@ main(() => {
   }
   let doc: unknown;
   try {
-    doc = JSON.parse(text);
+    doc = parseJsonText(text);
   } catch (e) {
     throw new Error(`${path} is not valid JSON: ${(e as Error).message}`, { cause: e });
   }

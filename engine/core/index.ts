@@ -7,3 +7,4 @@ export * from "./record.ts";
 export * from "./registry.ts";
 export * from "./config.ts";
 export * from "./events.ts";
+export * from "./json-text.ts";

@@ -2,6 +2,7 @@ import { readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
 import { DEFAULT_CARD_SET_DIR } from "../../agents/paths.ts";
 import { EnvRequestError } from "../errors.ts";
+import { parseJsonText } from "../../engine/core/index.ts";
 
 /**
  * User card sets named by file. A session config may say `"cardSetFile": "my-set.json"`; the
@@ -48,7 +49,7 @@ export function readCardSetFile(dir: string, name: unknown): unknown {
   if (st.size > MAX_CARD_SET_BYTES) return fail(`config.cardSetFile: ${JSON.stringify(name)} is larger than ${MAX_CARD_SET_BYTES} bytes`);
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(real, "utf8"));
+    data = parseJsonText(readFileSync(real, "utf8"));
   } catch (e) {
     return fail(`config.cardSetFile: ${JSON.stringify(name)} is not valid JSON (${(e as Error).message})`);
   }

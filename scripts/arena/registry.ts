@@ -10,6 +10,7 @@ import { Type, type Static } from "typebox";
 import { Value } from "typebox/value";
 import { readModelInfo } from "../../agents/onnx/model-info.ts";
 import { PACKAGE_ROOT } from "../../agents/paths.ts";
+import { parseJsonText } from "../../engine/core/index.ts";
 
 // From the package root (agents/paths.ts), not from this file: a bundled arena (scripts/run-bundled.mjs,
 // as cardgym.ray runs it) sits one folder below the checkout, where "../../models" would leave it.
@@ -62,7 +63,7 @@ export class RegistryError extends Error {
 export function loadRegistry(path = REGISTRY_PATH): Registry {
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(path, "utf8"));
+    raw = parseJsonText(readFileSync(path, "utf8"));
   } catch {
     throw new RegistryError(`cannot read the models registry ${relativeName(path)}`);
   }

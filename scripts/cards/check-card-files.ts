@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
-import { canonicalJson } from "../../engine/core/index.ts";
+import { canonicalJson, parseJsonText } from "../../engine/core/index.ts";
 import { SHIPPED_CARDS } from "../../engine/dcg/cards.ts";
 import { extendCardSet } from "../../engine/dcg/card-set.ts";
 import { checkBook, type PresetBook } from "../../engine/dcg/config.ts";
@@ -149,7 +149,7 @@ export function checkCardFiles(args: readonly string[], options: { bookSize?: nu
     }
     let data: unknown;
     try {
-      data = JSON.parse(text);
+      data = parseJsonText(text);
     } catch (e) {
       problems.push({ file: name, path: "", message: `not JSON: ${(e as Error).message}` });
       continue;

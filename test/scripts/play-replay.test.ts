@@ -24,6 +24,17 @@ describe("play and replay CLIs", () => {
     });
   }
 
+  it("replays a record saved again with a byte-order mark", () => {
+    const path = join(dir, "sevens-bom.json");
+    const play = runScript("play.ts", ["sevens", "--seed", "3", "--record", path]);
+    expect(play.code).toBe(0);
+    const hash = /final state hash ([0-9a-f]{16})/.exec(play.stdout)?.[1];
+    writeFileSync(path, "\uFEFF" + readFileSync(path, "utf8"));
+    const again = runScript("replay.ts", [path]);
+    expect(again.stderr).toBe("");
+    expect(again.stdout).toContain(`final state hash ${hash}`);
+  });
+
   it("--events prints each decision's events as the viewer reads them (owner: every face), recomputed from the record", () => {
     const path = join(dir, "events.json");
     expect(runScript("play.ts", ["sevens", "--seed", "3", "--record", path, "--quiet"]).code).toBe(0);

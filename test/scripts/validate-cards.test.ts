@@ -54,6 +54,15 @@ describe("npm run validate-cards", () => {
     expect(r.code).toBe(0);
   });
 
+  it("reads a file saved with a byte-order mark (as some editors write UTF-8) like the same file without one", () => {
+    const dir = tmp();
+    writeFileSync(join(dir, "storm-set.json"), "\uFEFF" + readFileSync(join(repoRoot, "test/fixtures/cards/storm-set.json"), "utf8"));
+    const r = runScript("validate-cards.ts", [dir]);
+    expect(r.stderr).toBe("");
+    expect(r.stdout.trim()).toMatch(/^1 file\(s\), \d+ card\(s\), \d+ book\(s\): ok$/);
+    expect(r.code).toBe(0);
+  });
+
   it("reports every problem with the file, card id and JSON path, and exits 1", () => {
     const dir = tmp();
     const bad = join(dir, "bad.json");
