@@ -141,6 +141,10 @@ main(async () => {
     let stopping = false;
     const stop = (signal: string) => {
       if (stopping) {
+        // Only a second Ctrl-C cuts the shutdown short. A SIGTERM may come more than once without
+        // anyone asking twice: Linux sends an embedding parent's PR_SET_PDEATHSIG at each reparenting,
+        // i.e. once per thread of a multi-threaded parent that dies (Python's embedded server).
+        if (signal !== "SIGINT") return;
         console.error(`${signal} again: exiting now`);
         process.exit(130);
       }
@@ -157,6 +161,10 @@ main(async () => {
       const parentGone = () => {
         if (!stopping) stop("stdin closed");
       };
+      // Our stdout and stderr may be pipes to that parent too: once it is gone, writing the shutdown
+      // lines fails (EPIPE), which must not crash the shutdown before the socket folder is removed.
+      process.stdout.on("error", () => undefined);
+      process.stderr.on("error", () => undefined);
       process.stdin.on("data", () => undefined);
       process.stdin.on("end", parentGone);
       process.stdin.on("error", parentGone);

@@ -12,16 +12,29 @@ from pathlib import Path
 import pytest
 from hang_guard import hang_guard
 
-# The parent starts its server from a non-main thread: server.py then skips Linux's
+# "thread": the parent starts its server from a non-main thread: server.py then skips Linux's
 # PR_SET_PDEATHSIG, so only the stdin pipe (--exit-on-stdin-eof) can tell the server that the
-# parent is gone, which is what happens on macOS and Windows.
+# parent is gone, which is what happens on macOS and Windows. "main": the usual case on Linux,
+# where the parent's death both closes the pipe and sends the server SIGTERM.
 PARENT = r"""
 import sys, threading, time
 sys.path.insert(0, sys.argv[1])
 from cardgym.server import EmbeddedServer
 box = []
-t = threading.Thread(target=lambda: box.append(EmbeddedServer(transport="unix")))
-t.start(); t.join()
+if sys.argv[2] == "thread":
+    t = threading.Thread(target=lambda: box.append(EmbeddedServer(transport="unix")))
+    t.start(); t.join()
+else:
+    box.append(EmbeddedServer(transport="unix"))
+    # A parent at work: a thread of its own steps a session, so the server is busy when it dies.
+    import numpy as np
+    from cardgym import Client
+    session = Client(box[0].url).create_session("dcg", num_envs=256, seed=1)
+    first = session.reset()
+    def work(b=first):
+        while True:
+            b = session.step(b["mask"].argmax(axis=1))
+    threading.Thread(target=work, daemon=True).start()
 print(box[0].pid, box[0]._socket_dir, flush=True)
 time.sleep(600)
 """
@@ -41,9 +54,10 @@ def _exited(pid: int) -> bool:
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX; Windows closes the pipe the same way on TerminateProcess")
-def test_server_exits_when_its_parent_is_killed() -> None:
+@pytest.mark.parametrize("started_from", ["thread", "main"])
+def test_server_exits_when_its_parent_is_killed(started_from: str) -> None:
     package_root = str(Path(__file__).resolve().parents[1])
-    parent = subprocess.Popen([sys.executable, "-c", PARENT, package_root], stdout=subprocess.PIPE, text=True)
+    parent = subprocess.Popen([sys.executable, "-c", PARENT, package_root, started_from], stdout=subprocess.PIPE, text=True)
     server_pid = 0
     try:
         assert parent.stdout is not None
