@@ -3,6 +3,7 @@ import { isAbsolute, relative, resolve } from "node:path";
 import { DEFAULT_CARD_SET_DIR } from "../../agents/paths.ts";
 import { EnvRequestError } from "../errors.ts";
 import { parseJsonText } from "../../engine/core/index.ts";
+import { guardJson } from "../../engine/dcg/json-guard.ts";
 
 /**
  * User card sets named by file. A session config may say `"cardSetFile": "my-set.json"`; the
@@ -54,19 +55,11 @@ export function readCardSetFile(dir: string, name: unknown): unknown {
     return fail(`config.cardSetFile: ${JSON.stringify(name)} is not valid JSON (${(e as Error).message})`);
   }
   // Refused here, before the config is copied to a session worker: a million nested arrays fit in
-  // a megabyte, and nothing that walks them recursively must ever see them. The game itself
-  // refuses card data nested deeper than 32 levels.
-  if (nestsDeeper(data, MAX_CARD_SET_DEPTH)) return fail(`config.cardSetFile: ${JSON.stringify(name)} nests deeper than ${MAX_CARD_SET_DEPTH} levels`);
+  // a megabyte, and nothing that walks them recursively must ever see them. The same first pass
+  // the game gives card data (json-guard: plain JSON, bounded nesting, size and keys).
+  const unsafe = guardJson(data, "cardSet");
+  if (unsafe !== null) return fail(`config.cardSetFile: ${JSON.stringify(name)}: ${unsafe}`);
   return data;
-}
-
-const MAX_CARD_SET_DEPTH = 32;
-
-/** Whether arrays and objects in `value` nest deeper than `levels` (never recurses past that). */
-function nestsDeeper(value: unknown, levels: number): boolean {
-  if (value === null || typeof value !== "object") return false;
-  if (levels === 0) return true;
-  return Object.values(value).some((v) => nestsDeeper(v, levels - 1));
 }
 
 /** The config with `cardSetFile` replaced by the file's data as `cardSet` (unchanged without one). */

@@ -97,7 +97,7 @@ describe("cardSetFile in a session config", () => {
     // 400 KB of nested arrays: refused before anything recursive (the copy to a session worker) sees it.
     const deep = await c.call("POST", "/v1/sessions", { game: "dcg", config: { cardSetFile: "deep.json" } });
     expect(deep.status).toBe(400);
-    expect(deep.body.error.message).toBe('config.cardSetFile: "deep.json" nests deeper than 32 levels');
+    expect(deep.body.error.message).toBe(`config.cardSetFile: "deep.json": cardSet${"[0]".repeat(32)}: nested deeper than 32 levels`);
     expect((await c.call("POST", "/v1/sessions", { game: "dcg" })).status).toBe(201);
     const link = await c.call("POST", "/v1/sessions", { game: "dcg", config: { cardSetFile: "link.json" } });
     expect(link.body.error.message).toMatch(/"link\.json" is outside the card-set directory/);
