@@ -153,8 +153,23 @@ export const tablesDir = (dataDir: string) => join(dataDir, "tables");
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** One table's journal lines, or null when there is none (ids are checked: no path tricks). */
-export function readJournal(dataDir: string, id: string): unknown[] | null {
+/**
+ * A journal read from disk: its parsed lines; `tornBytes`, the length of a last line without its
+ * newline (a crash cut the write short: never acknowledged, so it may be cut off, `goodBytes` being
+ * what stays; 0 when there is none); `bad`, a
+ * whole line (one that ends in a newline) that is not JSON. The server writes every line whole with
+ * its newline, so such a line is damage or an edit, not a crash: the lines after it are genuine
+ * and must not be cut.
+ */
+export interface JournalText {
+  readonly lines: unknown[];
+  readonly goodBytes: number;
+  readonly tornBytes: number;
+  readonly bad: string | null;
+}
+
+/** One table's journal, or null when there is none (ids are checked: no path tricks). */
+export function readJournal(dataDir: string, id: string): JournalText | null {
   if (!ID.test(id)) return null;
   let text: string;
   try {
@@ -162,25 +177,33 @@ export function readJournal(dataDir: string, id: string): unknown[] | null {
   } catch {
     return null;
   }
-  return parseLines(text).lines;
+  return parseLines(text);
 }
 
-function parseLines(text: string): { lines: unknown[]; torn: boolean; goodBytes: number } {
+function parseLines(text: string): JournalText {
   const lines: unknown[] = [];
   let at = 0;
-  while (at < text.length) {
+  for (let n = 1; at < text.length; n++) {
     const nl = text.indexOf("\n", at);
     // A line without its newline was cut by a crash mid-write: never acknowledged, dropped.
-    if (nl < 0) return { lines, torn: true, goodBytes: Buffer.byteLength(text.slice(0, at)) };
+    if (nl < 0) {
+      const goodBytes = Buffer.byteLength(text.slice(0, at));
+      return { lines, goodBytes, tornBytes: Buffer.byteLength(text) - goodBytes, bad: null };
+    }
     const l = text.slice(at, nl);
     try {
       if (l !== "") lines.push(JSON.parse(l));
     } catch {
-      return { lines, torn: true, goodBytes: Buffer.byteLength(text.slice(0, at)) };
+      return {
+        lines,
+        goodBytes: Buffer.byteLength(text),
+        tornBytes: 0,
+        bad: `journal line ${n}: not JSON (a whole line the server did not write: the journal was edited or damaged)`,
+      };
     }
     at = nl + 1;
   }
-  return { lines, torn: false, goodBytes: Buffer.byteLength(text) };
+  return { lines, goodBytes: Buffer.byteLength(text), tornBytes: 0, bad: null };
 }
 
 /** Cuts a torn tail off a journal so the next append starts on a fresh line. */
@@ -188,8 +211,8 @@ export function truncateJournal(dataDir: string, id: string, bytes: number): voi
   truncateSync(join(tablesDir(dataDir), `${id}.jsonl`), bytes);
 }
 
-/** Every journal in <dataDir>/tables as [id, parsed lines]; a torn last line (a crash mid-write) is dropped. */
-export function readJournals(dataDir: string): { id: string; lines: unknown[]; torn: boolean; goodBytes: number }[] {
+/** Every journal in <dataDir>/tables, read as readJournal reads one. */
+export function readJournals(dataDir: string): ({ id: string } & JournalText)[] {
   const dir = tablesDir(dataDir);
   let names: string[];
   try {

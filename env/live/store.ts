@@ -117,10 +117,15 @@ export class TableStore {
     failed.push(...this.headsWithoutJournal(new Set(journals.map((j) => j.id))));
     for (const j of journals) {
       try {
+        // A damaged whole line: nothing is cut (the lines after it are genuine), the table is not loaded.
+        if (j.bad !== null) throw new Error(j.bad);
         const lines = checkJournalLines(j.lines);
         // Finished tables stay on disk and are loaded when asked for (get).
         if (lines.body.at(-1)?.t === "end") continue;
-        if (j.torn) truncateJournal(this.o.dataDir, j.id, j.goodBytes);
+        if (j.tornBytes > 0) {
+          truncateJournal(this.o.dataDir, j.id, j.goodBytes);
+          this.o.log?.(`live tables: table ${j.id}: journal: cut its half-written last line (${j.tornBytes} bytes, never acknowledged)`);
+        }
         const table = Table.recover(lines, (h) => this.gameOf(h), this.depsFor(lines.header.header.game));
         this.tables.set(table.id, table);
         recovered++;
@@ -266,7 +271,8 @@ export class TableStore {
     const read = readJournal(this.o.dataDir, id);
     if (!read) return null;
     try {
-      const lines = checkJournalLines(read);
+      if (read.bad !== null) throw new Error(read.bad);
+      const lines = checkJournalLines(read.lines);
       // An unfinished journal that is not in memory failed at the start (and was reported then).
       if (lines.body.at(-1)?.t !== "end") return null;
       const table = Table.recover(lines, (h) => this.gameOf(h), this.depsFor(lines.header.header.game), false);

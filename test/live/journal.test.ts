@@ -128,6 +128,75 @@ describe("table journal", () => {
   });
 });
 
+describe("a damaged journal line is not a torn write", () => {
+  /** Spoils the JSON of journal line `i` (0: the header) in place, keeping its newline. */
+  const spoilLine = (file: string, i: number) => {
+    const lines = readFileSync(file, "utf8").split("\n");
+    lines[i] = lines[i]!.slice(0, 20) + "#" + lines[i]!.slice(20);
+    writeFileSync(file, lines.join("\n"));
+  };
+
+  it("an unfinished table whose middle line is spoiled is not loaded, and no line after it is cut from the file", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const a = store(dir);
+    const made = await a.create({ game: "sevens", seats: ["human", "human", "human"], seed: 3 });
+    await answerFirst(a, made.table, made.tokens, 8);
+    a.close();
+    const file = join(dir, "tables", `${made.table}.jsonl`);
+    spoilLine(file, 3);
+    const before = readFileSync(file, "utf8");
+    const log: string[] = [];
+    const b = store(dir, 1000, (l) => log.push(l));
+    expect(b.recover()).toEqual({ recovered: 0, failed: [{ id: made.table, reason: expect.stringMatching(/^journal line 4: not JSON/) }] });
+    expect(readFileSync(file, "utf8")).toBe(before);
+    expect(() => b.get(made.table)).toThrow(/no table/);
+  });
+
+  it("a finished table whose middle line is spoiled is not resumed as a game in play, and its journal is left whole", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const a = store(dir);
+    const made = await a.create({ game: "sevens", seats: ["random", "random", "random"], seed: 4, facilitator: "audience", deadlines: { botDelayMs: 0 } });
+    await until(() => a.get(made.table).isFinished);
+    a.close();
+    const file = join(dir, "tables", `${made.table}.jsonl`);
+    spoilLine(file, 5);
+    const before = readFileSync(file, "utf8");
+    const log: string[] = [];
+    const b = store(dir, 1000, (l) => log.push(l));
+    expect(b.recover()).toEqual({ recovered: 0, failed: [{ id: made.table, reason: expect.stringMatching(/^journal line 6: not JSON/) }] });
+    expect(readFileSync(file, "utf8")).toBe(before);
+    expect(() => b.get(made.table)).toThrow(/no table/);
+    expect(log.join("\n")).toMatch(new RegExp(`journal ${made.table} not loaded: journal line 6: not JSON`));
+  });
+
+  it("garbage appended after the last line is refused when it ends in a newline, and a cut half-written line is logged", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const a = store(dir);
+    const made = await a.create({ game: "sevens", seats: ["human", "human", "human"], seed: 5 });
+    await answerFirst(a, made.table, made.tokens, 3);
+    a.close();
+    const file = join(dir, "tables", `${made.table}.jsonl`);
+    const whole = readFileSync(file, "utf8");
+    const lineCount = whole.split("\n").length - 1;
+    writeFileSync(file, whole + "garbage\n");
+    const b = store(dir);
+    expect(b.recover()).toEqual({
+      recovered: 0,
+      failed: [{ id: made.table, reason: expect.stringMatching(new RegExp(`^journal line ${lineCount + 1}: not JSON`)) }],
+    });
+    b.close();
+    writeFileSync(file, whole + '{"t":"entry","en');
+    const log: string[] = [];
+    const c = store(dir, 1000, (l) => log.push(l));
+    expect(c.recover()).toEqual({ recovered: 1, failed: [] });
+    expect(c.get(made.table).seq).toBe(3);
+    expect(log.join("\n")).toMatch(new RegExp(`table ${made.table}: journal: cut its half-written last line \\(16 bytes`));
+  });
+});
+
 describe("journal head: a lost tail is told at restart", () => {
   const journalOf = (dir: string, id: string) => join(dir, "tables", `${id}.jsonl`);
   const headOf = (dir: string, id: string) => join(dir, "tables", `${id}.head`);
