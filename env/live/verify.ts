@@ -34,6 +34,8 @@ export function checkSignedRecord(registry: GameRegistry, key: Buffer, doc: unkn
   // JSON.parse reads 1e999 as Infinity, which no hash can take: refused here, not thrown while hashing.
   const problem = canonicalProblem(doc);
   if (problem !== null) return failed(`the record holds what no signed log can (${problem.replace(/^canonicalJson: /, "")})`);
+  const unsigned = unsignedField(doc);
+  if (unsigned !== null) return failed(`${unsigned} is not covered by any signature (the record was edited)`);
   const { header, headerHash, headerMac, entries, end } = doc.signed;
   if (doc.game !== header.game || doc.version !== header.version || doc.seed !== header.seed || JSON.stringify(doc.config) !== JSON.stringify(header.config)) {
     return failed("the record's game, version, seed or config differ from its signed header");
@@ -82,6 +84,30 @@ export function checkSignedRecord(registry: GameRegistry, key: Buffer, doc: unkn
         reason: "no end marker (a record exported before end markers were signed): the game replays to its end, but its length and result are not signed",
       }
     : { status: "incomplete", at: entries.length, finished: false, reason: "no end marker and the game does not replay to its end: the log stops mid-game" };
+}
+
+/** The fields each part of an exported record may hold: the signed ones and the GameRecord's (the header's hash covers it whole). */
+const RECORD_FIELDS = new Set(["game", "version", "config", "seed", "decisions", "finalHash", "signed"]);
+const SIGNED_FIELDS = new Set(["header", "headerHash", "headerMac", "entries", "end"]);
+const ENTRY_FIELDS = new Set(["seq", "seat", "cause", "at", "stateHash", "hash", "mac"]);
+
+/**
+ * The path of the first field of a record that no hash or signature covers, or null. The schema lets
+ * such fields through (journal entries of older servers carry a label), but a field riding along in
+ * a verified record would pass for the server's. Only a record with no end marker (exported before
+ * end markers were signed, so never verified) may carry each entry's old label.
+ */
+function unsignedField(doc: SignedRecord): string | null {
+  const extra = (o: object, allowed: ReadonlySet<string>) => Object.keys(o).find((k) => !allowed.has(k));
+  const top = extra(doc, RECORD_FIELDS);
+  if (top !== undefined) return top;
+  const signed = extra(doc.signed, SIGNED_FIELDS);
+  if (signed !== undefined) return `signed.${signed}`;
+  for (const [i, entry] of doc.signed.entries.entries()) {
+    const k = Object.keys(entry).find((f) => !ENTRY_FIELDS.has(f) && !(f === "label" && doc.signed.end === undefined));
+    if (k !== undefined) return `signed.entries[${i}].${k}`;
+  }
+  return null;
 }
 
 /** checkSignedRecord as one message: null for a verified finished game, else what is wrong or missing. */

@@ -103,4 +103,29 @@ describe("signed log: length and end", () => {
     }
     expect(checkSignedRecord(registry, Buffer.alloc(32, 9), rec)).toMatchObject({ status: "failed", reason: expect.stringMatching(/signature/) });
   });
+
+  it("a field no signature covers fails wherever it rides along: in an entry, the signed part or the record itself", async () => {
+    const rec = await finishedRecord("sevens", 3, 6);
+    const key = readKey(server.live.dataDir);
+    const edits: [string, (m: any) => void][] = [
+      ["signed.entries[2].label", (m) => (m.signed.entries[2].label = "Host wins")],
+      ["signed.entries[0].returns", (m) => (m.signed.entries[0].returns = [1, 0, -1])],
+      ["signed.winner", (m) => (m.signed.winner = 0)],
+      ["returns", (m) => (m.returns = [1, 0, -1])],
+      ["hashes", (m) => (m.hashes = [])],
+    ];
+    for (const [where, edit] of edits) {
+      const m = structuredClone(rec);
+      edit(m);
+      expect(checkSignedRecord(registry, key, m), where).toEqual({
+        status: "failed",
+        reason: `${where} is not covered by any signature (the record was edited)`,
+      });
+    }
+    // A record exported before end markers were signed may carry each entry's label: still only incomplete.
+    const old = structuredClone(rec);
+    delete old.signed.end;
+    old.signed.entries[0].label = "play 7 of spades";
+    expect(checkSignedRecord(registry, key, old)).toMatchObject({ status: "incomplete", finished: true });
+  });
 });
