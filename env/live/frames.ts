@@ -6,6 +6,7 @@
 import type { AnyGame, Seat, Viewer } from "../../engine/core/index.ts";
 import type { GameAdapter } from "../codec.ts";
 import { decisionPoint } from "../decision-point.ts";
+import { channelView } from "./channel-config.ts";
 import type { DecisionOption, LiveEvent, LiveExpectation, SeatFrame, SeatInfo, SpectatorFrame } from "./protocol.ts";
 import type { Channel } from "./table-common.ts";
 import { must } from "../../engine/core/index.ts";
@@ -79,7 +80,7 @@ function frameFields(src: FrameSource, viewer: Seat | null, since: number) {
     seq: src.seq,
     status: src.finished ? ("finished" as const) : ("playing" as const),
     actor: src.actor,
-    view: src.game.view(src.state, viewer ?? "spectator"),
+    view: channelView(src.game.view(src.state, viewer ?? "spectator")),
     expectation,
     events: src.events(viewer ?? "spectator", since),
     seats: src.seats,

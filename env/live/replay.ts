@@ -10,6 +10,7 @@ import {
   type Seat,
 } from "../../engine/core/index.ts";
 import type { Clock } from "../../agents/clock.ts";
+import { channelView } from "./channel-config.ts";
 import type { SpectatorFrame, TableSummary } from "./protocol.ts";
 import { liveEvent, TableError, type Channel, type EventMeta } from "./table.ts";
 
@@ -196,7 +197,7 @@ export class ReplayTable {
       seq: this.cursor,
       status: this.isFinished ? "finished" : "playing",
       actor,
-      view: this.game.view(state, viewer),
+      view: channelView(this.game.view(state, viewer)),
       expectation: null,
       // Stepping back shows no events; stepping forward the ones passed over.
       events: since < this.cursor ? this.events.slice(since, this.cursor).map((e) => liveEvent(e.meta, e.events, viewer)) : [],

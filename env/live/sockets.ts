@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { Compile } from "typebox/compile";
 import type { WebSocket } from "ws";
 import type { Clock } from "../../agents/clock.ts";
+import { channelConfig } from "./channel-config.ts";
 import { RouteError } from "./ports.ts";
 import { intOf, json, longPoll, tokenOf, watchableOf } from "./http.ts";
 import { ClientMessage, LIVE_LIMITS, PROTOCOL_VERSION, TableParams, type Hello } from "./protocol.ts";
@@ -19,7 +20,7 @@ function hello(table: Table | ReplayTable, seat: number | null): Hello {
     game: table.game.info.id,
     gameVersion: table.game.info.version,
     facilitator: table.facilitator,
-    config: table.config,
+    config: channelConfig(table.config),
     deadlines: table instanceof ReplayTable ? DEFAULT_DEADLINES : table.deadlines,
     spectators: table.spectatorsAllowed,
     role: seat === null ? "spectator" : "seat",

@@ -86,6 +86,40 @@ describe("debug facilitator", () => {
     expect(record.decisions.length).toBeGreaterThan(0);
   });
 
+  it("the board's hidden cards reach no channel that may not see them: hello, frames, HTTP frames, the log", async () => {
+    // Cards that stand only in one seat's hand, book or face-down feint on the example board.
+    const hiddenOf = [
+      ["pitfall", "leech-knight", "raider"],
+      ["riposte", "mirage", "sapper", "catapult"],
+    ];
+    const made = await create({ game: "dcg", facilitator: "debug", board: board(), seats: ["human", "human"], seed: 3 });
+    expect(made.status).toBe(201);
+    const { base, ws } = server.live;
+    const t = made.body.table;
+    const seen: { who: string; hidden: string[]; text: string }[] = [];
+    const channel = async (who: string, hidden: string[], url: string) => {
+      const c = await Client.open(url);
+      const hello = await c.next((m) => m.type === "hello");
+      const frame = await c.frame();
+      c.close();
+      seen.push({ who: `${who} hello`, hidden, text: JSON.stringify(hello) }, { who: `${who} frame`, hidden, text: JSON.stringify(frame) });
+    };
+    for (const seat of [0, 1]) {
+      const token = made.body.tokens[String(seat)];
+      await channel(`seat ${seat}`, hiddenOf[1 - seat]!, `${ws}/v1/tables/${t}/seats/${seat}/ws?token=${token}`);
+      const polled = await http(base, "GET", `/v1/tables/${t}/seats/${seat}/frame`, undefined, { "x-seat-token": token });
+      seen.push({ who: `seat ${seat} HTTP frame`, hidden: hiddenOf[1 - seat]!, text: JSON.stringify(polled.body) });
+    }
+    const both = [...hiddenOf[0]!, ...hiddenOf[1]!];
+    await channel("spectator", both, `${ws}/v1/tables/${t}/spectate`);
+    for (const path of [`/v1/tables/${t}/spectate`, `/v1/tables/${t}/log`, `/v1/tables/${t}`, "/v1/tables"]) {
+      seen.push({ who: path, hidden: both, text: JSON.stringify((await http(base, "GET", path)).body) });
+    }
+    for (const { who, hidden, text } of seen) {
+      for (const card of hidden) expect(text.includes(`"${card}"`), `${who} names ${card}`).toBe(false);
+    }
+  });
+
   it("a missing or malformed board is a 400 invalid_board naming the JSON path", async () => {
     const missing = await create({ game: "dcg", facilitator: "debug", seats: ["human", "random"] });
     expect(missing.status).toBe(400);
