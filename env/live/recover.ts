@@ -34,11 +34,16 @@ export function readJournalContent(
   const seatLines: SeatLine[] = [];
   let endLine: EndLine | null = null;
   const integrity: JournalIntegrity[] = [];
-  for (const l of journal.body) {
-    if (l.t === "end") endLine = l;
-    else if (l.t === "integrity") integrity.push(l.found);
-    else if (l.t === "entry") entries.push({ entry: signedEntryOf(l.entry), decision: l.decision });
-    else seatLines.push(l);
+  for (const [i, l] of journal.body.entries()) {
+    // Line numbers as checkJournalLines counts them: the header is line 1.
+    if (l.t === "end") {
+      if (endLine !== null) throw new Error(`journal line ${i + 2}: a second end marker (the journal was edited)`);
+      endLine = l;
+    } else if (l.t === "integrity") integrity.push(l.found);
+    else if (l.t === "entry") {
+      if (endLine !== null) throw new Error(`journal line ${i + 2}: a decision after the end marker (the journal was edited)`);
+      entries.push({ entry: signedEntryOf(l.entry), decision: l.decision });
+    } else seatLines.push(l);
   }
   const bad = verifyChain(key, first.header, first.headerHash, first.headerMac, entries);
   if (bad) throw new Error(bad);

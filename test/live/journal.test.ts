@@ -197,6 +197,38 @@ describe("a damaged journal line is not a torn write", () => {
   });
 });
 
+describe("a journal's end marker comes once, last among its decisions", () => {
+  it("a duplicated end line, or a decision moved after it, stops the table from loading", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const a = store(dir);
+    const made = await a.create({ game: "sevens", seats: ["random", "random", "random"], seed: 6, facilitator: "audience", deadlines: { botDelayMs: 0 } });
+    await until(() => a.get(made.table).isFinished);
+    a.close();
+    const file = join(dir, "tables", `${made.table}.jsonl`);
+    const lines = readFileSync(file, "utf8").trimEnd().split("\n");
+    const n = lines.length;
+    const variants: [string, string[], RegExp][] = [
+      ["end line twice", [...lines, lines[n - 1]!], new RegExp(`^journal line ${n + 1}: a second end marker`)],
+      [
+        "last decision after the end line",
+        [...lines.slice(0, -2), lines[n - 1]!, lines[n - 2]!],
+        new RegExp(`^journal line ${n}: a decision after the end marker`),
+      ],
+    ];
+    for (const [what, variant, reason] of variants) {
+      writeFileSync(file, variant.join("\n") + "\n");
+      const log: string[] = [];
+      const b = store(dir, 1000, (l) => log.push(l));
+      // A journal ending in its end marker is loaded when asked for, any other at the start.
+      for (const f of b.recover().failed) log.push(`journal ${f.id} not recovered: ${f.reason}`);
+      expect(() => b.get(made.table), what).toThrow(/no table/);
+      expect(log.join("\n"), what).toMatch(new RegExp(`journal ${made.table} not (loaded|recovered): ${reason.source.slice(1)}`));
+      b.close();
+    }
+  });
+});
+
 describe("journal head: a lost tail is told at restart", () => {
   const journalOf = (dir: string, id: string) => join(dir, "tables", `${id}.jsonl`);
   const headOf = (dir: string, id: string) => join(dir, "tables", `${id}.head`);
