@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { DEFAULT_SUITES, parseArgs, summary } from "../../scripts/test-all.ts";
+import { batches, DEFAULT_SUITES, parseArgs, runSuites, summary } from "../../scripts/test-all.ts";
+import { hangGuard } from "../fixtures/hang-guard.ts";
 import { repoRoot, runScript } from "./run-script.ts";
 
 const dirs: string[] = [];
@@ -61,6 +62,53 @@ describe("npm test's runner (scripts/test-all.ts)", () => {
       expect(m?.[1] !== undefined && scripts[m[1]] !== undefined, s.command).toBe(true);
     }
     expect(scripts["test:unit"]).toBe("vitest run");
+  });
+
+  it("runs a group's suites at once, each one's output printed whole when it ends, and the summary's total is the wall time", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cardgym-test-all-"));
+    dirs.push(dir);
+    // Each of the two writes its mark, then waits for the other's: one after the other, the first
+    // would wait in vain until its hang guard and fail.
+    const meet = (me: string, other: string) =>
+      `node -e "const fs=require('fs');console.log('${me} line 1');fs.writeFileSync('${me}','');const until=Date.now()+${hangGuard()};` +
+      `const t=setInterval(()=>{if(fs.existsSync('${other}')){clearInterval(t);console.log('${me} line 2');}else if(Date.now()>until){console.error('${me}: ${other} never came');process.exit(4);}},20)"`;
+    const lines: string[] = [];
+    const started = Date.now();
+    const results = await runSuites(
+      [
+        { name: "alone", command: "node -e 0" },
+        { name: "a", command: meet("a", "b"), group: "g" },
+        { name: "b", command: `${meet("b", "a")} && exit 3`, group: "g" },
+      ],
+      { cwd: dir, log: (line) => lines.push(line) },
+    );
+    const wall = Date.now() - started;
+    expect(results.map((r) => [r.name, r.exit])).toEqual([
+      ["alone", 0],
+      ["a", 0],
+      ["b", 3],
+    ]);
+    const log = lines.join("\n");
+    // Both blocks whole: each suite's two lines together, between its own markers.
+    expect(log).toMatch(/\[test-all\] a's output:\na line 1\na line 2\n\[test-all\] end of a's output/);
+    expect(log).toMatch(/\[test-all\] b's output:\nb line 1\nb line 2\n\[test-all\] end of b's output/);
+    expect(log).toMatch(/\(2\/3\) a: .*\(at once with b; its output follows when it ends\)/);
+    const table = summary(results, wall);
+    expect(table).toMatch(/^total +wall time +\d+ s$/m);
+    expect(table.split("\n").at(-1)).toBe("FAILED: b");
+  });
+
+  it("groups only consecutive suites of one group; the default runs the static checks together, and the Python suite with the gate", () => {
+    const names = (suites: Parameters<typeof batches>[0]) => batches(suites).map((b) => b.map((s) => s.name));
+    expect(names(DEFAULT_SUITES)).toEqual([["typecheck", "lint", "format:check"], ["vitest"], ["test:web"], ["test:python", "gate"]]);
+    expect(names(parseArgs(["--only", "lint,vitest,gate"]).suites)).toEqual([["lint"], ["vitest"], ["gate"]]);
+    expect(
+      names([
+        { name: "x", command: "x", group: "g" },
+        { name: "y", command: "y" },
+        { name: "z", command: "z", group: "g" },
+      ]),
+    ).toEqual([["x"], ["y"], ["z"]]);
   });
 
   it("refuses malformed arguments and picks suites with --only", () => {
