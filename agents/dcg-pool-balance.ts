@@ -66,9 +66,10 @@ export async function balanceCheck(spec: GenerateSpec, options: BalanceOptions):
       let s: BattleData = dcg.setup(cfg.value, seed);
       const limit = dcg.maxDecisions(cfg.value);
       let n = 0;
+      // rng.pick(dcg.legal(s)) without the list: the same decision (Game.sampleLegal).
+      const pick = (k: number): number => rng.int(k);
       while (dcg.actor(s) !== "terminal") {
-        const legal = dcg.legal(s);
-        s = dcg.applyTrusted(s, rng.pick(legal));
+        s = dcg.applyTrusted(s, dcg.sampleLegal(s, pick));
         if (++n > limit) throw new Error(`game ${g}: over maxDecisions (${limit})`);
       }
       decisions += n;

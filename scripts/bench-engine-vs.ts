@@ -22,19 +22,30 @@ import { cpuMs, reportSides, rotatingRounds } from "./side-by-side.ts";
 
 const USAGE = "tsx scripts/bench-engine-vs.ts --old <checkout> [--old <checkout>...] [--game dcg] [--seconds S] [--rounds N] [--in-place | --in-place-all]";
 
-/** Decisions per CPU second over about `ms` of this process's CPU time (`inPlace`: with applyInPlace on owned copies). */
-function measure(side: CheckoutEngine, ms: number, firstSeed: number, inPlace: boolean): number {
+/**
+ * Decisions per CPU second over about `ms` of this process's CPU time (`inPlace`: with applyInPlace
+ * on owned copies; `sample`: picking through sampleLegal, only with inPlace).
+ */
+function measure(side: CheckoutEngine, ms: number, firstSeed: number, inPlace: boolean, sample: boolean): number {
   const { game, Rng } = side;
   const config = game.parseConfig({}).value;
   const rng = Rng.seeded(firstSeed);
   const applyInPlace = game.applyInPlace?.bind(game);
   const ownedCopy = game.ownedCopy?.bind(game);
+  const sampleLegal = sample ? game.sampleLegal?.bind(game) : undefined;
+  const pick = (n: number): number => rng.int(n);
   let decisions = 0;
   let seed = firstSeed;
   const start = cpuMs();
   let now = start;
   while (now - start < ms) {
-    if (inPlace && applyInPlace && ownedCopy) {
+    if (inPlace && applyInPlace && ownedCopy && sampleLegal) {
+      let s = ownedCopy(game.setup(config, seed++));
+      while (game.actor(s) !== "terminal") {
+        s = applyInPlace(s, sampleLegal(s, pick));
+        decisions++;
+      }
+    } else if (inPlace && applyInPlace && ownedCopy) {
       let s = ownedCopy(game.setup(config, seed++));
       while (game.actor(s) !== "terminal") {
         const legal = game.legal(s);
@@ -78,13 +89,15 @@ main(async () => {
   if (inPlace && !(current?.game.applyInPlace && current.game.ownedCopy)) throw new UsageError(`--in-place: ${id} has no applyInPlace and ownedCopy`);
   const hasInPlace = (side: CheckoutEngine): boolean => side.game.applyInPlace !== undefined && side.game.ownedCopy !== undefined;
   const inPlaceOf = (side: CheckoutEngine): boolean => (all && hasInPlace(side)) || (here && side === current);
-  for (const s of sides) measure(s, 500, 999_999, inPlaceOf(s));
+  const sampleOf = (side: CheckoutEngine): boolean => all && hasInPlace(side) && side.game.sampleLegal !== undefined;
+  for (const s of sides) measure(s, 500, 999_999, inPlaceOf(s), sampleOf(s));
   const slice = (seconds * 1000) / rounds / sides.length;
-  const rates = await rotatingRounds(sides, rounds, (side, r) => measure(side, slice, 1 + r * 1_000_000, inPlaceOf(side)));
+  const rates = await rotatingRounds(sides, rounds, (side, r) => measure(side, slice, 1 + r * 1_000_000, inPlaceOf(side), sampleOf(side)));
   const nameOf = (i: number): string => (i === sides.length - 1 ? "new" : olds.length === 1 ? "old" : `old${i + 1}`);
-  const label = (s: CheckoutEngine, i: number): string => `${nameOf(i)} ${inPlaceOf(s) ? "applyInPlace" : "applyTrusted"}`;
+  const label = (s: CheckoutEngine, i: number): string =>
+    `${nameOf(i)} ${inPlaceOf(s) ? "applyInPlace" : "applyTrusted"}${sampleOf(s) ? " + sampleLegal" : ""}`;
   const path = all
-    ? ` (applyInPlace on owned copies where a checkout has it: ${sides.map(label).join(", ")})`
+    ? ` (the search playout path where a checkout has it: ${sides.map(label).join(", ")})`
     : here
       ? " (this checkout with applyInPlace on owned copies)"
       : "";

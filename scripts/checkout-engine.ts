@@ -16,6 +16,8 @@ export interface CheckoutGame {
   /** Only in checkouts that have them (see Game.applyInPlace). */
   applyInPlace?(s: unknown, d: unknown): unknown;
   ownedCopy?(s: unknown): unknown;
+  /** Only in checkouts that have it (see Game.sampleLegal). */
+  sampleLegal?(s: unknown, pick: (n: number) => number): unknown;
 }
 
 export interface CheckoutEngine {

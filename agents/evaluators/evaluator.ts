@@ -69,16 +69,23 @@ const IN_PLACE_MIN_DECISIONS = 16;
  * Uniform random playout from `state` for at most `depth` decisions (0 = to the end; the game's
  * own maxDecisions bounds it anyway). Returns the final state. `state` itself is never changed: a
  * long playout runs on an owned copy (Game.ownedCopy) with applyInPlace, the same states and
- * picks as with applyTrusted, so the result does not depend on which path ran.
+ * picks as with applyTrusted, so the result does not depend on which path ran. Each decision is
+ * picked through Game.sampleLegal where the game has it (the same decision as from legal(),
+ * without the list), else from legal(); either way the rng is drawn only when there is a choice.
  */
 export function randomPlayout(game: AnyGame, state: unknown, rng: Rng, depth: number, bound: number): unknown {
   const limit = depth > 0 ? Math.min(depth, bound) : bound;
   const inPlace = limit >= IN_PLACE_MIN_DECISIONS && game.applyInPlace !== undefined && game.ownedCopy !== undefined && game.actor(state) !== "terminal";
+  const choose = (n: number): number => (n === 1 ? 0 : rng.int(n));
   let s = inPlace ? game.ownedCopy?.(state) : state;
   for (let i = 0; i < limit; i++) {
     if (game.actor(s) === "terminal") break;
-    const legal = game.legal(s);
-    const pick = legal[legal.length === 1 ? 0 : rng.int(legal.length)];
+    let pick: unknown;
+    if (game.sampleLegal !== undefined) pick = game.sampleLegal(s, choose);
+    else {
+      const legal = game.legal(s);
+      pick = legal[choose(legal.length)];
+    }
     s = inPlace ? game.applyInPlace?.(s, pick) : game.applyTrusted(s, pick);
   }
   return s;

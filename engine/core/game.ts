@@ -53,6 +53,15 @@ export interface Game<S = unknown, D = unknown, V = unknown, C extends BaseConfi
   /** THE single source of legality, in a stable order. Empty exactly when actor is terminal. */
   legal(state: S): readonly D[];
   /**
+   * Optional, for random playouts: `legal(state)[pick(legal(state).length)]`, the very same
+   * decision object, without building the list where the game can (a playout needs one pick,
+   * not the list). `pick` is called exactly once, with the list's length n >= 1, and must return
+   * an integer in 0..n-1, so a playout picking `rng.int(n)` here follows the same game, state by
+   * state, as one picking from legal(). `state` must not be terminal. Pure, as legal(). A game
+   * made by spreading another and replacing legal() must replace or drop this one too.
+   */
+  sampleLegal?(state: S, pick: (n: number) => number): D;
+  /**
    * Checked apply: terminal or illegal input gives an error value and no new state. Accepts every
    * element of legal(state) and, where there is one, expectation(state).defaultDecision.
    */

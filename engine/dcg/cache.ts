@@ -1,6 +1,7 @@
 import type { BattleData } from "./battle-data.ts";
 import { BattleIndex } from "./battle-index.ts";
 import { DecisionTable } from "./decision-table.ts";
+import { SampleScratch } from "./operation.ts";
 import { buildPoolIndex, type PoolIndex } from "./pool-index.ts";
 import type { Pool } from "./pool.ts";
 import type { Plan, Targeting } from "./targeting.ts";
@@ -44,6 +45,8 @@ export class DcgCache {
    */
   readonly areaWant: number[];
   readonly areaTargets: number[];
+  /** sampleLegal's scratch (operation.ts), likewise written and read within one call only: shared with forks too. */
+  readonly sample: SampleScratch;
   /** Each card sentence's targeting plan (targeting.ts), keyed by the sentence object. */
   readonly plans: WeakMap<Targeting, Plan>;
   private readonly indexes: WeakMap<Pool, PoolIndex>;
@@ -56,6 +59,7 @@ export class DcgCache {
     this.decisions = shared?.decisions ?? new DecisionTable();
     this.areaWant = shared?.areaWant ?? [];
     this.areaTargets = shared?.areaTargets ?? [];
+    this.sample = shared?.sample ?? new SampleScratch();
     this.plans = shared?.plans ?? new WeakMap<Targeting, Plan>();
     this.indexes = shared?.indexes ?? new WeakMap<Pool, PoolIndex>();
   }

@@ -11,7 +11,7 @@ import { DcgCache } from "./cache.ts";
 import { Draft, ownedCopy, type Trace } from "./draft.ts";
 import { explainDecision } from "./explain.ts";
 import { actorOf, applyDecision } from "./flow.ts";
-import { legal as legalOps, STRATEGY_REMOVES } from "./operation.ts";
+import { legal as legalOps, sampleLegal as sampleOps, STRATEGY_REMOVES } from "./operation.ts";
 import type { Pool } from "./pool.ts";
 import { describeDecision, renderBattle } from "./render.ts";
 import { instanceDefs, setupBattle, type CardInstance } from "./setup.ts";
@@ -33,6 +33,8 @@ export interface DcgGame extends Game<BattleData, Decision, DcgView, DcgConfig> 
   /** The pool a config plays with: the shipped one, extended by `cfg.cardSet` or `cfg.cardPool` if any. */
   poolFor(cfg: DcgConfig): Pool;
   presetsFor(cfg: DcgConfig): readonly PresetBook[];
+  /** See Game.sampleLegal: legal(s)[pick(n)] without the list in the Main and Strategy phases. */
+  sampleLegal(state: BattleData, pick: (n: number) => number): Decision;
   /** See Game.applyInPlace: for search playouts on a state the caller owns (ownedCopy). */
   applyInPlace(state: BattleData, decision: Decision): BattleData;
   ownedCopy(state: BattleData): BattleData;
@@ -84,7 +86,10 @@ interface CardSets {
 }
 
 /** The functions of a dcg game that use no memo across applies: made once per game, shared by its instances. */
-type Common = Omit<DcgGame, "setup" | "legal" | "apply" | "applyTrusted" | "applyInPlace" | "applyTraced" | "explain" | "events" | "instance"> & {
+type Common = Omit<
+  DcgGame,
+  "setup" | "legal" | "sampleLegal" | "apply" | "applyTrusted" | "applyInPlace" | "applyTraced" | "explain" | "events" | "instance"
+> & {
   readonly poolOf: (s: BattleData) => Pool;
   readonly sets: CardSets;
 };
@@ -149,6 +154,11 @@ function dcgOver(common: Common, cache: DcgCache): DcgGame {
     const pool = poolOf(s);
     return legalOps(s, pool, cache.decisions, cache.indexOf(s, pool, false));
   };
+  const sampleLegal = (s: BattleData, pick: (n: number) => number): Decision => {
+    if (s.finished) throw new RangeError("dcg sampleLegal: the battle is over (no legal decision)");
+    const pool = poolOf(s);
+    return sampleOps(s, pool, cache.decisions, cache.indexOf(s, pool, false), pick, cache.sample);
+  };
   const applyTrusted = (s: BattleData, decision: Decision): BattleData => {
     const d = new Draft(s, poolOf(s), null, cache);
     applyDecision(d, decision);
@@ -174,6 +184,7 @@ function dcgOver(common: Common, cache: DcgCache): DcgGame {
     config: common.config,
     actor,
     legal,
+    sampleLegal,
     apply: (s, decision) => applyChecked(s, decision, actor, legal, applyTrusted, expectation, explain),
     explain,
     concede: common.concede,

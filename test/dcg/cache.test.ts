@@ -99,7 +99,7 @@ describe("dcg's apply memos (DcgCache)", () => {
 
   it("an instance shares every function of its game that reads no memo: its own are the few that do", () => {
     // A learning session holds an instance per env: what an instance makes of its own, every env holds.
-    const readers = ["apply", "applyInPlace", "applyTraced", "applyTrusted", "events", "explain", "instance", "legal", "setup"];
+    const readers = ["apply", "applyInPlace", "applyTraced", "applyTrusted", "events", "explain", "instance", "legal", "sampleLegal", "setup"];
     const first = game.instance();
     for (const inst of [first, first.instance()]) {
       const own = Object.keys(game).filter((k) => inst[k as keyof typeof inst] !== game[k as keyof typeof game]);
@@ -115,9 +115,10 @@ describe("dcg's apply memos (DcgCache)", () => {
     expect(b.decisions).toBe(a.decisions);
     expect(b.plans).toBe(a.plans);
     expect(b.poolIndex(game.pool)).toBe(a.poolIndex(game.pool));
-    // The area refresh's scratch lists hold nothing between refreshes: one pair for all forks.
+    // The area refresh's scratch lists and sampleLegal's hold nothing between calls: one set for all forks.
     expect(b.areaWant).toBe(a.areaWant);
     expect(b.areaTargets).toBe(a.areaTargets);
+    expect(b.sample).toBe(a.sample);
     const applyWith = (cache: DcgCache, s: BattleData, decision: Decision): BattleData => {
       const d = new Draft(s, game.pool, null, cache);
       applyDecision(d, decision);
