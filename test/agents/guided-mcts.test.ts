@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../fixtures/temp-dir.ts";
 import { Rng, type AnyGame } from "../../engine/core/index.ts";
 import { dcg } from "../../engine/dcg/index.ts";
 import { agentStreamSeed, createAgent, createAgentReady, seatsModel, type AgentContext } from "../../agents/spec.ts";
@@ -18,7 +18,7 @@ import { sevensAdapter } from "../../env/games/sevens.ts";
 import { specOf } from "../../env/spec.ts";
 import type { GameAdapter } from "../../env/codec.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "cardgym-guided-"));
+const dir = tempDir("cardgym-guided-");
 const game = dcg as unknown as AnyGame;
 
 function modelFile(name: string, overrides: Partial<MlpSpec> = {}, adapter: GameAdapter = dcgAdapter): string {

@@ -1,7 +1,7 @@
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../fixtures/temp-dir.ts";
 import { deriveSeed } from "../../engine/core/index.ts";
 import { dcg } from "../../engine/dcg/index.ts";
 import { runMatch } from "../../agents/match.ts";
@@ -13,7 +13,7 @@ import { specOf } from "../../env/spec.ts";
 const FIXTURE = "dcg-ppo-v1";
 const SPEC = `onnx:builtin/${FIXTURE}`;
 // A host whose own model root holds nothing: built-ins must not depend on it.
-const emptyRoot = mkdtempSync(join(tmpdir(), "cardgym-empty-models-"));
+const emptyRoot = tempDir("cardgym-empty-models-");
 
 function ctx(seat = 0, seed = 1, modelRoot?: string): AgentContext {
   return {

@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { tempDir } from "../fixtures/temp-dir.ts";
 import { deriveSeed, replay, type AnyGame } from "../../engine/core/index.ts";
 import { runMatch } from "../../agents/match.ts";
 import { createAgent, createAgentReady, type AgentContext } from "../../agents/spec.ts";
@@ -16,7 +16,7 @@ import { specOf } from "../../env/spec.ts";
 import type { GameAdapter } from "../../env/codec.ts";
 import { testRegistry } from "./fixtures/games.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "cardgym-onnx-"));
+const dir = tempDir("cardgym-onnx-");
 const HIDDEN = 16;
 
 function metadataFor(adapter: GameAdapter) {

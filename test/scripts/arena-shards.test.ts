@@ -3,13 +3,13 @@
  * reports exactly what the run played in one process reports: what docs/scale.md's distributed
  * arena and SPRT rely on.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../fixtures/temp-dir.ts";
 import { runScript } from "./run-script.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "arena-shards-"));
+const dir = tempDir("arena-shards-");
 const json = (file: string) => JSON.parse(readFileSync(file, "utf8"));
 /** A report without what depends on the clock (wall time, decisions per second, time of day). */
 const timeless = (report: Record<string, unknown>) => {

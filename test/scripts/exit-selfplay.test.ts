@@ -1,12 +1,12 @@
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../fixtures/temp-dir.ts";
 import { runScript } from "./run-script.ts";
 
 describe("npm run exit:selfplay --search", () => {
   it("refuses a --search that is not k=v pairs or that sets what the script sets itself, before writing anything", () => {
-    const dir = mkdtempSync(join(tmpdir(), "cardgym-exit-"));
+    const dir = tempDir("cardgym-exit-");
     for (const search of ["ptemp=4,value=net", "ptemp=4;random"]) {
       const out = join(dir, "out");
       const run = runScript("exit-selfplay.ts", ["--model", "builtin/dcg-exit-v1", "--out", out, "--search", search]);
@@ -19,7 +19,7 @@ describe("npm run exit:selfplay --search", () => {
 
 describe("npm run exit:selfplay --student (DAgger)", () => {
   it("refuses options that do not go with it and agent specs that do not load, before writing anything", () => {
-    const dir = mkdtempSync(join(tmpdir(), "cardgym-dagger-"));
+    const dir = tempDir("cardgym-dagger-");
     const out = join(dir, "out");
     const cases: [string[], RegExp][] = [
       [["--student", "onnx:builtin/dcg-exit-v2", "--explore", "4"], /--explore does not apply with --student/],
@@ -37,7 +37,7 @@ describe("npm run exit:selfplay --student (DAgger)", () => {
   });
 
   it("labels only the student's decisions, with the teacher's visits, and z is the student's return", () => {
-    const out = join(mkdtempSync(join(tmpdir(), "cardgym-dagger-")), "out");
+    const out = join(tempDir("cardgym-dagger-"), "out");
     const run = runScript("exit-selfplay.ts", [
       "--model",
       "builtin/dcg-exit-v2",

@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../fixtures/temp-dir.ts";
 import { runScript } from "./run-script.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "cardgym-logits-"));
+const dir = tempDir("cardgym-logits-");
 const model = "models/builtin/dcg-ppo-v1.onnx";
 
 describe("onnx-logits: an unreadable observations file", () => {

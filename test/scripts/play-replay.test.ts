@@ -1,12 +1,12 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../fixtures/temp-dir.ts";
 import { projectEvents } from "../../engine/core/index.ts";
 import { registry } from "../../engine/games.ts";
 import { runScript } from "./run-script.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "cardgym-cli-"));
+const dir = tempDir("cardgym-cli-");
 
 describe("play and replay CLIs", () => {
   for (const id of registry.ids()) {

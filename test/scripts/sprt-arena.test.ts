@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../fixtures/temp-dir.ts";
 import { unwrap } from "../../engine/core/index.ts";
 import { registry as games } from "../../engine/games.ts";
 import { parseAllGates } from "../../agents/arena/gates.ts";
@@ -128,7 +128,7 @@ describe("SPRT on real games", () => {
 
 describe("round robin on worker threads", () => {
   it("gives the same results with --workers 2 as in one thread", () => {
-    const dir = mkdtempSync(join(tmpdir(), "rr-workers-"));
+    const dir = tempDir("rr-workers-");
     const args = (w: string) => [
       "--game",
       "sevens",
@@ -170,7 +170,7 @@ describe("SPRT gates", () => {
   });
 
   it("a weakened policy (sampling at temperature 3) fails the non-regression gate against the champion, naming the gate, the LLR and the games", () => {
-    const dir = mkdtempSync(join(tmpdir(), "sprt-gate-"));
+    const dir = tempDir("sprt-gate-");
     const gates = join(dir, "gates.json");
     writeFileSync(
       gates,
@@ -217,7 +217,7 @@ function corruptedModel(dir: string): string {
 
 describe("a corrupted layer", () => {
   it("fails the non-regression test against the champion", async () => {
-    const file = corruptedModel(mkdtempSync(join(tmpdir(), "sprt-corrupt-")));
+    const file = corruptedModel(tempDir("sprt-corrupt-"));
     expect(sha256(file)).not.toBe(sha256(join(repoRoot, "models/builtin/dcg-ppo-v1.onnx")));
     const job = {
       label: "corrupt",
@@ -241,7 +241,7 @@ describe("history and promotion", () => {
   });
 
   it("promotes a model only after an SPRT pass against the current champion is on record", () => {
-    const dir = mkdtempSync(join(tmpdir(), "promote-"));
+    const dir = tempDir("promote-");
     mkdirSync(join(dir, "builtin"));
     copyFileSync(join(repoRoot, "models/builtin/dcg-ppo-v1.onnx"), join(dir, "builtin/champ.onnx"));
     const champBytes = readFileSync(join(dir, "builtin/champ.onnx"));

@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../fixtures/temp-dir.ts";
 import { readModelInfo } from "../../agents/onnx/model-info.ts";
 import { metadataEntries, withMetadata } from "../../agents/onnx/stamp.ts";
 import { writeMlp } from "../../agents/onnx/write-mlp.ts";
@@ -10,7 +10,7 @@ import { specOf } from "../../env/spec.ts";
 import { runScript } from "./run-script.ts";
 
 const spec = specOf(sevensAdapter);
-const dir = mkdtempSync(join(tmpdir(), "cardgym-stamp-"));
+const dir = tempDir("cardgym-stamp-");
 const model = (obsSize: number, metadata: Record<string, string>) => writeMlp({ obsSize, hidden: 4, actionSize: spec.action.size, metadata, seed: 3 });
 
 describe("re-stamping a model's metadata (scripts/stamp-model.ts)", () => {

@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../fixtures/temp-dir.ts";
 import { SHIPPED_CARDS } from "../../engine/dcg/cards.ts";
 import { dcg } from "../../engine/dcg/index.ts";
 import { buildCardSchema } from "../../engine/dcg/schema.ts";
@@ -10,7 +10,7 @@ import { checkCardFiles } from "../../scripts/cards/check-card-files.ts";
 import { repoRoot, runScript } from "./run-script.ts";
 
 /** The published JSON Schema and `npm run validate-cards`, from a card author's side. */
-const tmp = () => mkdtempSync(join(tmpdir(), "cardgym-validate-"));
+const tmp = () => tempDir("cardgym-validate-");
 
 describe("docs/card-schema.json", () => {
   it("is the schema generated from the handler registries (run npx tsx scripts/card-schema.ts after a vocabulary change)", () => {

@@ -1,9 +1,9 @@
-import { mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempDir } from "../fixtures/temp-dir.ts";
 import { buildApp } from "../../env/server/index.ts";
 import { Client, injectTransport, maskedPicker, tensor } from "./client.ts";
 
@@ -49,7 +49,7 @@ describe("cardSetFile in a session config", () => {
   });
 
   it("refuses paths outside the directory, missing or unreadable files and bad card data, with clear messages", async () => {
-    const outside = mkdtempSync(join(tmpdir(), "cardgym-cards-"));
+    const outside = tempDir("cardgym-cards-");
     writeFileSync(join(outside, "secret.json"), "{}");
     const cases: [unknown, RegExp][] = [
       ["../cards-elsewhere.json", /is outside the card-set directory/],
@@ -81,12 +81,12 @@ describe("cardSetFile in a session config", () => {
   });
 
   it("reports invalid JSON and invalid card data from the file with the JSON path", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "cardgym-set-"));
+    const dir = tempDir("cardgym-set-");
     writeFileSync(join(dir, "broken.json"), "{ not json");
     writeFileSync(join(dir, "deep.json"), "[".repeat(200_000) + "]".repeat(200_000));
     writeFileSync(join(dir, "bad.json"), JSON.stringify({ cards: [{ id: "oops", name: "Oops", kind: "rubric", cost: 9, attack: 1, life: 1 }] }));
     // A symlink inside the directory that points outside it is refused too.
-    const outside = mkdtempSync(join(tmpdir(), "cardgym-outside-"));
+    const outside = tempDir("cardgym-outside-");
     writeFileSync(join(outside, "secret.json"), "{}");
     symlinkSync(join(outside, "secret.json"), join(dir, "link.json"));
     const other = buildApp({ cardSetDir: dir });
