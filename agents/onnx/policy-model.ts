@@ -1,5 +1,6 @@
 import { realpathSync, readFileSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
+import { isMainThread } from "node:worker_threads";
 import type { InferenceSession, Tensor } from "onnxruntime-node";
 import { contractViolations, INPUT_NAME, OUTPUT_NAME, VALUE_NAME, type ModelExpectation } from "./contract.ts";
 import { ModelFormatError, readModelInfo, type ModelInfo } from "./model-info.ts";
@@ -29,6 +30,20 @@ export class ModelLoadError extends Error {
     this.name = "ModelLoadError";
   }
 }
+
+/**
+ * ONNX Runtime 1.29+ starts its telemetry when the first model loads: it creates mat-debug-<pid>.log
+ * and .ses in the temp directory (left behind by every process that ran a model), a device-id
+ * database under ~/.cache, and tries to upload events. ORT_DISABLE_TELEMETRY=1, set before that
+ * first load, turns all of it off; a value the user set (0 to keep telemetry) is left alone. The
+ * runtime reads the process's real environment, which only the main thread's process.env writes
+ * (a worker's is a copy), so this runs at import in the main thread, and the code that starts
+ * model-running workers calls it too before starting them.
+ */
+export function disableOnnxTelemetry(env: NodeJS.ProcessEnv = process.env): void {
+  if (isMainThread && env.ORT_DISABLE_TELEMETRY === undefined) env.ORT_DISABLE_TELEMETRY = "1";
+}
+disableOnnxTelemetry();
 
 type Ort = typeof import("onnxruntime-node");
 let ortModule: Promise<Ort> | null = null;

@@ -1,4 +1,5 @@
 import { Worker } from "node:worker_threads";
+import { disableOnnxTelemetry } from "../../agents/onnx/policy-model.ts";
 import { restoreWorkerYoungGeneration, sessionWorkerLimits } from "./heap.ts";
 import { unlinkSync } from "node:fs";
 import { FastPathServer } from "./fast-path.ts";
@@ -285,6 +286,7 @@ export class SessionRuntime {
         ? { path: socketPath(fast.prefix, s.index), maxFrame: fast.maxFrame, maxEnvsPerSession: fast.maxEnvsPerSession, state: s.fastState }
         : null,
     };
+    disableOnnxTelemetry(); // before the worker loads models (it cannot set it itself)
     const options = { workerData: init, resourceLimits: sessionWorkerLimits(this.o.workerHeapMb) };
     // Under tsx (the dev runner) a worker must register tsx's loader before it can import TypeScript.
     const worker = WORKER_URL.pathname.endsWith(".ts")

@@ -126,6 +126,10 @@ def node_logits(model: PathLike, game: str, obs: np.ndarray, repo: Optional[Path
 
 
 def _ort_logits(data: bytes, obs: np.ndarray) -> Optional[np.ndarray]:
+    # onnxruntime 1.29+ telemetry writes mat-debug-<pid>.log and .ses into the temp folder (left
+    # behind), a device id under ~/.cache, and uploads events, unless this is set before its first
+    # session; a value the user set is kept (the Node side does the same).
+    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
     try:
         import onnxruntime
     except ImportError:

@@ -4,6 +4,7 @@
  * only decides which groups run where.
  */
 import { Worker } from "node:worker_threads";
+import { disableOnnxTelemetry } from "../../agents/onnx/policy-model.ts";
 import type { SprtMatchup } from "../../agents/arena/sprt-run.ts";
 import type { AgentTiming, Fixture, GameResult } from "../../agents/arena/tournament.ts";
 
@@ -48,6 +49,7 @@ export class GroupPool {
 
   constructor(init: PoolInit, workers: number) {
     const entry = new URL("./worker.ts", import.meta.url);
+    disableOnnxTelemetry(); // before the workers load models (they cannot set it themselves)
     this.slots = Array.from({ length: workers }, () => {
       // Under tsx the worker needs tsx's loader registered before it can import TypeScript.
       const boot = entry.pathname.endsWith(".ts")
