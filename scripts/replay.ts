@@ -62,6 +62,11 @@ main(() => {
   if (!record.ok) throw new Error(`${path}: ${record.error.message}`);
   const viewer = values.events === undefined ? null : viewerArg(values.events);
   const out = unwrap(replay(registry, record.value));
+  if (typeof viewer === "number") {
+    // A seat the game does not have would read every event as a spectator does: refused instead.
+    const seats = (unwrap(registry.get(record.value.game)).config(out.state) as { seats: number }).seats;
+    if (viewer >= seats) throw new UsageError(`--events ${viewer}: this ${record.value.game} game has seats 0 to ${seats - 1}`);
+  }
   if (viewer !== null) for (const line of eventLog(record.value, viewer)) console.log(line);
   console.log(`${record.value.game} v${record.value.version}, seed ${record.value.seed}: ${record.value.decisions.length} decisions replayed`);
   console.log(`final state hash ${out.finalHash}`);

@@ -60,6 +60,11 @@ describe("play and replay CLIs", () => {
     const bad = runScript("replay.ts", [path, "--events", "everyone"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--events takes owner, spectator or a seat number/);
+    // A seat the game does not have is refused, not read as a spectator.
+    const none = runScript("replay.ts", [path, "--events", "7"]);
+    expect(none.code).toBe(2);
+    expect(none.stdout).toBe("");
+    expect(none.stderr.trim()).toBe("error: --events 7: this sevens game has seats 0 to 4");
   });
 
   it("refuses an unknown game, a bad seat count and bad flags with one line and a non-zero exit", () => {
