@@ -1,7 +1,7 @@
 """The fast path against HTTP and against in-process reference environments, side by side.
 
     python python/bench_fastpath.py [--seconds 3] [--rounds 3] [--only single,aec,vec64,selfplay64]
-                                    [--mini-racer]
+                                    [--mini-racer] [--old DIR ...]
 
 Every workload runs a masked random agent in this process; rounds interleave the rows, so they see
 the same machine load, and the figures to compare are the ratios within one run.
@@ -18,6 +18,10 @@ the same machine load, and the figures to compare are the ratios within one run.
   RL step hands the learner), chance nodes sampled.
 - ``selfplay64``: ``cardgym.selfplay.vector_env("sevens", 64)`` (every seat is the learner), HTTP and
   fast path, against the same OpenSpiel row.
+``--old DIR`` (repeatable): the ``single`` fast-path row also for another checkout (a ``git worktree``
+of an older commit, with ``node_modules`` linked): its Python package is imported under another
+name and starts its own server from that checkout, and its row runs interleaved with this one's,
+so old and new are measured side by side in one run.
 ``--mini-racer``: what one call into V8 embedded in Python costs (mini-racer from PyPI), the price
 of running the engine bundle in the Python process instead.
 
@@ -30,8 +34,11 @@ threads that compete with the server). Needs ``open-spiel``, ``pettingzoo[classi
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import random
+import subprocess
+import sys
 import time
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
@@ -71,8 +78,27 @@ def timed(loop: Callable[[], int], seconds: float, pid: Optional[int]) -> Tuple[
     return steps, time.perf_counter() - t0, time.process_time() - c0, server_cpu(pid) - s0
 
 
-def private_client(fast: bool) -> cardgym.Client:
-    return cardgym.Client(private_server=True, transport="unix", fast_path=fast)
+def private_client(fast: bool, package: Any = cardgym) -> Any:
+    return package.Client(private_server=True, transport="unix", fast_path=fast)
+
+
+def old_package(checkout: str, index: int) -> Tuple[Any, str]:
+    """The cardgym package of another checkout, imported as ``cardgym_old<index>``, and a label
+    naming its commit."""
+    root = os.path.abspath(checkout)
+    folder = os.path.join(root, "python", "cardgym")
+    name = f"cardgym_old{index}"
+    spec = importlib.util.spec_from_file_location(name, os.path.join(folder, "__init__.py"), submodule_search_locations=[folder])
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"--old {checkout}: no python/cardgym package there")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    try:
+        commit = subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        commit = os.path.basename(root)
+    return module, commit
 
 
 def pick(rng: random.Random, mask: np.ndarray) -> int:
@@ -82,9 +108,9 @@ def pick(rng: random.Random, mask: np.ndarray) -> int:
     return int(legal[rng.randrange(len(legal))])
 
 
-def single_row(fast: bool) -> Row:
-    client = private_client(fast)
-    env = cardgym.make("sevens", seed=0, client=client)
+def single_row(fast: bool, package: Any = cardgym, label: str = "") -> Row:
+    client = private_client(fast, package)
+    env = package.make("sevens", seed=0, client=client)
     rng = random.Random(0)
     state = {"obs": env.reset()[0]}
 
@@ -99,7 +125,7 @@ def single_row(fast: bool) -> Row:
 
     burst()  # warm-up
     return Row(
-        f"1 env sevens, {'fast path' if fast else 'HTTP'}",
+        f"1 env sevens, {'fast path' if fast else 'HTTP'}{label}",
         lambda s: timed(burst, s, client.server.pid if client.server else None),
         lambda: (env.close(), client.close()),
     )
@@ -299,11 +325,15 @@ def main() -> None:
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--only", default="single,aec,vec64,selfplay64,pool")
     p.add_argument("--mini-racer", action="store_true")
+    p.add_argument("--old", action="append", default=[], metavar="DIR", help="another checkout whose 1-env fast-path row runs beside this one's")
     a = p.parse_args()
     only = set(a.only.split(","))
     rows: List[Row] = []
     if "single" in only:
         rows += [single_row(False), single_row(True)]
+        for i, checkout in enumerate(a.old):
+            package, commit = old_package(checkout, i)
+            rows.append(single_row(True, package, f" (old: {commit})"))
     if "aec" in only:
         inprocess = inprocess_aec_row()
         rows += [cardgym_aec_row(), *([inprocess] if inprocess else []), *pettingzoo_rows()]
@@ -337,6 +367,7 @@ def main() -> None:
     print("ratios (medians):")
     pairs = [
         ("1 env sevens, fast path", "1 env sevens, HTTP"),
+        *(("1 env sevens, fast path", row.name) for row in rows if "(old: " in row.name),
         ("AEC sevens (cardgym, fast path)", "AEC leduc_holdem_v4 (PettingZoo, in process)"),
         ("AEC sevens (cardgym, fast path)", "AEC texas_holdem_v4 (PettingZoo, in process)"),
         ("AEC sevens (cardgym, in process)", "AEC leduc_holdem_v4 (PettingZoo, in process)"),

@@ -6,9 +6,10 @@ import json
 import operator
 import os
 import socket
+import struct
 import threading
 import time
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Tuple, TypedDict, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, TypedDict, Union
 from urllib.parse import quote, urlsplit
 
 import msgpack
@@ -44,6 +45,15 @@ def _decode(value: Any) -> Any:
         return {k: _decode(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_decode(v) for v in value]
+    return value
+
+
+def _tensor_hook(value: Dict[Any, Any]) -> Any:
+    """msgpack's ``object_hook`` for replies: a tensor map as its numpy array, other maps as
+    they are. What :func:`_decode` does after the whole reply is built, done while msgpack
+    decodes it (one call per map instead of a walk over every value)."""
+    if "data" in value and "shape" in value and value.get("dtype") in _DTYPES:
+        return tensor(value)
     return value
 
 
@@ -183,9 +193,10 @@ class Client(_ClosesOnce):
             return f"cannot reach {where} (embedded, pid {self.server.pid}): {e}"
         return f"cannot reach {where}: {e}. Is it running? Start one with `npm start`, or leave the URL unset to let cardgym start its own."
 
-    def request(self, method: str, path: str, body: Any = None, *, plain: bool = False) -> Any:
-        """Sends one request and returns the decoded reply (tensors as numpy arrays). ``body`` may
-        hold numpy values (converted); ``plain=True`` says it holds none (skips the walk)."""
+    def request(self, method: str, path: str, body: Any = None, *, plain: bool = False, decode: bool = True) -> Any:
+        """Sends one request and returns the decoded reply (tensors as numpy arrays; with
+        ``decode=False`` as the wire's ``{dtype, shape, data}`` maps). ``body`` may hold numpy
+        values (converted); ``plain=True`` says it holds none (skips the walk)."""
         if self._closed:
             raise ServerUnavailable("this cardgym client is closed")
         payload = None if body is None else msgpack.packb(body if plain else _plain(body))
@@ -220,7 +231,7 @@ class Client(_ClosesOnce):
             raise ServerError(status, "bad_reply", f"undecodable {ctype or 'reply'} ({e}): {bytes(data[:200])!r}") from None
         if status >= 400:
             raise server_error(status, reply)
-        return _decode(reply)
+        return _decode(reply) if decode else reply
 
     def _release(self) -> None:
         """Closes the connection; stops the embedded server if this was its last user."""
@@ -389,6 +400,87 @@ def _int32_actions(actions: np.ndarray) -> np.ndarray:
     return flat.astype("<i4", copy=False)
 
 
+class OneStep(NamedTuple):
+    """Env 0 of a reset or step reply, as a one-env learner (cardgym.make) hands it out:
+    :meth:`SessionInfo.step_one` and :meth:`SessionInfo.reset_one`."""
+
+    #: float32 [observation_size], a read-only view of the reply bytes.
+    obs: np.ndarray
+    #: int8 [action_size] (1 = legal), a read-only view of the reply bytes.
+    mask: np.ndarray
+    reward: float
+    terminated: bool
+    truncated: bool
+    episode: int
+    episode_step: int
+    #: float32 [num_seats]: each seat's return so far.
+    returns: np.ndarray
+    #: The learner's seat (single mode), else None.
+    learner_seat: Optional[int]
+    #: Whether the step was an illegal action that ended the episode (illegal_action="terminate").
+    illegal: bool
+
+
+def one_step(b: Mapping[str, Any]) -> OneStep:
+    """Env 0 of a decoded reply batch (:meth:`Session.step`'s dict of arrays)."""
+    info = b["info"]
+    return OneStep(
+        b["obs"][0],
+        b["mask"][0].view(np.int8),
+        float(b["reward"][0]),
+        bool(b["terminated"][0]),
+        bool(b["truncated"][0]),
+        int(info["episode"][0]),
+        int(info["episodeStep"][0]),
+        info["returns"][0],
+        int(info["learnerSeat"][0]) if "learnerSeat" in info else None,
+        "illegal" in info and bool(info["illegal"][0]),
+    )
+
+
+_F32, _I32 = struct.Struct("<f"), struct.Struct("<i")
+
+
+def _wire_one_step(b: Mapping[str, Any]) -> Optional[OneStep]:
+    """:func:`one_step` of a reply still in wire form (tensors as ``{dtype, shape, data}`` maps),
+    reading env 0's values straight from the bytes: three numpy views instead of the fifteen
+    arrays of a decoded reply. None when the reply is not the one-env msgpack form this expects
+    (the caller then decodes it whole)."""
+    try:
+        obs, mask, reward, terminated, truncated = b["obs"], b["mask"], b["reward"], b["terminated"], b["truncated"]
+        info = b["info"]
+        episode, episode_step, returns = info["episode"], info["episodeStep"], info["returns"]
+        seat, illegal = info.get("learnerSeat"), info.get("illegal")
+        if not (
+            obs["dtype"] == "float32"
+            and mask["dtype"] == "uint8"
+            and reward["dtype"] == "float32"
+            and terminated["dtype"] == truncated["dtype"] == "bool"
+            and episode["dtype"] == episode_step["dtype"] == "int32"
+            and returns["dtype"] == "float32"
+            and (seat is None or seat["dtype"] == "int32")
+            and (illegal is None or illegal["dtype"] == "bool")
+            and len(obs["shape"]) == len(mask["shape"]) == len(returns["shape"]) == 2
+            and len(reward["shape"]) == 1
+            and obs["shape"][0] == mask["shape"][0] == returns["shape"][0] == reward["shape"][0] == 1
+        ):
+            return None
+        return OneStep(
+            np.frombuffer(obs["data"], _DTYPES["float32"]),
+            np.frombuffer(mask["data"], np.int8),
+            _F32.unpack_from(reward["data"])[0],
+            terminated["data"][0] != 0,
+            truncated["data"][0] != 0,
+            _I32.unpack_from(episode["data"])[0],
+            _I32.unpack_from(episode_step["data"])[0],
+            np.frombuffer(returns["data"], _DTYPES["float32"]),
+            None if seat is None else _I32.unpack_from(seat["data"])[0],
+            illegal is not None and illegal["data"][0] != 0,
+        )
+    except (KeyError, TypeError, IndexError, struct.error):
+        return None
+
+
 def _reconnect(url: str) -> Client:
     return Client(url)
 
@@ -429,6 +521,20 @@ class SessionInfo:
         self.obs_wire = created.get("obsWire") or {"dtype": "float32"}
         self.obs_dtype = self.obs_wire["dtype"]
 
+    def step(self, actions: Actions) -> Dict[str, Any]:
+        raise NotImplementedError
+
+    def reset(self, seed: Optional[int] = None) -> Dict[str, Any]:
+        raise NotImplementedError
+
+    def step_one(self, action: Any) -> OneStep:
+        """Steps a one-env session with ``action`` and returns env 0 of the reply."""
+        return one_step(self.step([operator.index(action)]))
+
+    def reset_one(self, seed: Optional[int] = None) -> OneStep:
+        """Resets a one-env session (``seed`` as :meth:`Session.reset`'s) and returns env 0."""
+        return one_step(self.reset(seed))
+
 
 class Session(SessionInfo, _ClosesOnce):
     """One server session: ``num_envs`` envs of one game stepped together.
@@ -461,7 +567,7 @@ class Session(SessionInfo, _ClosesOnce):
             raise
         self._fast_grant: Tuple[str, str] = (grant["socket"], grant["key"])
         try:
-            return FastConnection(grant["socket"], grant["key"], self.client._timeout)
+            return FastConnection(grant["socket"], grant["key"], self.client._timeout, _tensor_hook)
         except FastPathBroken:
             return None
 
@@ -483,7 +589,7 @@ class Session(SessionInfo, _ClosesOnce):
         delay = 0.002
         while True:
             try:
-                fast = self.fast = FastConnection(path, key, self.client._timeout)
+                fast = self.fast = FastConnection(path, key, self.client._timeout, _tensor_hook)
                 return fast
             except FastPathBroken as e:
                 if e.code != "session_busy" or time.monotonic() > deadline:
@@ -504,7 +610,7 @@ class Session(SessionInfo, _ClosesOnce):
         self.client.last_reply_bytes = fast.last_reply_bytes
         if kind != 0:
             raise server_error(status, reply)
-        return _decode(reply)
+        return reply  # its tensors were decoded as it was read (_tensor_hook), unless call asked otherwise
 
     def _broken(self, e: OSError) -> Exception:
         """Why a fast-path connection broke: the session's quarantine (a step past the budget), else unreachable."""
@@ -555,6 +661,33 @@ class Session(SessionInfo, _ClosesOnce):
             return self._decoded(self._fast(lambda f: f.reset(body)))
         return self._decoded(self.client.request("POST", f"{self._path}/reset", body, plain=True))
 
+    def _one(self, fast: Callable[[FastConnection], Any], route: str, body: Any) -> OneStep:
+        """A one-env reply read by :func:`_wire_one_step` (over the fast path with ``fast``, else
+        HTTP's ``route``); decoded whole when it is not in that form."""
+        if self.fast is not None:
+            raw = self._fast(fast)
+        else:
+            raw = self.client.request("POST", f"{self._path}/{route}", body, plain=True, decode=False)
+        one = _wire_one_step(raw) if not self._decode else None
+        return one if one is not None else one_step(self._decoded(_decode(raw)))
+
+    def step_one(self, action: Any) -> OneStep:
+        """:meth:`step` of a one-env session with ``action``, returning env 0 of the reply without
+        decoding the rest (what cardgym.make's env reads; the same values)."""
+        a = operator.index(action)  # refuses floats rather than truncating
+        if self.num_envs != 1:
+            return one_step(self.step([a]))
+        if self.fast is not None and not -(2**31) <= a < 2**31:
+            raise ServerError(400, "invalid_body", "actions must be 32-bit integers")
+        return self._one(lambda f: f.step_one(a, decode=False), "step", {"actions": [a]})
+
+    def reset_one(self, seed: Optional[int] = None) -> OneStep:
+        """:meth:`reset` of a one-env session, returning env 0 of the reply as :meth:`step_one`."""
+        if self.num_envs != 1:
+            return one_step(self.reset(seed))
+        body = reset_body(seed, None, None)
+        return self._one(lambda f: f.reset(body, decode=False), "reset", body)
+
     def render(self, env: int = 0) -> str:
         """A readable picture of env ``env``'s table, whose turn it is and the legal actions."""
         return str(self.client.request("GET", f"{self._path}/render?env={operator.index(env)}")["text"])
@@ -569,6 +702,12 @@ class Session(SessionInfo, _ClosesOnce):
         else:
             actions = [operator.index(a) for a in actions]  # refuses floats rather than truncating
             if self.fast is not None:
+                if len(actions) == 1:
+                    # One env (cardgym.make's step): its frame is packed at once, without numpy.
+                    action = actions[0]
+                    if not -(2**31) <= action < 2**31:
+                        raise ServerError(400, "invalid_body", "actions must be 32-bit integers")
+                    return self._decoded(self._fast(lambda f: f.step_one(action)))
                 return self._decoded(self._fast(lambda f: f.step(_int32_actions(np.asarray(actions, dtype=np.int64)))))
         return self._decoded(self.client.request("POST", f"{self._path}/step", {"actions": actions}, plain=True))
 

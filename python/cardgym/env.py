@@ -9,7 +9,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from .client import Client, Session
+from .client import Client, OneStep, Session
 
 if TYPE_CHECKING:  # type checkers only: typing_extensions is not a runtime dependency
     from typing_extensions import Unpack
@@ -464,25 +464,20 @@ class CardgymEnv(SessionEnv, gym.Env):
         session = self._live()
         return session.spec
 
-    def _unpack(self, b: Dict[str, Any]) -> Tuple[Dict[str, np.ndarray], Dict[str, Any]]:
-        obs, mask = self._own(b["obs"][0], b["mask"][0].view(np.int8))
+    def _unpack(self, one: OneStep) -> Tuple[Dict[str, np.ndarray], Dict[str, Any]]:
+        obs, mask = self._own(one.obs, one.mask)
         self._obs, self._mask = obs, mask
-        info = b["info"]
-        out: Dict[str, Any] = {
-            "episode_index": int(info["episode"][0]),
-            "episode_step": int(info["episodeStep"][0]),
-            "returns": info["returns"][0],
-        }
-        if "learnerSeat" in info:
-            out["learner_seat"] = int(info["learnerSeat"][0])
-        if "illegal" in info and bool(info["illegal"][0]):
+        out: Dict[str, Any] = {"episode_index": one.episode, "episode_step": one.episode_step, "returns": one.returns}
+        if one.learner_seat is not None:
+            out["learner_seat"] = one.learner_seat
+        if one.illegal:
             out["illegal_action"] = True
         return {"observation": obs, "action_mask": mask}, out
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> Tuple[Dict[str, np.ndarray], Dict[str, Any]]:
         super().reset(seed=seed)
         session = self._live()
-        obs, info = self._unpack(session.reset(seed))
+        obs, info = self._unpack(session.reset_one(seed))
         self._over = None
         return obs, info
 
@@ -492,14 +487,15 @@ class CardgymEnv(SessionEnv, gym.Env):
             raise RuntimeError("call reset() before step()")
         if self._over is not None:
             raise RuntimeError(f"the episode is over ({self._over}); call reset() before stepping again")
-        b = session.step([action])
-        obs, info = self._unpack(b)
-        terminated, truncated = bool(b["terminated"][0]), bool(b["truncated"][0])
+        # step_one: env 0 of the reply read straight from its bytes (the same values as step([action])).
+        one = session.step_one(action)
+        obs, info = self._unpack(one)
+        terminated, truncated = one.terminated, one.truncated
         if terminated or truncated:
             self._over = "terminated" if terminated else "truncated"
-            if info.get("illegal_action"):
+            if one.illegal:
                 self._over = "terminated by an illegal action"
-        return obs, float(b["reward"][0]), terminated, truncated, info
+        return obs, one.reward, terminated, truncated, info
 
     def action_labels(self) -> List[Dict[str, Any]]:
         """``[{id, label}]`` for every legal action now, sorted by id (a readable form of the mask)."""

@@ -14,10 +14,11 @@ the msgpack payload.
 
 from __future__ import annotations
 
+import errno
 import socket
 import struct
 import threading
-from typing import Any, Optional, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple
 
 import msgpack
 import numpy as np
@@ -28,6 +29,8 @@ OP_STEP = 3
 
 _REQUEST = struct.Struct("<IB3x")
 _REPLY = struct.Struct("<IBxH")
+#: A step frame of one env: the header and its int32 action, packed at once.
+_STEP_ONE = struct.Struct("<IB3xi")
 
 #: Replies larger than this are refused (a broken or hostile peer must not make us allocate GBs).
 MAX_REPLY = 1 << 30
@@ -40,13 +43,52 @@ class FastPathBroken(OSError):
     code: Optional[str] = None
 
 
-class FastConnection:
-    """One session's connection to its worker's fast-path socket (attached at construction)."""
+def _set_timeout(sock: socket.socket, timeout: Optional[float]) -> bool:
+    """Puts ``timeout`` on ``sock`` as the kernel's SO_RCVTIMEO/SO_SNDTIMEO of a blocking socket;
+    False where the platform refuses (the caller then uses Python's ``settimeout``).
 
-    def __init__(self, path: str, key: str, timeout: Optional[float]):
+    Python's own socket timeout polls before every send and every receive: four system calls per
+    step instead of two (docs/benchmarks.md, "2026-11-27"). The kernel's timeouts cost nothing
+    per call; a call that runs out of time fails with EAGAIN, which ``_timed_out`` reports as
+    ``socket.timeout``, as ``settimeout`` would."""
+    sock.settimeout(None)
+    if timeout is None:
+        return True
+    if timeout <= 0:
+        return False
+    seconds = int(timeout)
+    micros = int(round((timeout - seconds) * 1e6))
+    if seconds == 0 and micros == 0:
+        micros = 1  # a zero timeval means "never time out"
+    try:
+        tv = struct.pack("@ll", seconds, micros)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, tv)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, tv)
+    except (OSError, struct.error, AttributeError):
+        return False
+    return True
+
+
+def _timed_out(e: BaseException) -> BaseException:
+    """A kernel socket timeout (EAGAIN on a blocking socket) as the ``socket.timeout`` that
+    Python's own timeout raises; anything else as it is."""
+    if isinstance(e, OSError) and not isinstance(e, FastPathBroken) and e.errno in (errno.EAGAIN, errno.EWOULDBLOCK):
+        return socket.timeout("timed out")
+    return e
+
+
+class FastConnection:
+    """One session's connection to its worker's fast-path socket (attached at construction).
+
+    ``object_hook``: called on every map of a reply as msgpack decodes it (the session turns its
+    tensors into numpy arrays there)."""
+
+    def __init__(self, path: str, key: str, timeout: Optional[float], object_hook: Optional[Callable[[Dict[Any, Any]], Any]] = None):
         self.path = path
         self.sock: Optional[socket.socket] = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.settimeout(timeout)
+        if not _set_timeout(self.sock, timeout):
+            self.sock.settimeout(timeout)
+        self._hook = object_hook
         self._lock = threading.Lock()
         # Reused receive buffer: msgpack copies what it decodes, so no reply keeps a view of it.
         self._buf = bytearray(65536)
@@ -57,7 +99,7 @@ class FastConnection:
             kind, status, body = self._call(OP_ATTACH, key.encode("utf-8"))
         except OSError as e:
             self.close()
-            raise FastPathBroken(str(e)) from None
+            raise FastPathBroken(str(_timed_out(e))) from None
         if kind != 0:
             self.close()
             refusal = msgpack.unpackb(body)
@@ -66,41 +108,56 @@ class FastConnection:
             broken.code = error.get("code") if isinstance(error, dict) else None
             raise broken
 
-    def reset(self, body: Any) -> Tuple[int, int, Any]:
-        return self.request(OP_RESET, msgpack.packb(body) if body else b"")
+    def reset(self, body: Any, decode: bool = True) -> Tuple[int, int, Any]:
+        return self.request(OP_RESET, msgpack.packb(body) if body else b"", decode)
 
     def step(self, actions: np.ndarray) -> Tuple[int, int, Any]:
         return self.request(OP_STEP, np.ascontiguousarray(actions, dtype="<i4").tobytes())
 
-    def request(self, op: int, payload: bytes) -> Tuple[int, int, Any]:
+    def step_one(self, action: int, decode: bool = True) -> Tuple[int, int, Any]:
+        """A step of a one-env session (``action`` must fit an int32: struct.error otherwise).
+        ``decode=False``: the reply's maps as msgpack gives them (no ``object_hook``)."""
+        return self._request(_STEP_ONE.pack(8, OP_STEP, action), decode)
+
+    def request(self, op: int, payload: bytes, decode: bool = True) -> Tuple[int, int, Any]:
         """Sends one frame; returns (kind, status, decoded msgpack reply)."""
+        return self._request(_REQUEST.pack(4 + len(payload), op) + payload, decode)
+
+    def _request(self, frame: bytes, decode: bool = True) -> Tuple[int, int, Any]:
         with self._lock:
             try:
-                kind, status, body = self._call(op, payload)
-            except BaseException:
+                self._send_frame(frame)
+                kind, status, body = self._receive()
+            except BaseException as e:
                 # A frame half-sent or half-read leaves the stream out of step: drop it.
                 self.close()
+                if _timed_out(e) is not e:
+                    raise _timed_out(e) from None
                 raise
             # Decoded under the lock: the receive buffer is reused by the next request.
-            return kind, status, msgpack.unpackb(body)
+            return kind, status, msgpack.unpackb(body, object_hook=self._hook if decode else None)
 
     def send(self, op: int, payload: bytes) -> None:
         """The first half of :meth:`request`: sends the frame and returns at once (``receive``
         reads its reply). One frame in flight per connection; the caller keeps them paired."""
         try:
             self._send(op, payload)
-        except BaseException:
+        except BaseException as e:
             self.close()
+            if _timed_out(e) is not e:
+                raise _timed_out(e) from None
             raise
 
     def receive(self) -> Tuple[int, int, Any]:
         """The reply to the frame :meth:`send` sent (blocks until it is here)."""
         try:
             kind, status, body = self._receive()
-        except BaseException:
+        except BaseException as e:
             self.close()
+            if _timed_out(e) is not e:
+                raise _timed_out(e) from None
             raise
-        return kind, status, msgpack.unpackb(body)
+        return kind, status, msgpack.unpackb(body, object_hook=self._hook)
 
     def fileno(self) -> int:
         """The socket's descriptor (for select: readable once a reply is arriving)."""
@@ -113,10 +170,13 @@ class FastConnection:
         return self._receive()
 
     def _send(self, op: int, payload: bytes) -> None:
+        self._send_frame(_REQUEST.pack(4 + len(payload), op) + payload)
+
+    def _send_frame(self, frame: bytes) -> None:
         sock = self.sock
         if sock is None:
             raise FastPathBroken("the fast-path connection is closed")
-        sock.sendall(_REQUEST.pack(4 + len(payload), op) + payload)
+        sock.sendall(frame)
 
     def _receive(self) -> Tuple[int, int, memoryview]:
         sock = self.sock

@@ -192,3 +192,123 @@ def test_a_step_interrupted_mid_reply_leaves_the_env_usable(client, monkeypatch)
     finally:
         venv.close()
         pool.close()
+
+
+def _same_value(a, b, where: str) -> None:
+    """Equal as the env hands them out: same Python type, and for arrays the same dtype, shape,
+    bytes and writeability."""
+    assert type(a) is type(b), f"{where}: {type(a)} != {type(b)}"
+    if isinstance(a, np.ndarray):
+        assert (a.dtype, a.shape, a.flags.writeable) == (b.dtype, b.shape, b.flags.writeable), where
+        assert a.tobytes() == b.tobytes(), where
+    else:
+        assert a == b, where
+
+
+@pytest.mark.parametrize("fast_path", [True, False])
+def test_one_env_steps_read_from_the_reply_bytes_equal_the_decoded_reply(game, fast_path, client, monkeypatch):
+    """cardgym.make's env reads env 0 of each reply straight from its bytes (Session.step_one /
+    reset_one) instead of decoding every tensor. Every reply of a few episodes (learner seat
+    alternating, an illegal action ending one episode) gives exactly what the whole decoded reply
+    gives, over the fast path and over HTTP, and no reply fell back to the whole decode."""
+    import cardgym.client as cc
+
+    real = cc._wire_one_step
+    checked = []
+
+    def compared(raw):
+        one = real(raw)
+        assert one is not None, "a one-env reply fell back to the whole decode"
+        whole = cc.one_step(cc._decode(raw))
+        for field in cc.OneStep._fields:
+            _same_value(getattr(one, field), getattr(whole, field), field)
+        checked.append(one.illegal)
+        return one
+
+    monkeypatch.setattr(cc, "_wire_one_step", compared)
+    c = client if fast_path else cardgym.Client(client.url, fast_path=False)
+    env = cardgym.make(game, client=c, seed=7, learner_seat="alternating", max_decisions=60)
+    try:
+        assert (env.unwrapped.session.fast is not None) == fast_path
+        rng = np.random.default_rng(3)
+        obs, info = env.reset()
+        episodes = 0
+        while episodes < 3:
+            mask = obs["action_mask"]
+            assert mask.dtype == np.int8 and not obs["observation"].flags.writeable
+            illegal = np.flatnonzero(mask == 0)
+            action = int(illegal[0]) if episodes == 1 and illegal.size else int(rng.choice(np.flatnonzero(mask)))
+            obs, reward, terminated, truncated, info = env.step(action)
+            assert type(reward) is float and type(terminated) is bool and type(truncated) is bool
+            if terminated or truncated:
+                episodes += 1
+                obs, info = env.reset()
+        assert len(checked) > 3 and any(checked), "no reply of an illegal action was compared"
+    finally:
+        env.close()
+        if c is not client:
+            c.close()
+
+
+def test_one_env_step_refuses_what_step_refuses(client):
+    """step_one's refusals are step([action])'s: the same exception, code and message."""
+    s = client.create_session("sevens", seed=1)
+    try:
+        s.reset_one(seed=2)
+        for bad in (1.0, 2**40, -(2**31) - 1, 9999, -1):
+            with pytest.raises(Exception) as one:
+                s.step_one(bad)  # type: ignore[arg-type]
+            with pytest.raises(Exception) as whole:
+                s.step([bad])  # type: ignore[list-item]
+            assert type(one.value) is type(whole.value), bad
+            if isinstance(one.value, cardgym.ServerError):
+                assert (one.value.code, one.value.status, one.value.message) == (whole.value.code, whole.value.status, whole.value.message)
+        # The session and its connection are fine after refusals.
+        assert s.fast is not None and not s.fast.closed
+        one = s.step_one(int(np.flatnonzero(s.reset_one(seed=2).mask)[0]))
+        assert one.episode_step > 0 and not one.illegal
+    finally:
+        s.close()
+
+
+def _silent_server(path: str) -> socket.socket:
+    """A fast-path socket that accepts the attach of any key, then never answers: what a stuck
+    worker looks like to the client."""
+    import threading
+
+    import msgpack
+
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    listener.listen(1)
+
+    def serve() -> None:
+        conn, _ = listener.accept()
+        with conn:
+            n = struct.unpack("<I", conn.recv(4, socket.MSG_WAITALL))[0]
+            conn.recv(n, socket.MSG_WAITALL)
+            body = msgpack.packb({"session": "s"})
+            conn.sendall(struct.pack("<IBxH", 4 + len(body), 0, 200) + body)
+            while conn.recv(4096):
+                pass  # read whatever comes, answer nothing
+
+    threading.Thread(target=serve, daemon=True).start()
+    return listener
+
+
+def test_a_step_past_the_timeout_raises_socket_timeout_and_drops_the_connection(tmp_path):
+    """The connection's timeout is the kernel's (SO_RCVTIMEO / SO_SNDTIMEO on a blocking socket,
+    not Python's socket timeout, which polls before every call): a reply that does not come in
+    time still raises socket.timeout, as with settimeout, and the connection is closed."""
+    path = str(tmp_path / "s.sock")
+    listener = _silent_server(path)
+    try:
+        conn = FastConnection(path, "key", 0.3)
+        assert conn.sock is not None and conn.sock.gettimeout() is None  # blocking: no poll per call
+        sec, usec = struct.unpack("@ll", conn.sock.getsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, struct.calcsize("@ll")))
+        assert (sec, usec) != (0, 0)
+        with pytest.raises(socket.timeout):
+            conn.step_one(0)
+        assert conn.closed
+    finally:
+        listener.close()
