@@ -22,10 +22,7 @@ function sizeOf(v: unknown, depth: number): number {
   if (typeof v === "number") return numberSize(v);
   if (typeof v === "string") return encodedString(v).length;
   if (v instanceof Uint8Array) return binHeader(v.length) + v.length;
-  if (v instanceof Tensor) {
-    const bytes = v.values.byteLength;
-    return 1 + TENSOR_KEYS_SIZE + encodedString(v.dtype).length + sizeOf(v.shape, depth + 1) + binHeader(bytes) + bytes;
-  }
+  if (v instanceof Tensor) return tensorHead(v).length + v.values.byteLength;
   if (Array.isArray(v)) {
     let n = lenHeader(v.length);
     for (const x of v) n += sizeOf(x, depth + 1);
@@ -71,8 +68,51 @@ function encodedString(s: string): Uint8Array {
   return out;
 }
 const binHeader = (n: number): number => (n < 256 ? 2 : n < 65536 ? 3 : 5);
-const TENSOR_KEYS_SIZE = ["dtype", "shape", "data"].reduce((n, k) => n + encodedString(k).length, 0);
 const lenHeader = (n: number): number => (n < 16 ? 1 : n < 65536 ? 3 : 5);
+
+/**
+ * A tensor's encoding up to its data: the map header, the dtype, shape and data keys, the dtype
+ * and shape values and the bin header. A session's replies hold the same few tensor kinds at
+ * every step, so these bytes are cached by dtype and shape (a number key: no string is built per
+ * tensor), with the data length they were made for (checked: a tensor whose data length differs
+ * gets a head made for it). Bounded like the strings; shapes the key cannot hold are not cached.
+ * Writing a tensor is then one copy of its head and one of its data, not a dozen small writes.
+ */
+const headCache = new Map<number, { readonly bytes: number; readonly head: Uint8Array }>();
+const DTYPE_KEY: Readonly<Record<string, number>> = { float32: 0, float16: 1, uint8: 2, int32: 3, bool: 4 };
+
+function headKey(v: Tensor): number {
+  const shape = v.shape;
+  const d = DTYPE_KEY[v.dtype];
+  if (d === undefined || shape.length === 0 || shape.length > 3) return -1;
+  // 4 bits of dtype and rank, 15 bits per dimension: at most 49 bits, exact as a double.
+  let key = d * 3 + shape.length - 1;
+  for (const dim of shape) {
+    if (!(dim >= 0 && dim < 32768 && Number.isInteger(dim))) return -1;
+    key = key * 32768 + dim;
+  }
+  return key;
+}
+
+function tensorHead(v: Tensor): Uint8Array {
+  const bytes = v.values.byteLength;
+  const key = headKey(v);
+  const hit = key < 0 ? undefined : headCache.get(key);
+  if (hit !== undefined && hit.bytes === bytes) return hit.head;
+  const size = 1 + ["dtype", "shape", "data", v.dtype].reduce((n, k) => n + encodedString(k).length, 0) + sizeOf(v.shape, 1) + binHeader(bytes);
+  const head = Buffer.allocUnsafe(size);
+  let p = 0;
+  head[p++] = 0x83;
+  p = writeString("dtype", head, p);
+  p = writeString(v.dtype, head, p);
+  p = writeString("shape", head, p);
+  p = write(v.shape, head, p);
+  p = writeString("data", head, p);
+  p = writeBinHeader(bytes, head, p);
+  if (p !== size) throw new Error(`msgpack writer: a tensor head sized ${size} bytes, wrote ${p}`);
+  if (key >= 0 && hit === undefined && headCache.size < CACHE_MAX) headCache.set(key, { bytes, head });
+  return head;
+}
 
 function write(v: unknown, b: Buffer, p: number): number {
   if (v === null || v === undefined) {
@@ -87,14 +127,9 @@ function write(v: unknown, b: Buffer, p: number): number {
   if (typeof v === "string") return writeString(v, b, p);
   if (v instanceof Uint8Array) return writeBin(v, b, p);
   if (v instanceof Tensor) {
-    b[p++] = 0x83;
-    p = writeString("dtype", b, p);
-    p = writeString(v.dtype, b, p);
-    p = writeString("shape", b, p);
-    p = write(v.shape, b, p);
-    p = writeString("data", b, p);
+    p = copyInto(tensorHead(v), b, p);
     const t = v.values;
-    return writeBin(new Uint8Array(t.buffer, t.byteOffset, t.byteLength), b, p);
+    return copyInto(new Uint8Array(t.buffer, t.byteOffset, t.byteLength), b, p);
   }
   if (Array.isArray(v)) {
     p = writeLen(v.length, 0x90, 0xdc, b, p);
@@ -115,7 +150,10 @@ function write(v: unknown, b: Buffer, p: number): number {
 }
 
 function writeBin(v: Uint8Array, b: Buffer, p: number): number {
-  const n = v.length;
+  return copyInto(v, b, writeBinHeader(v.length, b, p));
+}
+
+function writeBinHeader(n: number, b: Buffer, p: number): number {
   if (n < 256) {
     b[p++] = 0xc4;
     b[p++] = n;
@@ -128,8 +166,15 @@ function writeBin(v: Uint8Array, b: Buffer, p: number): number {
     b.writeUInt32BE(n, p);
     p += 4;
   }
+  return p;
+}
+
+/** Copies `v` to `b` at `p`: a loop for a few bytes (set() is a native call that costs more than that), set() beyond. */
+function copyInto(v: Uint8Array, b: Buffer, p: number): number {
+  const n = v.length;
   if (n <= 32) {
-    v.forEach((byte, i) => (b[p + i] = byte));
+    let i = p;
+    for (const byte of v) b[i++] = byte;
   } else b.set(v, p);
   return p + n;
 }
@@ -150,12 +195,7 @@ function writeLen(n: number, fix: number, wide: number, b: Buffer, p: number): n
 }
 
 function writeString(s: string, b: Buffer, p: number): number {
-  const enc = encodedString(s);
-  const n = enc.length;
-  if (n <= 32) {
-    enc.forEach((byte, i) => (b[p + i] = byte));
-  } else b.set(enc, p);
-  return p + n;
+  return copyInto(encodedString(s), b, p);
 }
 
 function writeStringRaw(s: string, n: number, b: Buffer, p: number): number {

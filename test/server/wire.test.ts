@@ -111,6 +111,30 @@ describe("reply msgpack writer", () => {
     expect(Array.from(new Float32Array(new Uint8Array(back.obs.data).slice().buffer))).toEqual(Array.from(obs));
     expect(Array.from(new Int32Array(new Uint8Array(back.info.seat.data).slice().buffer))).toEqual([-1, -1, -1]);
   });
+
+  it("writes every tensor kind as its map would be written, also when a kind recurs (tensor heads are cached by dtype and shape)", () => {
+    const asMap = (t: Tensor) => ({ dtype: t.dtype, shape: t.shape, data: new Uint8Array(t.values.buffer, t.values.byteOffset, t.values.byteLength) });
+    const tensors = [
+      new Tensor("float32", [1, 451], new Float32Array(451).fill(0.25)),
+      new Tensor("uint8", [1, 53], new Uint8Array(53).fill(1)),
+      new Tensor("bool", [1], Uint8Array.of(1)),
+      new Tensor("float16", [2, 3], new Uint16Array(6).fill(0x3c00)),
+      new Tensor("int32", [2, 2, 2], new Int32Array(8).fill(-7)),
+      // Heads the number key cannot hold: rank 4, a dimension of 2^15, an empty shape.
+      new Tensor("uint8", [1, 1, 1, 2], Uint8Array.of(1, 2)),
+      new Tensor("uint8", [32768], new Uint8Array(32768).fill(3)),
+      new Tensor("int32", [], Int32Array.of(9)),
+      // The same dtype and shape as the bool above with another data length (the head holds the length).
+      new Tensor("bool", [1], Uint8Array.of(0, 1, 0)),
+      new Tensor("bool", [1], Uint8Array.of(1)),
+    ];
+    for (let round = 0; round < 3; round++) {
+      for (const t of tensors) {
+        const value = { step: round, t, again: t };
+        expect(Buffer.compare(encodeMsgpack(value), encodeMsgpack({ step: round, t: asMap(t), again: asMap(t) })), `${t.dtype} [${t.shape.join(",")}]`).toBe(0);
+      }
+    }
+  });
 });
 
 describe("reply format negotiation", () => {
