@@ -9,11 +9,10 @@
  * against random fillers. Prints one line per case and side: best and median games/s, and the
  * ratio new/old. A benchmark, not a test.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { intArg, main, parseCli, UsageError, printUsage } from "./cli.ts";
+import { intArg, main, parseCli, runTempDir, UsageError, printUsage } from "./cli.ts";
 
 const USAGE = "tsx scripts/bench-arena.ts --old <checkout> [--games N] [--rounds N] [--game dcg|sevens|all] [--concurrency N]";
 
@@ -68,7 +67,7 @@ main(async () => {
   const which = values.game ?? "all";
   const lanes = intArg(values.concurrency, "concurrency", 16, 1, 4096);
   const sides = [await side(resolve(values.old), "old"), await side(resolve("."), "new")];
-  const dir = mkdtempSync(join(tmpdir(), "bench-arena-"));
+  const dir = runTempDir("bench-arena-").dir; // removed when the bench exits, however it exits
   const cases: { name: string; game: string; raw: unknown; agents: (s: Side) => string[]; concurrency?: number }[] = [];
   if (which === "all" || which === "dcg") {
     cases.push({ name: "dcg onnx:builtin/dcg-ppo-v1 vs random", game: "dcg", raw: {}, agents: () => ["onnx:builtin/dcg-ppo-v1", "random"] });

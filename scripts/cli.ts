@@ -1,6 +1,7 @@
 /** Shared CLI plumbing: argument parsing with one-line errors, and a main() wrapper. */
-import { accessSync, constants, mkdirSync, statSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { GameFailure } from "../engine/core/index.ts";
 
@@ -113,4 +114,44 @@ export function main(body: () => Promise<number | void> | number | void): void {
       if (process.env.CARDGYM_DEBUG) console.error(e);
       process.exitCode = e instanceof UsageError ? 2 : 1;
     });
+}
+
+const runTempDirs = new Set<string>();
+let runTempDirsHooked = false;
+
+function removeRunTempDirs(): void {
+  for (const dir of runTempDirs) rmSync(dir, { recursive: true, force: true });
+  runTempDirs.clear();
+}
+
+/**
+ * A fresh folder in the temp directory for this run of a command (`<tmpdir>/<prefix>XXXXXX`),
+ * removed with what it holds when the process ends: normally, on an error, and on Ctrl-C, a kill or
+ * a closed terminal (SIGINT, SIGTERM, SIGHUP), after which the signal ends the process as it would
+ * have. When the program handles the signal itself (a graceful shutdown), the folder goes when that
+ * shutdown exits. Only SIGKILL leaves it. `remove` removes it earlier.
+ */
+export function runTempDir(prefix: string): { readonly dir: string; remove(): void } {
+  if (!runTempDirsHooked) {
+    runTempDirsHooked = true;
+    process.on("exit", removeRunTempDirs);
+    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+      const onSignal = () => {
+        if (process.listenerCount(signal) > 1) return; // the program's own handler exits; "exit" cleans up
+        removeRunTempDirs();
+        process.removeListener(signal, onSignal);
+        process.kill(process.pid, signal);
+      };
+      process.on(signal, onSignal);
+    }
+  }
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  runTempDirs.add(dir);
+  return {
+    dir,
+    remove() {
+      runTempDirs.delete(dir);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

@@ -7,9 +7,7 @@
  * in-process server (docs/live.md) and this terminal is that seat's client.
  * npm run play -- --connect URL --table ID --seat N --token T plays a seat of a remote table.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync, writeFileSync } from "node:fs";
 import { buildApp } from "../env/server/index.ts";
 import { LineSource, playSeat } from "./live-client.ts";
 import { deriveSeed, parseJsonText, unwrap } from "../engine/core/index.ts";
@@ -18,7 +16,7 @@ import { runMatch } from "../agents/match.ts";
 import { createAgentReady, splitAgentList } from "../agents/spec.ts";
 import { adapters } from "../env/games/index.ts";
 import { specOf } from "../env/spec.ts";
-import { commandLine, intArg, jsonArg, main, outFileArg, parseCli, UsageError, printUsage } from "./cli.ts";
+import { commandLine, intArg, jsonArg, main, outFileArg, parseCli, runTempDir, UsageError, printUsage } from "./cli.ts";
 
 const USAGE =
   "npm run play -- <game> [--seed N] [--seats N] [--agents spec,spec,...] [--config JSON] [--cards FILE] [--board-file FILE] [--record out.json] [--board turn|every|end] [--turn-seconds S]\n" +
@@ -140,7 +138,9 @@ async function playHuman(
   values: { record?: string; "turn-seconds"?: string },
 ): Promise<number> {
   const seatSpecs = Array.from({ length: seats }, (_, i) => (specs.length === 1 ? specs[0]! : specs[i]!));
-  const dataDir = mkdtempSync(join(tmpdir(), "cardgym-play-"));
+  // Removed however the run ends, Ctrl-C included (a human seat waits for typing).
+  const temp = runTempDir("cardgym-play-");
+  const dataDir = temp.dir;
   const app = buildApp({ dataDir });
   const lines = new LineSource();
   try {
@@ -177,6 +177,6 @@ async function playHuman(
   } finally {
     lines.close();
     await app.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    temp.remove();
   }
 }

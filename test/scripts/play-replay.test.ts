@@ -1,10 +1,12 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../fixtures/temp-dir.ts";
 import { projectEvents } from "../../engine/core/index.ts";
 import { registry } from "../../engine/games.ts";
-import { runScript } from "./run-script.ts";
+import { hangGuard, waitUntil } from "../fixtures/hang-guard.ts";
+import { repoRoot, runScript } from "./run-script.ts";
 
 const dir = tempDir("cardgym-cli-");
 
@@ -65,6 +67,29 @@ describe("play and replay CLIs", () => {
     expect(none.code).toBe(2);
     expect(none.stdout).toBe("");
     expect(none.stderr.trim()).toBe("error: --events 7: this sevens game has seats 0 to 4");
+  });
+
+  it("a human game interrupted with Ctrl-C (SIGINT) or killed (SIGTERM) leaves no temp folder behind", async () => {
+    for (const signal of ["SIGINT", "SIGTERM"] as const) {
+      const tmp = tempDir("cardgym-play-tmp-");
+      const child = spawn(process.execPath, ["--import", "tsx", "scripts/play.ts", "sevens", "--seats", "3", "--agents", "human,random,random"], {
+        cwd: repoRoot,
+        env: { ...process.env, TMPDIR: tmp },
+        stdio: ["pipe", "pipe", "pipe"],
+      });
+      let out = "";
+      child.stdout.on("data", (b: Buffer) => (out += b.toString()));
+      child.stderr.on("data", (b: Buffer) => (out += b.toString()));
+      const exited = new Promise<string | number | null>((done) => child.on("exit", (code, sig) => done(sig ?? code)));
+      await waitUntil(() => out.includes("choose "), `the human seat's prompt (${signal})`, hangGuard(120_000));
+      expect(readdirSync(tmp).filter((n) => n.startsWith("cardgym-play-"))).toHaveLength(1);
+      child.kill(signal);
+      expect(await exited, out).toBe(signal); // ends as the signal would have ended it
+      expect(
+        readdirSync(tmp).filter((n) => n.startsWith("cardgym-play-")),
+        signal,
+      ).toEqual([]);
+    }
   });
 
   it("refuses an unknown game, a bad seat count and bad flags with one line and a non-zero exit", () => {
