@@ -30,6 +30,8 @@ from __future__ import annotations
 import json
 import math
 import os
+import secrets
+import shutil
 import subprocess
 import tempfile
 import time
@@ -42,6 +44,17 @@ __all__ = ["PartFailed", "arena", "sprt"]
 
 #: Ray task retries when the worker running a part dies (a part that fails is never retried).
 MAX_RETRIES = 3
+
+#: A part plays into a folder ``cardgym-part-<run>-<pid>-XXXX`` in its node's temp folder: ``run``
+#: names the driver's call, ``pid`` the Ray worker. A worker that is killed (a part cancelled once
+#: the SPRT has decided, a crash, an OOM kill) cannot remove its folder, so the next part on the
+#: node removes every part folder whose worker is gone, and the driver waits for the parts it
+#: cancelled to end and removes theirs on its own node.
+_PART_PREFIX = "cardgym-part-"
+
+#: How long the driver waits for cancelled parts' workers to exit before leaving their folders to
+#: the next part on the node (seconds).
+CANCEL_WAIT = 30.0
 
 
 class PartFailed(CardgymError):
@@ -69,9 +82,55 @@ def _run_cli(repo: Optional[str], args: Sequence[str]) -> str:
     return proc.stdout
 
 
-def _play_part(repo: Optional[str], args: Sequence[str], file_name: str) -> Dict[str, Any]:
+def _part_pid(name: str) -> Optional[int]:
+    """The worker pid in a part folder's name (``cardgym-part-<run>-<pid>-XXXX``), else None."""
+    fields = name[len(_PART_PREFIX) :].split("-")
+    return int(fields[1]) if name.startswith(_PART_PREFIX) and len(fields) >= 3 and fields[1].isdigit() else None
+
+
+def _remove_dead_parts(run: Optional[str] = None) -> int:
+    """Removes the part folders (of ``run``, else of every run) in this node's temp folder whose
+    worker is gone; returns how many of them are left because their worker still runs."""
+    base = tempfile.gettempdir()
+    running = 0
+    try:
+        names = os.listdir(base)
+    except OSError:
+        return 0
+    for name in names:
+        pid = _part_pid(name)
+        if pid is None or (run is not None and not name.startswith(f"{_PART_PREFIX}{run}-")):
+            continue
+        gone = _gone(pid)
+        if gone is None:  # another user's process: not ours to judge
+            continue
+        if not gone:
+            running += 1
+            continue
+        shutil.rmtree(os.path.join(base, name), ignore_errors=True)
+    return running
+
+
+def _gone(pid: int) -> Optional[bool]:
+    """True when process ``pid`` has exited (a zombie not yet reaped included), None if it is
+    another user's."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return None
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except (OSError, IndexError):
+        return False
+
+
+def _play_part(repo: Optional[str], args: Sequence[str], file_name: str, run: str) -> Dict[str, Any]:
     """A Ray task: plays one part on this node into a private folder and returns its results file."""
-    with tempfile.TemporaryDirectory(prefix="cardgym-part-") as out:
+    _remove_dead_parts()
+    with tempfile.TemporaryDirectory(prefix=f"{_PART_PREFIX}{run}-{os.getpid()}-") as out:
         _run_cli(repo, [*args, "--out", out, "-q"])
         with open(os.path.join(out, file_name), encoding="utf-8") as f:
             result: Dict[str, Any] = json.load(f)
@@ -95,6 +154,7 @@ class _Runner:
             ray.init()
         self.ray = ray
         self.task = ray.remote(num_cpus=1, max_retries=MAX_RETRIES)(_play_part)
+        self.run = secrets.token_hex(4)
         self.repo, self.args, self.flag, self.file_name, self.parts = repo, list(args), flag, file_name, parts
         self.workers = workers if workers is not None else max(1, int(ray.cluster_resources().get("CPU", 1)))
         if self.workers < 1:
@@ -105,7 +165,7 @@ class _Runner:
     def fill(self) -> None:
         while self.next < len(self.parts) and len(self.running) < self.workers:
             a, b = self.parts[self.next]
-            ref = self.task.remote(self.repo, [*self.args, f"--{self.flag}", f"{a}:{b}"], self.file_name)
+            ref = self.task.remote(self.repo, [*self.args, f"--{self.flag}", f"{a}:{b}"], self.file_name, self.run)
             self.running[ref] = self.next
             self.next += 1
 
@@ -116,10 +176,17 @@ class _Runner:
         return index, self.ray.get(ref)
 
     def stop(self) -> None:
-        """Cancels the parts still running (their workers, and the CLIs they run, are ended)."""
-        for ref in self.running:
+        """Cancels the parts still running (their workers, and the CLIs they run, are ended), then
+        removes the folders of this run's killed workers on this node (see _PART_PREFIX)."""
+        cancelled = list(self.running)
+        for ref in cancelled:
             self.ray.cancel(ref, force=True)
         self.running.clear()
+        deadline = time.monotonic() + CANCEL_WAIT
+        if cancelled:
+            self.ray.wait(cancelled, num_returns=len(cancelled), timeout=CANCEL_WAIT)
+        while _remove_dead_parts(self.run) > 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
 
 
 def _merge(repo: Optional[str], flag: str, merged: Dict[str, Any], args: Sequence[str], out: Optional[str], history: Optional[str], report: str) -> Any:

@@ -70,6 +70,17 @@ def arena_reference() -> Dict[str, Any]:
     return timeless(cli_report(ARENA_FLAGS, "arena.json"))
 
 
+def left_parts() -> List[str]:
+    """Part folders in the temp folder whose Ray worker is gone (``cardgym-part-<run>-<pid>-XXXX``;
+    a name without a pid counts too): nothing will remove them."""
+    left = []
+    for name in os.listdir(tempfile.gettempdir()):
+        fields = name.split("-")
+        if name.startswith("cardgym-part-") and not (len(fields) >= 5 and fields[3].isdigit() and alive(int(fields[3]))):
+            left.append(name)
+    return left
+
+
 def test_arena_over_four_workers_matches_the_cli(cluster, arena_reference):
     with tempfile.TemporaryDirectory() as out:
         report = cardgym_ray.arena(**ARENA, part_size=3, workers=4, out=out, history=os.path.join(out, "h.jsonl"))
@@ -84,6 +95,9 @@ def test_sprt_over_workers_reaches_the_cli_decision(cluster):
     reference = cli_report(SPRT_FLAGS, "sprt.json")[0]
     entry = cardgym_ray.sprt(**SPRT, part_groups=4, workers=4)
     assert (entry["result"], entry["games"]) == ("H1", 138)
+    # The parts still playing when the test decided were cancelled (their workers killed): their
+    # folders are removed all the same.
+    assert left_parts() == []
     assert timeless(entry) == timeless(reference)
     # The driver's own LLR (what it stops on) is the TypeScript one.
     assert cardgym_ray.sprt_llr(entry["counts"], 0, 50) == pytest.approx(reference["llr"], abs=1e-12)
@@ -156,6 +170,8 @@ def test_a_killed_worker_changes_nothing(cluster, arena_reference):
     assert not driver.is_alive()
     assert "error" not in outcome, outcome.get("error")
     assert timeless(outcome["report"]) == arena_reference
+    # The killed worker could not remove its part's folder: the next part on the node did.
+    assert left_parts() == []
 
 
 def test_parts_resolve_the_champion_from_the_checkout():
