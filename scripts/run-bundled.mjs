@@ -12,7 +12,8 @@
  * The bundle sits one folder below the checkout, like agents/paths.ts in the source tree, so the
  * paths derived from it (models/, cards/) are the checkout's. Each run writes its own files,
  * tagged with its pid (several servers may start at once): the entry and, beside it, the server's
- * session-worker module (workers start from it while the program runs). They are removed at exit;
+ * session-worker module (workers start from it while the program runs), and for scripts/arena.ts
+ * the arena's pool worker (its --workers N). They are removed at exit;
  * files of killed runs are removed by the next run. Builds are cached in .bundle/cache/ (see the
  * build cache below): a start with nothing changed skips esbuild.
  */
@@ -51,7 +52,11 @@ const outfile = join(outdir, `${main}.${tag}.mjs`);
 // esbuild's own command-line program (the package's bin), so the build runs in a child process.
 const esbuildPackage = createRequire(import.meta.url).resolve("esbuild/package.json");
 const esbuild = join(dirname(esbuildPackage), "bin", "esbuild");
-const entries = [`${main}=${resolve(entry)}`, `session-worker=${join(ROOT, "env", "server", "session-worker.ts")}`];
+// Worker modules, bundled beside the entry under names of their own: the server's session worker
+// for every entry, and the arena's pool worker (scripts/arena/pool.ts, --workers N) for the arena.
+const workers = [["session-worker", join(ROOT, "env", "server", "session-worker.ts")]];
+if (resolve(entry) === join(ROOT, "scripts", "arena.ts")) workers.push(["arena-worker", join(ROOT, "scripts", "arena", "worker.ts")]);
+const entries = [`${main}=${resolve(entry)}`, ...workers.map(([name, file]) => `${name}=${file}`)];
 const options = [
   "--bundle",
   "--platform=node",
@@ -69,7 +74,7 @@ const options = [
   "--minify-syntax",
   "--log-level=warning",
 ];
-const outputs = [outfile, join(outdir, `session-worker.${tag}.mjs`)];
+const outputs = [outfile, ...workers.map(([name]) => join(outdir, `${name}.${tag}.mjs`))];
 
 /**
  * The build cache: a bundle is reused while none of its inputs changed. .bundle/<entry>.cache.json
@@ -114,7 +119,7 @@ function build() {
     // Cache what was built, under names of their own, then the record (renamed into place last).
     const inputs = Object.keys(JSON.parse(readFileSync(metafile, "utf8")).inputs);
     const key = fingerprint(inputs);
-    const files = [`${main}.${key}.mjs`, `${main}.${key}.session-worker.mjs`];
+    const files = [`${main}.${key}.mjs`, ...workers.map(([name]) => `${main}.${key}.${name}.mjs`)];
     mkdirSync(cacheDir, { recursive: true });
     files.forEach((file, i) => {
       if (!existsSync(join(cacheDir, file))) linkSync(outputs[i], join(cacheDir, file));

@@ -40,6 +40,18 @@ interface Slot {
   inFlight: number;
 }
 
+/**
+ * The worker entry, a module file beside this one: worker.ts in the source tree (run by tsx), and
+ * in a bundle of the arena (this code inlined into `arena[.<tag>].mjs`, scripts/run-bundled.mjs)
+ * the `arena-worker[.<tag>].mjs` bundled beside it.
+ */
+export function poolWorkerEntry(here: string = import.meta.url): URL {
+  if (here.endsWith(".ts")) return new URL("./worker.ts", here);
+  if (here.endsWith(".js")) return new URL("./worker.js", here);
+  const tag = /\/[^/.]+(\.[^/]+)?\.mjs$/.exec(here)?.[1] ?? "";
+  return new URL(`./arena-worker${tag}.mjs`, here);
+}
+
 export class GroupPool {
   private readonly slots: Slot[];
   private nextId = 0;
@@ -48,7 +60,7 @@ export class GroupPool {
   private outstanding = 0;
 
   constructor(init: PoolInit, workers: number) {
-    const entry = new URL("./worker.ts", import.meta.url);
+    const entry = poolWorkerEntry();
     disableOnnxTelemetry(); // before the workers load models (they cannot set it themselves)
     this.slots = Array.from({ length: workers }, () => {
       // Under tsx the worker needs tsx's loader registered before it can import TypeScript.

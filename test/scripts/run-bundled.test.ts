@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { poolWorkerEntry } from "../../scripts/arena/pool.ts";
 import { repoRoot } from "./run-script.ts";
 
 /** scripts/run-bundled.mjs's build cache: reused while no input changed, rebuilt when one did. */
@@ -41,5 +42,13 @@ describe("run-bundled build cache", () => {
     expect(run()).toBe("from the cache");
     writeFileSync(dep, 'export const word = "second, changed";\n');
     expect(run()).toBe("second, changed");
+  });
+});
+
+describe("the arena's pool worker", () => {
+  it("is the module beside the arena in each layout: worker.ts under tsx, the arena-worker bundled with the arena by run-bundled", () => {
+    expect(poolWorkerEntry("file:///c/scripts/arena/pool.ts").href).toBe("file:///c/scripts/arena/worker.ts");
+    expect(poolWorkerEntry("file:///c/.bundle/arena.run-12-34.mjs").href).toBe("file:///c/.bundle/arena-worker.run-12-34.mjs");
+    expect(poolWorkerEntry("file:///c/.bundle/arena.mjs").href).toBe("file:///c/.bundle/arena-worker.mjs");
   });
 });

@@ -5,10 +5,11 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isLoopback, readToken } from "../../scripts/serve-config.ts";
 import { hangGuard } from "../fixtures/hang-guard.ts";
+import { NPM_START_ARGS } from "../fixtures/npm-start.ts";
 
-/** Runs `npm start`'s script with `args` and `env` until it has printed its whole banner; returns its stdout so far, then stops it. */
+/** Runs `npm start`'s script (its bundle, as npm start runs it) with `args` and `env` until it has printed its whole banner; returns its stdout so far, then stops it. */
 async function startAndStop(args: string[], env: Record<string, string>, probe: (base: string) => Promise<void>): Promise<string> {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "--port", "0", "--workers", "1", ...args], {
+  const child = spawn(process.execPath, [...NPM_START_ARGS, "--port", "0", "--workers", "1", ...args], {
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, CARDGYM_TOKEN: "", HOST: "", ...env },
   });
@@ -79,7 +80,7 @@ describe("npm start: where it binds and how it takes a token", () => {
       ["--card-set-dir", "package.json", "not a directory"],
     ]) {
       // (The hang guard: before the check, such a server started and served until stopped.)
-      const r = spawnSync(process.execPath, ["--import", "tsx", "scripts/serve.ts", "--port", "0", flag!, dir!], {
+      const r = spawnSync(process.execPath, [...NPM_START_ARGS, "--port", "0", flag!, dir!], {
         encoding: "utf8",
         timeout: hangGuard(60_000),
       });
@@ -90,7 +91,7 @@ describe("npm start: where it binds and how it takes a token", () => {
   });
 
   it("--help says that --token shows in ps and names the other ways", () => {
-    const r = spawnSync(process.execPath, ["--import", "tsx", "scripts/serve.ts", "--help"], { encoding: "utf8" });
+    const r = spawnSync(process.execPath, [...NPM_START_ARGS, "--help"], { encoding: "utf8" });
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/--token T is visible to every user of this machine in `ps`/);
     expect(r.stdout).toContain("--token-file");

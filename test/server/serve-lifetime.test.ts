@@ -5,10 +5,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hangGuard } from "../fixtures/hang-guard.ts";
+import { NPM_START_ARGS } from "../fixtures/npm-start.ts";
 
 /** Starts `npm start`'s script on a free port and resolves with its URL line. */
 function startServer(args: string[]): { child: ChildProcess; url: Promise<string>; exit: Promise<{ code: number | null; stderr: string }> } {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "--port", "0", "--host", "127.0.0.1", ...args], {
+  const child = spawn(process.execPath, [...NPM_START_ARGS, "--port", "0", "--host", "127.0.0.1", ...args], {
     stdio: ["pipe", "pipe", "pipe"],
   });
   let stderr = "";
@@ -74,7 +75,7 @@ function getUnix(socketPath: string, path: string): Promise<{ status: number; bo
 }
 
 function serveOnce(args: string[]): { status: number | null; stderr: string } {
-  const r = spawnSync(process.execPath, ["--import", "tsx", "scripts/serve.ts", ...args], { encoding: "utf8", timeout: hangGuard() });
+  const r = spawnSync(process.execPath, [...NPM_START_ARGS, ...args], { encoding: "utf8", timeout: hangGuard() });
   return { status: r.status, stderr: r.stderr };
 }
 
