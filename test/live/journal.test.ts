@@ -42,6 +42,17 @@ async function answerFirst(s: TableStore, id: string, tokens: Record<string, str
 
 const until = (cond: () => boolean) => waitUntil(cond, "the journal condition", hangGuard(), 5);
 
+/** A sevens game of agents played to its end on a fresh data dir, the store closed (the server stopped): its dir, table and journal file. */
+async function finishedGame(seed: number): Promise<{ dir: string; table: string; file: string }> {
+  const dir = tempDir();
+  dirs.push(dir);
+  const a = store(dir);
+  const made = await a.create({ game: "sevens", seats: ["random", "random", "random"], seed, facilitator: "audience", deadlines: { botDelayMs: 0 } });
+  await until(() => a.get(made.table).isFinished);
+  a.close();
+  return { dir, table: made.table, file: join(dir, "tables", `${made.table}.jsonl`) };
+}
+
 describe("table journal", () => {
   it("a torn last line is cut off at recovery; the table continues and recovers again", async () => {
     const dir = tempDir();
@@ -154,21 +165,15 @@ describe("a damaged journal line is not a torn write", () => {
   });
 
   it("a finished table whose middle line is spoiled is not resumed as a game in play, and its journal is left whole", async () => {
-    const dir = tempDir();
-    dirs.push(dir);
-    const a = store(dir);
-    const made = await a.create({ game: "sevens", seats: ["random", "random", "random"], seed: 4, facilitator: "audience", deadlines: { botDelayMs: 0 } });
-    await until(() => a.get(made.table).isFinished);
-    a.close();
-    const file = join(dir, "tables", `${made.table}.jsonl`);
+    const { dir, table, file } = await finishedGame(4);
     spoilLine(file, 5);
     const before = readFileSync(file, "utf8");
     const log: string[] = [];
     const b = store(dir, 1000, (l) => log.push(l));
-    expect(b.recover()).toEqual({ recovered: 0, failed: [{ id: made.table, reason: expect.stringMatching(/^journal line 6: not JSON/) }] });
+    expect(b.recover()).toEqual({ recovered: 0, failed: [{ id: table, reason: expect.stringMatching(/^journal line 6: not JSON/) }] });
     expect(readFileSync(file, "utf8")).toBe(before);
-    expect(() => b.get(made.table)).toThrow(/no table/);
-    expect(log.join("\n")).toMatch(new RegExp(`journal ${made.table} not loaded: journal line 6: not JSON`));
+    expect(() => b.get(table)).toThrow(/no table/);
+    expect(log.join("\n")).toMatch(new RegExp(`journal ${table} not loaded: journal line 6: not JSON`));
   });
 
   it("garbage appended after the last line is refused when it ends in a newline, and a cut half-written line is logged", async () => {
@@ -195,17 +200,21 @@ describe("a damaged journal line is not a torn write", () => {
     expect(c.get(made.table).seq).toBe(3);
     expect(log.join("\n")).toMatch(new RegExp(`table ${made.table}: journal: cut its half-written last line \\(16 bytes`));
   });
+
+  it("bytes after a finished journal's end marker are reported when it is read back (nothing follows the marker)", async () => {
+    const { dir, table, file } = await finishedGame(7);
+    appendFileSync(file, "garbage");
+    const log: string[] = [];
+    const b = store(dir, 1000, (l) => log.push(l));
+    b.recover();
+    expect(b.get(table).isFinished).toBe(true);
+    expect(log.join("\n")).toMatch(new RegExp(`table ${table}: journal: 7 bytes after its last line \\(no line of the server's: ignored\\)`));
+  });
 });
 
 describe("a journal's end marker comes once, last among its decisions", () => {
   it("a duplicated end line, or a decision moved after it, stops the table from loading", async () => {
-    const dir = tempDir();
-    dirs.push(dir);
-    const a = store(dir);
-    const made = await a.create({ game: "sevens", seats: ["random", "random", "random"], seed: 6, facilitator: "audience", deadlines: { botDelayMs: 0 } });
-    await until(() => a.get(made.table).isFinished);
-    a.close();
-    const file = join(dir, "tables", `${made.table}.jsonl`);
+    const { dir, table, file } = await finishedGame(6);
     const lines = readFileSync(file, "utf8").trimEnd().split("\n");
     const n = lines.length;
     const variants: [string, string[], RegExp][] = [
@@ -222,8 +231,8 @@ describe("a journal's end marker comes once, last among its decisions", () => {
       const b = store(dir, 1000, (l) => log.push(l));
       // A journal ending in its end marker is loaded when asked for, any other at the start.
       for (const f of b.recover().failed) log.push(`journal ${f.id} not recovered: ${f.reason}`);
-      expect(() => b.get(made.table), what).toThrow(/no table/);
-      expect(log.join("\n"), what).toMatch(new RegExp(`journal ${made.table} not (loaded|recovered): ${reason.source.slice(1)}`));
+      expect(() => b.get(table), what).toThrow(/no table/);
+      expect(log.join("\n"), what).toMatch(new RegExp(`journal ${table} not (loaded|recovered): ${reason.source.slice(1)}`));
       b.close();
     }
   });
