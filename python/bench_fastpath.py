@@ -123,7 +123,8 @@ def single_row(fast: bool, package: Any = cardgym, label: str = "") -> Row:
         state["obs"] = obs
         return 100
 
-    burst()  # warm-up
+    for _ in range(20):  # warm-up: the server JIT-compiles its step path in the first thousand steps
+        burst()
     return Row(
         f"1 env sevens, {'fast path' if fast else 'HTTP'}{label}",
         lambda s: timed(burst, s, client.server.pid if client.server else None),
@@ -363,6 +364,10 @@ def main() -> None:
         print(
             f"{row.name:44} {med:17,.0f} {', '.join(f'{x:,.0f}' for x in row.rates):>26} {np.median(row.client_us):10.1f} {np.median(row.cpu_us):17.1f}"
         )
+    print("client + server CPU us per env-step, by round:")
+    for row in rows:
+        if any(row.client_us) and row.cpu_us != row.client_us:
+            print(f"  {row.name}: {', '.join(f'{x:.1f}' for x in row.cpu_us)}")
     by = {row.name: float(np.median(row.rates)) for row in rows}
     print("ratios (medians):")
     pairs = [
