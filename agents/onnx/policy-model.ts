@@ -40,8 +40,9 @@ export class ModelLoadError extends Error {
  * (a worker's is a copy), so this runs at import in the main thread, and the code that starts
  * model-running workers calls it too before starting them.
  */
-export function disableOnnxTelemetry(env: NodeJS.ProcessEnv = process.env): void {
-  if (isMainThread && env.ORT_DISABLE_TELEMETRY === undefined) env.ORT_DISABLE_TELEMETRY = "1";
+export function disableOnnxTelemetry(env: NodeJS.ProcessEnv | undefined = globalThis.process?.env): void {
+  // No process at all (the engine bundle run inside Python's JavaScript engine): no runtime to tell.
+  if (env !== undefined && isMainThread && env.ORT_DISABLE_TELEMETRY === undefined) env.ORT_DISABLE_TELEMETRY = "1";
 }
 disableOnnxTelemetry();
 
