@@ -340,6 +340,14 @@ export const FrameQuery = Type.Object(
 );
 export type FrameQuery = Static<typeof FrameQuery>;
 
+/** GET /v1/tables/:id/log: the cursor only. */
+export const LogQuery = Type.Pick(FrameQuery, ["since"], { additionalProperties: false });
+export type LogQuery = Static<typeof LogQuery>;
+
+/** A seat's WebSocket: its token and the cursor to resume from (validated before the upgrade). */
+export const SeatSocketQuery = Type.Pick(FrameQuery, ["since", "token"], { additionalProperties: false });
+export type SeatSocketQuery = Static<typeof SeatSocketQuery>;
+
 /** replay facilitator: move the cursor (decisions applied) of a replay table. */
 export const CursorBody = Type.Object({ seq: Seq }, { additionalProperties: false });
 

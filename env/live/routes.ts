@@ -9,6 +9,7 @@ import {
   FrameQuery,
   LIVE_LIMITS,
   ListQuery,
+  LogQuery,
   PROTOCOL_SCHEMAS,
   PROTOCOL_VERSION,
   SeatParams,
@@ -86,13 +87,17 @@ function tableRestRoutes(api: FastifyInstance, store: TableStore): void {
     }
   });
 
-  api.get<{ Params: { id: string }; Querystring: { since?: string } }>("/v1/tables/:id/log", { schema: { params: TableParams } }, (request, reply) => {
-    const table = tableOf(store, request.params.id);
-    if (!table.spectatorsAllowed) throw new RouteError(403, "spectators_forbidden", `table ${table.id} does not allow spectators`);
-    const since = intOf(request.query.since) ?? 0;
-    // No token is asked for: the log is what a spectator may read.
-    return json(reply, 200, { table: table.id, seq: table.seq, events: table.eventsFor("spectator", since, LIVE_LIMITS.maxLogPage) });
-  });
+  api.get<{ Params: { id: string }; Querystring: LogQuery }>(
+    "/v1/tables/:id/log",
+    { schema: { params: TableParams, querystring: LogQuery } },
+    (request, reply) => {
+      const table = tableOf(store, request.params.id);
+      if (!table.spectatorsAllowed) throw new RouteError(403, "spectators_forbidden", `table ${table.id} does not allow spectators`);
+      const since = intOf(request.query.since) ?? 0;
+      // No token is asked for: the log is what a spectator may read.
+      return json(reply, 200, { table: table.id, seq: table.seq, events: table.eventsFor("spectator", since, LIVE_LIMITS.maxLogPage) });
+    },
+  );
 
   api.post<{ Params: { id: string; seat: string } }>("/v1/tables/:id/seats/:seat/join", { schema: { params: SeatParams } }, async (request, reply) => {
     const table = tableOf(store, request.params.id);

@@ -5,7 +5,7 @@ import type { Clock } from "../../agents/clock.ts";
 import { channelConfig } from "./channel-config.ts";
 import { RouteError } from "./ports.ts";
 import { intOf, json, longPoll, tokenOf, watchableOf } from "./http.ts";
-import { ClientMessage, LIVE_LIMITS, PROTOCOL_VERSION, TableParams, type Hello } from "./protocol.ts";
+import { ClientMessage, FrameQuery, LIVE_LIMITS, PROTOCOL_VERSION, SeatSocketQuery, TableParams, type Hello } from "./protocol.ts";
 import { ReplayTable } from "./replay.ts";
 import type { TableStore } from "./store.ts";
 import { DEFAULT_DEADLINES, RESIGNED_CLOSE, TableError, type Channel, type Table } from "./table.ts";
@@ -47,9 +47,10 @@ function parseMessage(raw: Buffer, isBinary: boolean): { msg: unknown; refused: 
 
 /** A seat's WebSocket: the seat's frames out, its answers, syncs, resignation and leaving in. */
 export function seatSocketRoute(api: FastifyInstance, store: TableStore): void {
-  api.route<{ Params: { id: string; seat: string }; Querystring: { token?: string; since?: string } }>({
+  api.route<{ Params: { id: string; seat: string }; Querystring: SeatSocketQuery }>({
     method: "GET",
     url: "/v1/tables/:id/seats/:seat/ws",
+    schema: { querystring: SeatSocketQuery },
     // A plain GET (no Upgrade) gets the error shape too, not an empty 404.
     handler: () => {
       throw new RouteError(
@@ -180,10 +181,10 @@ function viewerOf(table: Table | ReplayTable, text: string | undefined): "specta
 
 /** Spectating a table (or a replay) over a WebSocket, or over HTTP with an optional long poll. */
 export function spectateRoute(api: FastifyInstance, store: TableStore): void {
-  api.route<{ Params: { id: string }; Querystring: { since?: string; wait?: string; viewer?: string } }>({
+  api.route<{ Params: { id: string }; Querystring: FrameQuery }>({
     method: "GET",
     url: "/v1/tables/:id/spectate",
-    schema: { params: TableParams },
+    schema: { params: TableParams, querystring: FrameQuery },
     handler: async (request, reply) => {
       const table = watchableOf(store, request.params.id);
       if (!table.spectatorsAllowed) throw new RouteError(403, "spectators_forbidden", `table ${table.id} does not allow spectators`);
