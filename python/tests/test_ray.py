@@ -70,11 +70,19 @@ def arena_reference() -> Dict[str, Any]:
     return timeless(cli_report(ARENA_FLAGS, "arena.json"))
 
 
+#: Part folders already in the temp folder when this module was loaded (an older checkout's runs,
+#: say): not this test's to judge, and not ours to remove.
+_PARTS_BEFORE = frozenset(n for n in os.listdir(tempfile.gettempdir()) if n.startswith("cardgym-part-"))
+
+
 def left_parts() -> List[str]:
     """Part folders in the temp folder whose Ray worker is gone (``cardgym-part-<run>-<pid>-XXXX``;
-    a name without a pid counts too): nothing will remove them."""
+    a name without a pid counts too): nothing will remove them. Those that were there before these
+    tests started are not counted."""
     left = []
     for name in os.listdir(tempfile.gettempdir()):
+        if name in _PARTS_BEFORE:
+            continue
         fields = name.split("-")
         if name.startswith("cardgym-part-") and not (len(fields) >= 5 and fields[3].isdigit() and alive(int(fields[3]))):
             left.append(name)
