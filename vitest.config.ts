@@ -44,6 +44,8 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     // The browser tests need Chromium and run on their own: npm run test:web (vitest.web.config.ts).
     exclude: ["test/web/**", "**/node_modules/**"],
+    // The run's own temp directory; fails the run on anything left in it or still running.
+    globalSetup: ["test/fixtures/leftover-guard.ts"],
     // One test file per core. Vitest's default is one fewer than the cores, which on a 2-core CI
     // machine runs the files one at a time and leaves a core idle while a file computes on one;
     // the vitest process itself only collects results meanwhile.

@@ -9,6 +9,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../fixtures/temp-dir.ts";
 import { repoRoot } from "../scripts/run-script.ts";
 import { fencedBlocks } from "./markdown.ts";
 import { hangGuard } from "../fixtures/hang-guard.ts";
@@ -32,6 +33,7 @@ const config = JSON.parse(readFileSync(new URL("./readme-commands.json", import.
 const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
 const blocks = fencedBlocks(readme).filter((b) => ["sh", "bash", "python"].includes(b.lang));
 const VENV_PYTHON = join(repoRoot, "python", ".venv", "bin", "python");
+const sharedDir = tempDir("cgs-"); // short: the shared server's socket paths must fit
 
 function runScript(script: string, timeoutMs: number, shell = "bash"): { code: number | null; out: string } {
   const r = spawnSync(shell, shell === "bash" ? ["-c", script] : ["-"], {
@@ -39,7 +41,9 @@ function runScript(script: string, timeoutMs: number, shell = "bash"): { code: n
     input: shell === "bash" ? undefined : script,
     encoding: "utf8",
     timeout: timeoutMs,
-    env: { ...process.env, CARDGYM_DEBUG: "" },
+    // The README's Python lines start a machine-shared server, whose folder is the user's to keep
+    // (python/cardgym/shared_server.py): here it is one of this test file's temp folders.
+    env: { ...process.env, CARDGYM_DEBUG: "", CARDGYM_SHARED_DIR: sharedDir },
   });
   return { code: r.status, out: `${r.stdout ?? ""}\n${r.stderr ?? ""}`.slice(-4000) };
 }
