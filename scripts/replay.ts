@@ -6,7 +6,9 @@
  * checked with the key in DIR (the server's --data-dir). Exit 0: a verified finished game (its end
  * marker signs its length, returns and final hash). Exit 1: the record does not verify (an edited,
  * dropped or reordered entry, a bad end marker...). Exit 3: every entry verifies but the log has no
- * end marker ("incomplete at N": cut short, or exported before end markers were signed).
+ * end marker ("incomplete at N": cut short, or exported before end markers were signed). Exit 4:
+ * the record verifies, but it carries a signed recovery link: a restart found the table's journal
+ * had lost acknowledged decisions (or could not tell) and play went on from there.
  * --events VIEWER: prints what each decision did as VIEWER reads it (owner: every face, as the
  * record's holder may; spectator; or a seat number), recomputed from the decisions.
  */
@@ -14,13 +16,15 @@ import { readFileSync, statSync } from "node:fs";
 import { parseJsonText, parseRecord, projectEvents, replay, unwrap, type GameRecord, type Viewer } from "../engine/core/index.ts";
 import { registry } from "../engine/games.ts";
 import { readKey } from "../env/live/signing.ts";
-import { checkSignedRecord } from "../env/live/verify.ts";
+import { checkSignedRecord, describeRecovery } from "../env/live/verify.ts";
 import { main, parseCli, UsageError, printUsage } from "./cli.ts";
 
 const USAGE = "npm run replay -- <record.json> [--expect HASH] [--verify [--data-dir DIR]] [--events owner|spectator|SEAT]";
 const MAX_BYTES = 256 * 1024 * 1024;
 /** --verify: the signed entries hold but nothing signs the log's end (not a verified finished game). */
 const EXIT_INCOMPLETE = 3;
+/** --verify: genuine and finished, but a restart lost acknowledged decisions (a signed recovery link). */
+const EXIT_RECOVERED = 4;
 
 main(() => {
   const { values, positionals } = parseCli(USAGE, {
@@ -55,6 +59,10 @@ main(() => {
     if (checked.status === "incomplete") {
       console.error(`error: incomplete: ${path}: signed log incomplete at ${checked.at}: ${checked.reason}`);
       return EXIT_INCOMPLETE;
+    }
+    if (checked.recoveries.length > 0) {
+      for (const r of checked.recoveries) console.error(`error: recovered: ${path}: verified, but ${describeRecovery(r)}`);
+      return EXIT_RECOVERED;
     }
     console.log(`signed log verified with the key in ${dir}: a finished game of ${checked.decisions} decisions`);
   }

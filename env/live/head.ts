@@ -76,6 +76,7 @@ function journalShape(journal: JournalLines): { lines: number; seq: number; hash
   for (const l of journal.body) {
     if (l.t === "entry") hashes.add(`${++seq}:${l.entry.hash}`);
     else if (l.t === "end" && l.end) hashes.add(`${seq}:${l.end.hash}`);
+    else if (l.t === "recovered") hashes.add(`${seq}:${l.recovered.hash}`);
   }
   return { lines: journal.count, seq, hashes };
 }

@@ -7,7 +7,7 @@
 import { Type, type Static } from "typebox";
 import { Compile } from "typebox/compile";
 import { EpochMs, SeatIndex, TableDeadlines } from "./protocol-common.ts";
-import { JournalIntegrity, LogHeader, SignedEnd, SignedEntry } from "./protocol-records.ts";
+import { JournalIntegrity, LogHeader, SignedEnd, SignedEntry, SignedRecovery } from "./protocol-records.ts";
 import { Facilitator } from "./protocol.ts";
 
 const Sha256Hex = Type.String({ pattern: "^[0-9a-f]{64}$" });
@@ -59,11 +59,15 @@ export type ResignLine = Static<typeof ResignLine>;
 export const IntegrityLine = Type.Object({ t: Type.Literal("integrity"), found: JournalIntegrity });
 export type IntegrityLine = Static<typeof IntegrityLine>;
 
+/** A restart found that acknowledged decisions may be gone: its signed recovery link (after the integrity line). */
+export const RecoveredLine = Type.Object({ t: Type.Literal("recovered"), recovered: SignedRecovery });
+export type RecoveredLine = Static<typeof RecoveredLine>;
+
 /** A seat's change, in the order it happened. */
 export type SeatLine = JoinLine | LeaveLine | ReturnLine | ResignLine;
 
 /** Every line that may follow the header. */
-export const BodyLine = Type.Union([EntryLine, EndLine, JoinLine, LeaveLine, ReturnLine, ResignLine, IntegrityLine]);
+export const BodyLine = Type.Union([EntryLine, EndLine, JoinLine, LeaveLine, ReturnLine, ResignLine, IntegrityLine, RecoveredLine]);
 export type BodyLine = Static<typeof BodyLine>;
 export type JournalLine = HeaderLine | BodyLine;
 
@@ -98,9 +102,10 @@ const checkers = {
   return: Compile(ReturnLine),
   resign: Compile(ResignLine),
   integrity: Compile(IntegrityLine),
+  recovered: Compile(RecoveredLine),
 } as const;
 type LineType = keyof typeof checkers;
-const BODY_TYPES: readonly LineType[] = ["entry", "end", "join", "leave", "return", "resign", "integrity"];
+const BODY_TYPES: readonly LineType[] = ["entry", "end", "join", "leave", "return", "resign", "integrity", "recovered"];
 
 const isLineType = (t: unknown): t is LineType => typeof t === "string" && Object.hasOwn(checkers, t);
 

@@ -71,6 +71,28 @@ export const SignedEnd = Type.Object(
 );
 export type SignedEnd = Static<typeof SignedEnd>;
 
+/**
+ * A restart found that acknowledged decisions may be gone (docs/live.md, "Durability"): a link of
+ * the signed log, between the entries that survived and the first decision played after the
+ * restart. `seq`: how many entries precede it (the decisions that survived); `problem`: the head
+ * check's finding; `expectedSeq`: the decision count the journal's head promised (absent when
+ * there was no valid head to tell it). hash = sha256 hex of `${prev}\n${canonical JSON of
+ * {recovered: true, seq, problem, expectedSeq (null when absent), at}}` where prev is the hash of
+ * the link before it; mac = HMAC-SHA256 hex of hash under the server's key.
+ */
+export const SignedRecovery = Type.Object(
+  {
+    seq: Seq,
+    problem: Type.Union([Type.Literal("lost_tail"), Type.Literal("no_head"), Type.Literal("bad_head"), Type.Literal("mismatch")]),
+    expectedSeq: Type.Optional(Seq),
+    at: EpochMs,
+    hash: Type.String(),
+    mac: Type.String(),
+  },
+  { additionalProperties: false },
+);
+export type SignedRecovery = Static<typeof SignedRecovery>;
+
 /** GET /v1/tables/:id/record: a GameRecord (replayable by any copy of the engine) plus its signed log. */
 export const SignedRecord = Type.Object(
   {
@@ -86,6 +108,8 @@ export const SignedRecord = Type.Object(
       headerHash: Type.String(),
       headerMac: Type.String(),
       entries: Type.Array(SignedEntry),
+      /** What restarts found that may have lost acknowledged decisions, in order; absent when none did. */
+      recoveries: Type.Optional(Type.Array(SignedRecovery)),
       /** The end marker; absent only in records exported before end markers were signed. */
       end: Type.Optional(SignedEnd),
     }),

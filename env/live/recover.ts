@@ -6,7 +6,7 @@
 import { stateHash, type AnyGame } from "../../engine/core/index.ts";
 import type { GameAdapter } from "../codec.ts";
 import type { EndLine, JournalLines, SeatLine } from "./journal-lines.ts";
-import type { JournalIntegrity, LogHeader, SignedEntry } from "./protocol.ts";
+import type { JournalIntegrity, LogHeader, SignedEntry, SignedRecovery } from "./protocol.ts";
 import { verifyChain } from "./signing.ts";
 import type { LogItem, TableSetup } from "./table-common.ts";
 
@@ -20,6 +20,8 @@ export interface JournalContent {
   readonly entries: readonly { entry: SignedEntry; decision: unknown }[];
   readonly endLine: EndLine | null;
   readonly integrity: readonly JournalIntegrity[];
+  /** The signed recovery links (restarts that found acknowledged decisions may be gone), in order. */
+  readonly recoveries: readonly SignedRecovery[];
 }
 
 /** Sorts a checked journal's lines by kind; throws a message when its chain is not this server's. */
@@ -34,18 +36,22 @@ export function readJournalContent(
   const seatLines: SeatLine[] = [];
   let endLine: EndLine | null = null;
   const integrity: JournalIntegrity[] = [];
+  const recoveries: SignedRecovery[] = [];
   for (const [i, l] of journal.body.entries()) {
     // Line numbers as checkJournalLines counts them: the header is line 1.
     if (l.t === "end") {
       if (endLine !== null) throw new Error(`journal line ${i + 2}: a second end marker (the journal was edited)`);
       endLine = l;
     } else if (l.t === "integrity") integrity.push(l.found);
-    else if (l.t === "entry") {
+    else if (l.t === "recovered") {
+      if (endLine !== null) throw new Error(`journal line ${i + 2}: a recovery after the end marker (the journal was edited)`);
+      recoveries.push(l.recovered);
+    } else if (l.t === "entry") {
       if (endLine !== null) throw new Error(`journal line ${i + 2}: a decision after the end marker (the journal was edited)`);
       entries.push({ entry: signedEntryOf(l.entry), decision: l.decision });
     } else seatLines.push(l);
   }
-  const bad = verifyChain(key, first.header, first.headerHash, first.headerMac, entries);
+  const bad = verifyChain(key, first.header, first.headerHash, first.headerMac, entries, recoveries);
   if (bad) throw new Error(bad);
   const setup: TableSetup = {
     id: first.header.table,
@@ -58,7 +64,7 @@ export function readJournalContent(
     deadlines: { ...first.deadlines, entryMs: first.deadlines.entryMs ?? null },
     spectators: first.spectators,
   };
-  return { setup, createdAt: first.header.createdAt, tokens: first.tokens, seatLines, entries, endLine, integrity };
+  return { setup, createdAt: first.header.createdAt, tokens: first.tokens, seatLines, entries, endLine, integrity, recoveries };
 }
 
 /** The entry's signed fields only (journals written before events were recomputed also carry a label). */

@@ -1,14 +1,15 @@
 /**
  * A live table's signed log and its journal (docs/live.md, "The signed log" and "Durability"): the
- * header, one signed entry per applied decision, the end marker, and what restarts found wrong;
+ * header, one signed entry per applied decision, the end marker, what restarts found wrong and,
+ * when that may have lost acknowledged decisions, a signed recovery link where play went on;
  * every line is journaled (written and fsync'ed, then the head) before the table acts on it.
  */
 import { canonicalJson, stateHash, type AnyGame, type Seat, type Viewer } from "../../engine/core/index.ts";
 import { checkHead, readHead, type ChainHead, type HeadRead } from "./head.ts";
 import type { EndLine, HeaderLine, JournalLine, JournalLines, SeatLine } from "./journal-lines.ts";
 import { Journal } from "./journal.ts";
-import type { JournalIntegrity, LiveEvent, LogHeader, SignedEnd, SignedEntry, SignedRecord } from "./protocol.ts";
-import { headerHash, macOf, signEnd, signEntry, verifyEnd } from "./signing.ts";
+import type { JournalIntegrity, LiveEvent, LogHeader, SignedEnd, SignedEntry, SignedRecord, SignedRecovery } from "./protocol.ts";
+import { chainEnd, headerHash, macOf, signEnd, signEntry, signRecovery, verifyEnd } from "./signing.ts";
 import { liveEvent, TableError, type LogItem, type TableDeps, type TableSetup } from "./table-common.ts";
 
 /** What an end marker signs: how many decisions the game took, its returns and final state hash. */
@@ -32,6 +33,8 @@ export class SignedLog {
   end: SignedEnd | null = null;
   /** What restarts found wrong with the journal (persisted in it as integrity lines). */
   readonly integrity: JournalIntegrity[] = [];
+  /** Signed links where a restart found acknowledged decisions may be gone (mayHaveLost), in order. */
+  readonly recoveries: SignedRecovery[] = [];
   private journal: Journal | null = null;
   /** Writes waiting for the one under way (writeNext). */
   private readonly queue: { lines: readonly JournalLine[]; chain: ChainHead | null; done: (err: Error | null) => void }[] = [];
@@ -60,9 +63,13 @@ export class SignedLog {
     return this.items.length;
   }
 
-  /** The hash the next link of the signed log chains to: the last entry's, or the header's. */
+  /** The hash the next link of the signed log chains to: the last entry's or recovery's, or the header's. */
   chainHash(): string {
-    return this.items.at(-1)?.entry.hash ?? this.headerHash;
+    return chainEnd(
+      this.headerHash,
+      this.items.map((i) => i.entry),
+      this.recoveries,
+    );
   }
 
   /** A new table's journal: its first line is the header with the hashes of the seats' tokens. */
@@ -188,6 +195,17 @@ export class SignedLog {
       nextSlot: read.head ? read.nextSlot : 0,
     });
     if (found) journal.append({ t: "integrity", found });
+    if (found && mayHaveLost(found)) {
+      // Signed into the chain before any later decision: a record that drops it no longer verifies.
+      const r = signRecovery(this.deps.key, this.chainHash(), {
+        seq: this.items.length,
+        problem: found.problem,
+        ...(found.expectedSeq !== undefined ? { expectedSeq: found.expectedSeq } : {}),
+        at: found.at,
+      });
+      this.recoveries.push(r);
+      journal.append({ t: "recovered", recovered: r }, { seq: this.items.length, hash: r.hash });
+    }
     if (signEndFor) {
       this.end = signEnd(this.deps.key, this.chainHash(), endContent(signEndFor.game, signEndFor.state, this.items.length));
       journal.append({ t: "end", at: this.deps.clock.now(), end: this.end }, { seq: this.items.length, hash: this.end.hash });
@@ -217,6 +235,7 @@ export class SignedLog {
         headerHash: this.headerHash,
         headerMac: this.headerMac,
         entries: this.items.map((i) => i.entry),
+        ...(this.recoveries.length > 0 ? { recoveries: [...this.recoveries] } : {}),
         ...(this.end ? { end: this.end } : {}),
       },
     };
@@ -227,6 +246,15 @@ export class SignedLog {
     this.journal?.close();
     this.journal = null;
   }
+}
+
+/**
+ * Whether a head check's finding means acknowledged decisions may be gone: a lost tail that took
+ * decisions (not only an end line, which is signed again), a rewritten chain, or no valid head to
+ * tell it.
+ */
+export function mayHaveLost(found: JournalIntegrity): boolean {
+  return found.problem !== "lost_tail" || (found.expectedSeq ?? 0) > found.foundSeq;
 }
 
 export const notFinished = () => new TableError(409, "not_finished", "the game is not finished yet; its record holds hidden information until then");

@@ -2,7 +2,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypt
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { canonicalJson } from "../../engine/core/index.ts";
-import type { LiveEvent, LogHeader, SignedEnd, SignedEntry } from "./protocol.ts";
+import type { LiveEvent, LogHeader, SignedEnd, SignedEntry, SignedRecovery } from "./protocol.ts";
 
 /**
  * The signed log (docs/live.md, "The signed log"): each entry's hash chains to the previous one,
@@ -86,6 +86,26 @@ export function verifyEnd(key: Buffer, prev: string, end: SignedEnd): string | n
   return null;
 }
 
+/** What a recovery link signs: where it stands, what the restart found, and when (SignedRecovery). */
+export type RecoveryContent = Omit<SignedRecovery, "hash" | "mac">;
+
+/** A recovery link's hash: chained to the link before it (the last surviving entry's, or a recovery's). */
+export function recoveryHash(prev: string, r: RecoveryContent): string {
+  return sha256(`${prev}\n${canonicalJson({ recovered: true, seq: r.seq, problem: r.problem, expectedSeq: r.expectedSeq ?? null, at: r.at })}`);
+}
+
+export function signRecovery(key: Buffer, prev: string, r: RecoveryContent): SignedRecovery {
+  const hash = recoveryHash(prev, r);
+  return { seq: r.seq, problem: r.problem, ...(r.expectedSeq !== undefined ? { expectedSeq: r.expectedSeq } : {}), at: r.at, hash, mac: macOf(key, hash) };
+}
+
+/** The hash a chain of entries and recovery links ends with (a recovery after the last entry ends it). */
+export function chainEnd(hHash: string, entries: readonly { hash: string }[], recoveries: readonly SignedRecovery[] = []): string {
+  const r = recoveries.at(-1);
+  if (r && r.seq === entries.length) return r.hash;
+  return entries.at(-1)?.hash ?? hHash;
+}
+
 export function macMatches(key: Buffer, hash: string, mac: string): boolean {
   const want = Buffer.from(macOf(key, hash), "hex");
   const given = Buffer.from(typeof mac === "string" && /^[0-9a-f]*$/.test(mac) ? mac : "", "hex");
@@ -94,7 +114,9 @@ export function macMatches(key: Buffer, hash: string, mac: string): boolean {
 
 /**
  * Checks a chain: header hash and MAC, then every entry's seq, hash (recomputed from its content
- * and the previous hash) and MAC. Returns null when intact, else a message naming the first bad part.
+ * and the previous hash) and MAC, with each recovery link (in order, by its seq) chained before the
+ * entry it precedes or after the last one. Returns null when intact, else a message naming the
+ * first bad part.
  */
 export function verifyChain(
   key: Buffer,
@@ -102,16 +124,34 @@ export function verifyChain(
   hHash: string,
   hMac: string,
   entries: readonly { entry: SignedEntry; decision: unknown }[],
+  recoveries: readonly SignedRecovery[] = [],
 ): string | null {
   if (headerHash(header) !== hHash) return "the header's hash does not match its content";
   if (!macMatches(key, hHash, hMac)) return "the header's signature is not this server's";
   let prev = hHash;
+  let r = 0;
+  /** The recovery links standing before entry `at` (after the last entry when `at` is their count). */
+  const recoveriesAt = (at: number): string | null => {
+    for (let rec = recoveries[r]; rec !== undefined && rec.seq === at; rec = recoveries[++r]) {
+      const hash = recoveryHash(prev, rec);
+      if (hash !== rec.hash) return `recovery ${r}: its hash does not match its content and the link before it (edited, dropped or moved)`;
+      if (!macMatches(key, hash, rec.mac)) return `recovery ${r}: its signature is not this server's`;
+      prev = hash;
+    }
+    return null;
+  };
   for (const [i, { entry, decision }] of entries.entries()) {
+    const badRecovery = recoveriesAt(i);
+    if (badRecovery) return badRecovery;
     if (entry.seq !== i) return `entry ${i} carries seq ${entry.seq} (entries dropped or reordered)`;
     const hash = entryHash(prev, { ...entry, decision });
     if (hash !== entry.hash) return `entry ${i}: its hash does not match its content and the previous entry (edited, dropped or reordered)`;
     if (!macMatches(key, hash, entry.mac)) return `entry ${i}: its signature is not this server's`;
     prev = hash;
   }
+  const badRecovery = recoveriesAt(entries.length);
+  if (badRecovery) return badRecovery;
+  const left = recoveries[r];
+  if (left !== undefined) return `recovery ${r} stands at seq ${left.seq}, out of order or past the log's ${entries.length} entries`;
   return null;
 }

@@ -62,6 +62,7 @@ export class Table extends TableView {
 
   private restore(content: JournalContent, lines: JournalLines, starting: boolean): void {
     this.log.integrity.push(...content.integrity);
+    this.log.recoveries.push(...content.recoveries);
     this.seats.restore(content);
     const replayed = replayEntries(this.game, this.state, content.entries);
     this.log.items.push(...replayed.items);

@@ -1,14 +1,16 @@
 import { Compile } from "typebox/compile";
 import { canonicalJson, canonicalProblem, replay, type GameRegistry } from "../../engine/core/index.ts";
-import { SignedRecord } from "./protocol.ts";
-import { verifyChain, verifyEnd } from "./signing.ts";
+import { SignedRecord, type SignedRecovery } from "./protocol.ts";
+import { chainEnd, verifyChain, verifyEnd } from "./signing.ts";
 
 const signedRecord = Compile(SignedRecord);
 
 /**
  * What checking a signed record found:
  * - `verified`: a finished game; every entry and the end marker are this server's, and the game
- *   replays to the marker's decision count, returns and final hash.
+ *   replays to the marker's decision count, returns and final hash. `recoveries`: the signed
+ *   recovery links it holds (restarts that found acknowledged decisions may be gone; empty when
+ *   none did): such a game is genuine but not the one its players were told they played.
  * - `incomplete`: every entry present is this server's and replays, but the log has no end marker
  *   (`at`: how many decisions it holds). `finished` tells whether the game still replays to its
  *   end: true only for a record exported before end markers were signed (its length and result
@@ -16,7 +18,7 @@ const signedRecord = Compile(SignedRecord);
  * - `failed`: the record does not verify; `reason` names the first bad part.
  */
 export type RecordCheck =
-  | { readonly status: "verified"; readonly decisions: number }
+  | { readonly status: "verified"; readonly decisions: number; readonly recoveries: readonly SignedRecovery[] }
   | { readonly status: "incomplete"; readonly at: number; readonly finished: boolean; readonly reason: string }
   | { readonly status: "failed"; readonly reason: string };
 
@@ -37,6 +39,7 @@ export function checkSignedRecord(registry: GameRegistry, key: Buffer, doc: unkn
   const unsigned = unsignedField(doc);
   if (unsigned !== null) return failed(`${unsigned} is not covered by any signature (the record was edited)`);
   const { header, headerHash, headerMac, entries, end } = doc.signed;
+  const recoveries = doc.signed.recoveries ?? [];
   if (doc.game !== header.game || doc.version !== header.version || doc.seed !== header.seed || JSON.stringify(doc.config) !== JSON.stringify(header.config)) {
     return failed("the record's game, version, seed or config differ from its signed header");
   }
@@ -47,10 +50,11 @@ export function checkSignedRecord(registry: GameRegistry, key: Buffer, doc: unkn
     headerHash,
     headerMac,
     entries.map((entry, i) => ({ entry, decision: doc.decisions[i] })),
+    recoveries,
   );
   if (bad) return failed(bad);
   if (end) {
-    const badEnd = verifyEnd(key, entries[entries.length - 1]?.hash ?? headerHash, end);
+    const badEnd = verifyEnd(key, chainEnd(headerHash, entries, recoveries), end);
     if (badEnd) return failed(badEnd);
     if (end.decisions !== entries.length) return failed(`the end marker signs ${end.decisions} decisions but the record has ${entries.length}`);
     if (end.finalHash !== doc.finalHash) return failed(`the record's finalHash ${doc.finalHash} is not the signed final hash ${end.finalHash}`);
@@ -74,7 +78,7 @@ export function checkSignedRecord(registry: GameRegistry, key: Buffer, doc: unkn
     if (!over) return failed(`the end marker says the game ended after ${end.decisions} decisions, but it replays to an unfinished game`);
     if (canonicalJson(game.value.returns(replayed.value.state)) !== canonicalJson(end.returns))
       return failed("the replayed returns differ from the signed ones");
-    return { status: "verified", decisions: entries.length };
+    return { status: "verified", decisions: entries.length, recoveries };
   }
   return over
     ? {
@@ -88,7 +92,7 @@ export function checkSignedRecord(registry: GameRegistry, key: Buffer, doc: unkn
 
 /** The fields each part of an exported record may hold: the signed ones and the GameRecord's (the header's hash covers it whole). */
 const RECORD_FIELDS = new Set(["game", "version", "config", "seed", "decisions", "finalHash", "signed"]);
-const SIGNED_FIELDS = new Set(["header", "headerHash", "headerMac", "entries", "end"]);
+const SIGNED_FIELDS = new Set(["header", "headerHash", "headerMac", "entries", "recoveries", "end"]);
 const ENTRY_FIELDS = new Set(["seq", "seat", "cause", "at", "stateHash", "hash", "mac"]);
 
 /**
@@ -110,9 +114,25 @@ function unsignedField(doc: SignedRecord): string | null {
   return null;
 }
 
-/** checkSignedRecord as one message: null for a verified finished game, else what is wrong or missing. */
+/**
+ * One line for a signed recovery link: how many acknowledged decisions the restart lost (a lost
+ * tail, the head's count against what survived) or that it could not tell, and where play went on.
+ */
+export function describeRecovery(r: SignedRecovery): string {
+  if (r.problem === "lost_tail" && r.expectedSeq !== undefined) {
+    const n = r.expectedSeq - r.seq;
+    return `the table lost ${n} acknowledged decision${n === 1 ? "" : "s"} at decision ${r.seq + 1} on restart (journal tail lost: its head promised ${r.expectedSeq}, ${r.seq} survived); play went on from there`;
+  }
+  const why = r.problem === "mismatch" ? "its journal's chain was not the one its head signed" : `its journal could not be checked (${r.problem})`;
+  return `at decision ${r.seq + 1} a restart found ${why}: acknowledged decisions may have been lost there; play went on from there`;
+}
+
+/**
+ * checkSignedRecord as one message: null for a verified finished game that lost nothing, else what
+ * is wrong or missing (or, for one with a recovery link, what a restart lost).
+ */
 export function verifySignedRecord(registry: GameRegistry, key: Buffer, doc: unknown): string | null {
   const c = checkSignedRecord(registry, key, doc);
-  if (c.status === "verified") return null;
+  if (c.status === "verified") return c.recoveries.length > 0 ? `verified, but ${c.recoveries.map(describeRecovery).join("; ")}` : null;
   return c.status === "incomplete" ? `incomplete at ${c.at}: ${c.reason}` : c.reason;
 }

@@ -13,6 +13,7 @@ import { TableStore } from "../../env/live/store.ts";
 import { checkSignedRecord, verifySignedRecord } from "../../env/live/verify.ts";
 import { http, startLive, tempDir } from "./helpers.ts";
 import { hangGuard, waitUntil } from "../fixtures/hang-guard.ts";
+import { runScript } from "../scripts/run-script.ts";
 
 const dirs: string[] = [];
 const stores: TableStore[] = [];
@@ -128,7 +129,8 @@ describe("table journal", () => {
     expect(back.isFinished).toBe(true);
     expect(back.summary().integrity).toMatchObject([{ problem: "lost_tail", expectedSeq: want.decisions.length, foundSeq: want.decisions.length }]);
     expect(back.record().signed.end).toEqual(want.signed.end);
-    expect(checkSignedRecord(registry, b.key, back.record())).toEqual({ status: "verified", decisions: want.decisions.length });
+    // Only the end line was lost, no decision: no recovery link is signed.
+    expect(checkSignedRecord(registry, b.key, back.record())).toEqual({ status: "verified", decisions: want.decisions.length, recoveries: [] });
     expect(JSON.parse(readFileSync(file, "utf8").trimEnd().split("\n").pop()!)).toMatchObject({ t: "end", end: want.signed.end });
     b.close();
     // An end marker whose returns were edited does not load.
@@ -291,8 +293,14 @@ describe("journal head: a lost tail is told at restart", () => {
     expect(b.get(made.table).seq).toBe(3);
     expect(b.get(made.table).summary().integrity).toEqual([expect.objectContaining({ problem: "no_head", foundSeq: 3 })]);
     expect(log.join("\n")).toMatch(/journal no_head: the journal has no head file/);
+    // Nothing tells whether decisions were lost: a signed recovery link says so in the log.
+    expect(JSON.parse(readFileSync(journalOf(dir, made.table), "utf8").trimEnd().split("\n").pop()!)).toMatchObject({
+      t: "recovered",
+      recovered: { seq: 3, problem: "no_head" },
+    });
     b.close();
     // Both gone: the table comes back one decision short, and only the missing head is reported.
+    dropLastLines(journalOf(dir, made.table), 1); // the recovery link the restart signed (no head: decisions may be gone)
     dropLastLines(journalOf(dir, made.table), 1); // the integrity line the restart journaled
     dropLastLines(journalOf(dir, made.table), 1); // the last decision
     rmSync(headOf(dir, made.table));
@@ -300,6 +308,88 @@ describe("journal head: a lost tail is told at restart", () => {
     c.recover();
     expect(c.get(made.table).seq).toBe(2);
     expect(c.get(made.table).summary().integrity).toEqual([expect.objectContaining({ problem: "no_head", foundSeq: 2 })]);
+  });
+
+  /** Answers for the people until the game is over. */
+  async function playToEnd(s: TableStore, id: string, tokens: Record<string, string>): Promise<void> {
+    for (let guard = 0; !s.get(id).isFinished; guard++) {
+      if (guard > 10_000) throw new Error("the game does not end");
+      await answerFirst(s, id, tokens, 1);
+    }
+  }
+
+  const verifyCli = (dir: string, file: string) => runScript("replay.ts", [file, "--verify", "--data-dir", dir]);
+
+  it("a lost tail goes into the signed log: the finished record verifies only with the loss told (exit 4), and not at all without its recovery link", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const made = await played(dir, 5);
+    dropLastLines(journalOf(dir, made.table), 1);
+    const b = store(dir);
+    expect(b.recover()).toEqual({ recovered: 1, failed: [] });
+    expect(b.get(made.table).seq).toBe(4);
+    await playToEnd(b, made.table, made.tokens);
+    const rec = b.get(made.table).record();
+    const n = rec.decisions.length;
+    // One signed link, after the 4 decisions that survived, saying the head promised 5.
+    expect(rec.signed.recoveries).toEqual([expect.objectContaining({ seq: 4, problem: "lost_tail", expectedSeq: 5 })]);
+    const checked = checkSignedRecord(registry, b.key, rec);
+    expect(checked).toMatchObject({ status: "verified", decisions: n, recoveries: [expect.objectContaining({ seq: 4, expectedSeq: 5 })] });
+    const file = join(dir, "lost.json");
+    writeFileSync(file, JSON.stringify(rec));
+    const out = verifyCli(dir, file);
+    expect(out.code).toBe(4);
+    expect(out.stdout).not.toMatch(/a finished game of/);
+    expect(out.stderr.trim()).toBe(
+      `error: recovered: ${file}: verified, but the table lost 1 acknowledged decision at decision 5 on restart (journal tail lost: its head promised 5, 4 survived); play went on from there`,
+    );
+    // The record without its recovery link: the entry after it no longer chains.
+    const stripped = structuredClone(rec) as { signed: { recoveries?: unknown } };
+    delete stripped.signed.recoveries;
+    expect(checkSignedRecord(registry, b.key, stripped)).toMatchObject({ status: "failed", reason: expect.stringMatching(/^entry 4: its hash/) });
+    const strippedFile = join(dir, "stripped.json");
+    writeFileSync(strippedFile, JSON.stringify(stripped));
+    const bad = verifyCli(dir, strippedFile);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/error: verify_failed: .*entry 4: its hash does not match/);
+    // Nor with an edited one (fewer lost decisions claimed).
+    const edited = structuredClone(rec) as any;
+    edited.signed.recoveries[0].expectedSeq = 4;
+    expect(checkSignedRecord(registry, b.key, edited)).toMatchObject({ status: "failed", reason: expect.stringMatching(/^recovery 0: its hash/) });
+    b.close();
+    // Read back from disk after another restart, the finished table's record is the same.
+    const c = store(dir);
+    c.recover();
+    expect(c.get(made.table).record()).toEqual(rec);
+  });
+
+  it("a loss after the last surviving decision of a finished game: the re-signed end marker chains to the recovery link", async () => {
+    const { dir, table, file } = await finishedGame(6);
+    const lines = readFileSync(file, "utf8").trimEnd().split("\n");
+    // The last decision and the end line lost: the restart finds seq n-1, the head promised n.
+    writeFileSync(file, lines.slice(0, -2).join("\n") + "\n");
+    const b = store(dir);
+    expect(b.recover()).toEqual({ recovered: 1, failed: [] });
+    await until(() => b.get(table).isFinished);
+    const rec = b.get(table).record();
+    const n = rec.decisions.length;
+    expect(rec.signed.recoveries).toEqual([expect.objectContaining({ seq: n - 1, problem: "lost_tail", expectedSeq: n })]);
+    expect(checkSignedRecord(registry, b.key, rec)).toMatchObject({ status: "verified", recoveries: [expect.anything()] });
+    const stripped = structuredClone(rec) as { signed: { recoveries?: unknown } };
+    delete stripped.signed.recoveries;
+    expect(checkSignedRecord(registry, b.key, stripped)).toMatchObject({ status: "failed" });
+  });
+
+  it("a table that lost nothing verifies as before: no recovery link, exit 0", async () => {
+    const { dir, table } = await finishedGame(5);
+    const b = store(dir);
+    const rec = b.get(table).record();
+    expect(rec.signed).not.toHaveProperty("recoveries");
+    const file = join(dir, "good.json");
+    writeFileSync(file, JSON.stringify(rec));
+    const out = verifyCli(dir, file);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toMatch(new RegExp(`signed log verified with the key in .*: a finished game of ${rec.decisions.length} decisions`));
   });
 
   it("a journal deleted whole while its head stays is reported at restart", async () => {
