@@ -4,6 +4,9 @@ to the server is tested without editing these files."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from typing import List, Optional
 
 import numpy as np
@@ -33,9 +36,24 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("game", served_games())
 
 
+_shared_dir: Optional[str] = None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Tests that start the machine-shared server (what cardgym.make and the examples do by default)
+    use a folder of this run's own for it, removed at the end, instead of the user's
+    (<temp>/cardgym-<uid>, which the package keeps across runs on purpose)."""
+    global _shared_dir
+    if "CARDGYM_SHARED_DIR" not in os.environ:
+        _shared_dir = tempfile.mkdtemp(prefix="cgs-")  # short: socket paths must fit
+        os.environ["CARDGYM_SHARED_DIR"] = _shared_dir
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     if _client is not None:
         _client.close()
+    if _shared_dir is not None:
+        shutil.rmtree(_shared_dir, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
