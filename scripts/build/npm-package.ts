@@ -34,8 +34,20 @@ const BUNDLED = ["onnxruntime-node", "onnxruntime-common"] as const;
 /** What of onnxruntime-node runs: its JavaScript and every platform's binaries, not its install script. */
 const ORT_RUNTIME_FILES = ["README.md", "dist", "bin"];
 
-/** The programs behind the `cardgym` bin (scripts/cardgym.ts dispatches to them), and the server's session-worker entry (started by file). */
-const PROGRAMS = ["scripts/cardgym.ts", "scripts/serve.ts", "scripts/play.ts", "scripts/arena.ts", "scripts/replay.ts", "env/server/session-worker.ts"];
+/**
+ * The programs behind the `cardgym` bin (scripts/cardgym.ts dispatches to them), and the worker
+ * entries that are started by file, which no import reaches: the server's session worker and the
+ * arena's `--workers` worker.
+ */
+const PROGRAMS = [
+  "scripts/cardgym.ts",
+  "scripts/serve.ts",
+  "scripts/play.ts",
+  "scripts/arena.ts",
+  "scripts/replay.ts",
+  "env/server/session-worker.ts",
+  "scripts/arena/worker.ts",
+];
 
 function tsc(files: readonly string[], declaration: boolean): void {
   const config = join(ROOT, "build", `tsconfig.${declaration ? "lib" : "bin"}.json`);

@@ -98,6 +98,18 @@ describe("the npm package", () => {
     const fromSource = run(process.execPath, ["--import", "tsx", "scripts/play.ts", "dcg", "--seed", "1"], { cwd: repoRoot });
     expect(play.match(/final state hash ([0-9a-f]{16})/)?.[1]).toBe(fromSource.match(/final state hash ([0-9a-f]{16})/)?.[1]);
 
+    // The arena on worker threads finds its worker module in the package (it is started by file,
+    // so no import pulls it in) and plays the very games it plays on the main thread.
+    const arena = (workers: string[]) =>
+      run("npx", ["--no-install", "cardgym", "arena", "--game", "sevens", "--agents", "random,computer:level=1", "--games", "4", "--seed", "1", ...workers], {
+        cwd: dir,
+        env,
+      });
+    const results = (out: string) => out.split("\n").filter((l) => /^\| random \| computer/.test(l));
+    const onWorkers = arena(["--workers", "2"]);
+    expect(results(onWorkers)).toHaveLength(1);
+    expect(results(onWorkers)).toEqual(results(arena([])));
+
     // And a bad command is one line and a usage, not a stack trace.
     expect(() => run("npx", ["--no-install", "cardgym", "nope"], { cwd: dir, env })).toThrow(/unknown command "nope"/);
   });
