@@ -10,7 +10,8 @@ const scale = Number(process.env.CARDGYM_TEST_TIME_SCALE || 1);
 export default defineConfig({
   test: {
     include: ["test/web/**/*.test.ts"],
-    globalSetup: ["test/web/setup.ts"],
+    // leftover-guard: the run's own temp directory; fails the run on anything left in it or still running.
+    globalSetup: ["test/fixtures/leftover-guard.ts", "test/web/setup.ts"],
     testTimeout: 900_000 * scale,
     hookTimeout: 300_000 * scale,
     fileParallelism: false,
