@@ -54,29 +54,34 @@ async function finishedGame(seed: number): Promise<{ dir: string; table: string;
   return { dir, table: made.table, file: join(dir, "tables", `${made.table}.jsonl`) };
 }
 
+/** A three-seat sevens table of people with its first `answers` decisions played, its store closed. */
+async function playedGame(seed: number, answers: number): Promise<{ dir: string; table: string; tokens: Record<string, string>; file: string }> {
+  const dir = tempDir();
+  dirs.push(dir);
+  const a = store(dir);
+  const made = await a.create({ game: "sevens", seats: ["human", "human", "human"], seed });
+  await answerFirst(a, made.table, made.tokens, answers);
+  expect(a.get(made.table).seq).toBe(answers);
+  a.close();
+  return { dir, table: made.table, tokens: made.tokens, file: join(dir, "tables", `${made.table}.jsonl`) };
+}
+
 describe("table journal", () => {
   it("a torn last line is cut off at recovery; the table continues and recovers again", async () => {
-    const dir = tempDir();
-    dirs.push(dir);
-    const a = store(dir);
-    const made = await a.create({ game: "sevens", seats: ["human", "human", "human"], seed: 1 });
-    await answerFirst(a, made.table, made.tokens, 4);
-    expect(a.get(made.table).seq).toBe(4);
-    a.close();
-    const file = join(dir, "tables", `${made.table}.jsonl`);
+    const { dir, table, tokens, file } = await playedGame(1, 4);
     appendFileSync(file, '{"t":"entry","entry":{"seq":4,"se');
     const b = store(dir);
     expect(b.recover()).toEqual({ recovered: 1, failed: [] });
-    expect(b.get(made.table).seq).toBe(4);
+    expect(b.get(table).seq).toBe(4);
     expect(readFileSync(file, "utf8").endsWith("\n")).toBe(true);
-    await answerFirst(b, made.table, made.tokens, 3);
+    await answerFirst(b, table, tokens, 3);
     b.close();
     const c = store(dir);
     c.recover();
-    expect(c.get(made.table).seq).toBe(7);
+    expect(c.get(table).seq).toBe(7);
     // The same tokens still hold the seats.
-    expect(c.get(made.table).authorize(0, made.tokens["0"])).toBe(true);
-    expect(c.get(made.table).authorize(0, made.tokens["1"])).toBe(false);
+    expect(c.get(table).authorize(0, tokens["0"])).toBe(true);
+    expect(c.get(table).authorize(0, tokens["1"])).toBe(false);
   });
 
   it("finished tables beyond the in-memory limit are read back from their journal, records intact", async () => {
@@ -150,20 +155,14 @@ describe("a damaged journal line is not a torn write", () => {
   };
 
   it("an unfinished table whose middle line is spoiled is not loaded, and no line after it is cut from the file", async () => {
-    const dir = tempDir();
-    dirs.push(dir);
-    const a = store(dir);
-    const made = await a.create({ game: "sevens", seats: ["human", "human", "human"], seed: 3 });
-    await answerFirst(a, made.table, made.tokens, 8);
-    a.close();
-    const file = join(dir, "tables", `${made.table}.jsonl`);
+    const { dir, table, file } = await playedGame(3, 8);
     spoilLine(file, 3);
     const before = readFileSync(file, "utf8");
     const log: string[] = [];
     const b = store(dir, 1000, (l) => log.push(l));
-    expect(b.recover()).toEqual({ recovered: 0, failed: [{ id: made.table, reason: expect.stringMatching(/^journal line 4: not JSON/) }] });
+    expect(b.recover()).toEqual({ recovered: 0, failed: [{ id: table, reason: expect.stringMatching(/^journal line 4: not JSON/) }] });
     expect(readFileSync(file, "utf8")).toBe(before);
-    expect(() => b.get(made.table)).toThrow(/no table/);
+    expect(() => b.get(table)).toThrow(/no table/);
   });
 
   it("a finished table whose middle line is spoiled is not resumed as a game in play, and its journal is left whole", async () => {
@@ -179,28 +178,22 @@ describe("a damaged journal line is not a torn write", () => {
   });
 
   it("garbage appended after the last line is refused when it ends in a newline, and a cut half-written line is logged", async () => {
-    const dir = tempDir();
-    dirs.push(dir);
-    const a = store(dir);
-    const made = await a.create({ game: "sevens", seats: ["human", "human", "human"], seed: 5 });
-    await answerFirst(a, made.table, made.tokens, 3);
-    a.close();
-    const file = join(dir, "tables", `${made.table}.jsonl`);
+    const { dir, table, file } = await playedGame(5, 3);
     const whole = readFileSync(file, "utf8");
     const lineCount = whole.split("\n").length - 1;
     writeFileSync(file, whole + "garbage\n");
     const b = store(dir);
     expect(b.recover()).toEqual({
       recovered: 0,
-      failed: [{ id: made.table, reason: expect.stringMatching(new RegExp(`^journal line ${lineCount + 1}: not JSON`)) }],
+      failed: [{ id: table, reason: expect.stringMatching(new RegExp(`^journal line ${lineCount + 1}: not JSON`)) }],
     });
     b.close();
     writeFileSync(file, whole + '{"t":"entry","en');
     const log: string[] = [];
     const c = store(dir, 1000, (l) => log.push(l));
     expect(c.recover()).toEqual({ recovered: 1, failed: [] });
-    expect(c.get(made.table).seq).toBe(3);
-    expect(log.join("\n")).toMatch(new RegExp(`table ${made.table}: journal: cut its half-written last line \\(16 bytes`));
+    expect(c.get(table).seq).toBe(3);
+    expect(log.join("\n")).toMatch(new RegExp(`table ${table}: journal: cut its half-written last line \\(16 bytes`));
   });
 
   it("bytes after a finished journal's end marker are reported when it is read back (nothing follows the marker)", async () => {
