@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import type WebSocket from "ws";
 import { LIVE_LIMITS } from "../../env/live/protocol.ts";
 import { socketChannel } from "../../env/live/sockets.ts";
+import { sevensSeatChannel, sevensSpectatorChannel } from "../fixtures/live-channels.ts";
 import { clientsForFile, liveForFile } from "./helpers.ts";
 
 const server = liveForFile();
@@ -20,11 +21,7 @@ function syncOf(bytes: number): string {
 
 describe("WebSocket message limits", () => {
   it("a seat's message over 4096 bytes gets bad_message and the channel stays open; 4096 bytes is fine", async () => {
-    const made = await server.create({ game: "sevens", seats: ["human", "random", "random"], seed: 2 });
-    const { table, tokens } = made.body;
-    const c = await open(`${server.live.ws}/v1/tables/${table}/seats/0/ws?token=${tokens["0"]}`);
-    await c.next((m) => m.type === "hello");
-    await c.frame();
+    const { table, c } = await sevensSeatChannel(server, open, 2);
     const over = syncOf(LIVE_LIMITS.maxMessageBytes + 1);
     expect(Buffer.byteLength(over)).toBe(4097);
     c.socket.send(over);
@@ -39,9 +36,7 @@ describe("WebSocket message limits", () => {
   });
 
   it("a spectator's oversize message gets bad_message too; past the read limit the channel closes with 1009", async () => {
-    const made = await server.create({ game: "sevens", seats: ["human", "random", "random"], seed: 3 });
-    const w = await open(`${server.live.ws}/v1/tables/${made.body.table}/spectate`);
-    await w.next((m) => m.type === "spectate");
+    const w = await sevensSpectatorChannel(server, open, 3);
     w.socket.send(syncOf(10_000));
     const err = await w.next((m) => m.type === "error");
     expect(err.error.code).toBe("bad_message");

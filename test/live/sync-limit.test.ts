@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../agents/clock.ts";
 import { LIVE_LIMITS } from "../../env/live/protocol.ts";
+import { sevensSeatChannel, sevensSpectatorChannel } from "../fixtures/live-channels.ts";
 import { Client, clientsForFile, liveForFile } from "./helpers.ts";
 
 const clock = new ManualClock();
@@ -27,11 +28,7 @@ async function flood(c: Client, n: number, frameType: string): Promise<{ frames:
 
 describe("sync flood", () => {
   it("a seat: the burst is answered with frames, the rest with rate_limited; a second later syncsPerSecond more are answered", async () => {
-    const made = await server.create({ game: "sevens", seats: ["human", "random", "random"], seed: 2 });
-    const { table, tokens } = made.body;
-    const c = await open(`${server.live.ws}/v1/tables/${table}/seats/0/ws?token=${tokens["0"]}`);
-    await c.next((m) => m.type === "hello");
-    await c.frame();
+    const { c } = await sevensSeatChannel(server, open, 2);
     expect(await flood(c, LIVE_LIMITS.syncBurst + 15, "frame")).toEqual({ frames: LIVE_LIMITS.syncBurst, limited: 15, other: [] });
     clock.advance(1000);
     expect(await flood(c, LIVE_LIMITS.syncsPerSecond + 5, "frame")).toEqual({ frames: LIVE_LIMITS.syncsPerSecond, limited: 5, other: [] });
@@ -42,9 +39,7 @@ describe("sync flood", () => {
   });
 
   it("a spectator: the same allowance, its own", async () => {
-    const made = await server.create({ game: "sevens", seats: ["human", "random", "random"], seed: 3 });
-    const w = await open(`${server.live.ws}/v1/tables/${made.body.table}/spectate`);
-    await w.next((m) => m.type === "spectate");
+    const w = await sevensSpectatorChannel(server, open, 3);
     expect(await flood(w, LIVE_LIMITS.syncBurst + 3, "spectate")).toEqual({ frames: LIVE_LIMITS.syncBurst, limited: 3, other: [] });
     clock.advance(10_000);
     // The allowance refills up to the burst, no further.
