@@ -8,7 +8,10 @@ the same machine load, and the figures to compare are the ratios within one run.
 
 - ``single``: one Gymnasium env of sevens (``cardgym.make``) over HTTP and over the fast path, each
   on a private embedded server of its own, with CPU time per env-step of this process (client)
-  and of the server process (all its threads, from /proc): the "client + server" cost of a step.
+  and of the server process (all its threads, from /proc): the "client + server" cost of a step;
+  and in process (``client=cardgym.InProcessClient()``, the engine in this process, no server),
+  whose CPU is this process's alone. The same loop for all three: a masked random pick, resets
+  included.
 - ``aec``: cardgym's PettingZoo AEC env of sevens (fast path, and in process: ``InProcessClient``,
   the engine in this process) against PettingZoo's classic
   ``leduc_holdem_v4`` and ``texas_holdem_v4`` (in process, RLCard underneath): decisions/s of the
@@ -108,8 +111,17 @@ def pick(rng: random.Random, mask: np.ndarray) -> int:
     return int(legal[rng.randrange(len(legal))])
 
 
-def single_row(fast: bool, package: Any = cardgym, label: str = "") -> Row:
-    client = private_client(fast, package)
+def single_row(fast: bool, package: Any = cardgym, label: str = "", inprocess: bool = False) -> Optional[Row]:
+    """One Gymnasium env of sevens: over HTTP, the fast path, or in process (``InProcessClient``,
+    no server: the CPU is this process's alone)."""
+    if inprocess:
+        try:
+            client: Any = package.InProcessClient()
+        except ImportError as e:
+            print(f"(skipped the in-process 1-env row: {e})")
+            return None
+    else:
+        client = private_client(fast, package)
     env = package.make("sevens", seed=0, client=client)
     rng = random.Random(0)
     state = {"obs": env.reset()[0]}
@@ -123,11 +135,12 @@ def single_row(fast: bool, package: Any = cardgym, label: str = "") -> Row:
         state["obs"] = obs
         return 100
 
-    for _ in range(20):  # warm-up: the server JIT-compiles its step path in the first thousand steps
+    for _ in range(20):  # warm-up: the server (or SpiderMonkey) JIT-compiles its step path in the first thousand steps
         burst()
+    server = getattr(client, "server", None)
     return Row(
-        f"1 env sevens, {'fast path' if fast else 'HTTP'}{label}",
-        lambda s: timed(burst, s, client.server.pid if client.server else None),
+        f"1 env sevens, {'in process' if inprocess else 'fast path' if fast else 'HTTP'}{label}",
+        lambda s: timed(burst, s, server.pid if server else None),
         lambda: (env.close(), client.close()),
     )
 
@@ -331,10 +344,12 @@ def main() -> None:
     only = set(a.only.split(","))
     rows: List[Row] = []
     if "single" in only:
-        rows += [single_row(False), single_row(True)]
+        rows += [r for r in (single_row(False), single_row(True), single_row(False, inprocess=True)) if r]
         for i, checkout in enumerate(a.old):
             package, commit = old_package(checkout, i)
-            rows.append(single_row(True, package, f" (old: {commit})"))
+            old = single_row(True, package, f" (old: {commit})")
+            if old:
+                rows.append(old)
     if "aec" in only:
         inprocess = inprocess_aec_row()
         rows += [cardgym_aec_row(), *([inprocess] if inprocess else []), *pettingzoo_rows()]
@@ -364,14 +379,16 @@ def main() -> None:
         print(
             f"{row.name:44} {med:17,.0f} {', '.join(f'{x:,.0f}' for x in row.rates):>26} {np.median(row.client_us):10.1f} {np.median(row.cpu_us):17.1f}"
         )
-    print("client + server CPU us per env-step, by round:")
+    print("client + server CPU us per env-step, by round (in-process rows: this process alone):")
     for row in rows:
-        if any(row.client_us) and row.cpu_us != row.client_us:
+        if row.cpu_us != row.client_us or row.name.startswith("1 env"):
             print(f"  {row.name}: {', '.join(f'{x:.1f}' for x in row.cpu_us)}")
     by = {row.name: float(np.median(row.rates)) for row in rows}
     print("ratios (medians):")
     pairs = [
         ("1 env sevens, fast path", "1 env sevens, HTTP"),
+        ("1 env sevens, in process", "1 env sevens, fast path"),
+        ("1 env sevens, in process", "1 env sevens, HTTP"),
         *(("1 env sevens, fast path", row.name) for row in rows if "(old: " in row.name),
         ("AEC sevens (cardgym, fast path)", "AEC leduc_holdem_v4 (PettingZoo, in process)"),
         ("AEC sevens (cardgym, fast path)", "AEC texas_holdem_v4 (PettingZoo, in process)"),

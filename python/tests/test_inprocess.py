@@ -96,6 +96,54 @@ def test_aec_env_shows_every_agent_what_the_server_shows(game, client, inprocess
         local.close()
 
 
+def test_gymnasium_env_plays_what_it_plays_over_http(game, hashing_server, inprocess):
+    """cardgym.make(client=InProcessClient()), the 1-env learner env a trainer uses for speed,
+    against the same env over HTTP: the same observations, masks, rewards, flags and infos (values,
+    types, dtypes, read-only views) and the same state hashes after every step, over six episodes
+    with the learner's seat alternating, an illegal action ending one, the others ended by the
+    game or truncated at max_decisions, and a re-seeded reset."""
+    http = cardgym.Client(hashing_server.url, fast_path=False)
+    options = {"seed": 7, "learner_seat": "alternating", "max_decisions": 30}
+    remote = cardgym.make(game, client=http, **options)
+    local = cardgym.make(game, client=inprocess, **options)
+    assert remote.unwrapped.session.fast is None, "the reference is HTTP"
+
+    def same(a, b, where):
+        assert len(a) == len(b), where
+        for i, (x, y) in enumerate(zip(a, b)):
+            same_reply(x, y, f"{where} [{i}]")
+        for k in a[0]:  # the observation dict's arrays: read-only views on both sides
+            assert a[0][k].flags.writeable == b[0][k].flags.writeable, f"{where}: {k} writeable"
+        assert [type(x) for x in a] == [type(x) for x in b], where
+
+    try:
+        rng = np.random.default_rng(2)
+        a, b = remote.reset(), local.reset()
+        same(a, b, f"{game} reset")
+        episodes, steps, ended = 0, 0, set()
+        while episodes < 6:
+            obs = a[0]
+            illegal = np.flatnonzero(obs["action_mask"] == 0)
+            action = int(illegal[0]) if episodes == 1 and illegal.size else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            a, b = remote.step(action), local.step(action)
+            same(a, b, f"{game} step {steps}")
+            steps += 1
+            assert remote.unwrapped.session.info()["hashes"] == local.unwrapped.session.hashes(), f"{game} step {steps}: state hashes differ"
+            _, _, terminated, truncated, info = a
+            if terminated or truncated:
+                ended.add("illegal" if info.get("illegal_action") else "truncated" if truncated else "terminated")
+                episodes += 1
+                seed = 100 + episodes if episodes == 2 else None
+                a, b = remote.reset(seed=seed), local.reset(seed=seed)
+                same(a, b, f"{game} reset after episode {episodes}")
+        assert "illegal" in ended and len(ended) > 1, f"{game}: episodes ended only as {ended}"
+        assert remote.unwrapped.session.info()["hashes"] == local.unwrapped.session.hashes()
+    finally:
+        remote.close()
+        local.close()
+        http.close()
+
+
 def test_aec_env_passes_pettingzoos_api_test(inprocess):
     from pettingzoo.test import api_test
 
