@@ -11,6 +11,8 @@ import { HOT_LOOP_FILES, NON_NULL_CHECKED } from "./scripts/lint/hot-loops.js";
 import cardgym, { purityRules } from "./scripts/lint/layers.js";
 
 const root = import.meta.dirname;
+/** The extensions of source files, as a glob part. */
+const SOURCE = "{ts,mts,cts,tsx,js,mjs,cjs}";
 
 export default tseslint.config(
   { ignores: ["node_modules/", "python/", "**/.venv/", "arena-out/", "out/", "tmp/", "models/runs/", "**/dist/", "build/", ".bundle/"] },
@@ -35,9 +37,14 @@ export default tseslint.config(
   // env/live reaches env/server only through env/live/ports.ts (scripts/lint/ports.js).
   { files: ["env/live/**"], rules: { "cardgym/ports": ["error", { root }] } },
   // Size bounds (docs/quality-bar.md): no function over 120 lines outside tests and scripts, and no
-  // file in env/ over 400 lines, so each piece of the serving layer reads in one sitting.
-  { files: ["engine/**/*.ts", "agents/**/*.ts", "env/**/*.ts", "web/src/**/*.ts"], rules: { "max-lines-per-function": ["error", { max: 120 }] } },
-  { files: ["env/**/*.ts"], rules: { "max-lines": ["error", { max: 400 }] } },
+  // file in env/ over 400 lines, so each piece of the serving layer reads in one sitting. Every
+  // source extension counts, and so does a function called where it is written (an IIFE), which
+  // the rule skips unless told.
+  {
+    files: ["engine", "agents", "env", "web/src"].map((d) => `${d}/**/*.${SOURCE}`),
+    rules: { "max-lines-per-function": ["error", { max: 120, IIFEs: true }] },
+  },
+  { files: [`env/**/*.${SOURCE}`], rules: { "max-lines": ["error", { max: 400 }] } },
   // No non-null assertion `!` in source files but the measured hot-loop files (scripts/lint/hot-loops.js,
   // docs/quality-bar.md): a value that may be missing gets a check that says what was missing.
   { files: NON_NULL_CHECKED, rules: { "@typescript-eslint/no-non-null-assertion": "error" } },

@@ -4,11 +4,21 @@ import { repoRoot } from "./run-script.ts";
 
 const root = repoRoot.replace(/\/$/, "");
 
+/** Statements that fill a function of `lines` lines whose header and closing brace take a line each. */
+const fill = (lines: number) => ["  let total = 0;", ...Array.from({ length: lines - 4 }, (_, i) => `  total += ${i};`), "  return total;"];
+
 /** A function of `lines` lines (its header and closing brace included). */
 function fn(lines: number): string {
-  const body = Array.from({ length: lines - 4 }, (_, i) => `  total += ${i};`);
-  return ["export function long(): number {", "  let total = 0;", ...body, "  return total;", "}", ""].join("\n");
+  return ["export function long(): number {", ...fill(lines), "}", ""].join("\n");
 }
+
+/** The other shapes of a function of `lines` lines: an arrow, a method, and functions called where they are written. */
+const shapes = (lines: number): Record<string, string> => ({
+  arrow: ["export const long = (): number => {", ...fill(lines), "};", ""].join("\n"),
+  method: ["export class Long {", "run(): number {", ...fill(lines), "}", "}", ""].join("\n"),
+  "arrow IIFE": ["export const long = ((): number => {", ...fill(lines), "})();", ""].join("\n"),
+  "function IIFE": ["export const long = (function (): number {", ...fill(lines), "})();", ""].join("\n"),
+});
 
 async function rulesHit(path: string, text: string): Promise<string[]> {
   const eslint = new ESLint({ cwd: root });
@@ -23,6 +33,19 @@ describe("size bounds of the project's ESLint config (docs/quality-bar.md)", () 
       expect(await rulesHit(path, fn(120)), path).not.toContain("max-lines-per-function");
     }
     expect(await rulesHit("scripts/planted.ts", fn(200))).toEqual([]);
+  });
+
+  it("count every shape of function (arrows, methods, IIFEs) and every source extension", async () => {
+    for (const [shape, text] of Object.entries(shapes(121))) {
+      expect(await rulesHit("env/live/planted.ts", text), shape).toContain("max-lines-per-function");
+      expect(await rulesHit("env/live/planted.ts", shapes(120)[shape]!), shape).not.toContain("max-lines-per-function");
+    }
+    const plain = fn(121).replace("(): number", "()");
+    for (const path of ["engine/dcg/planted.js", "agents/planted.mjs", "env/server/planted.mts", "web/src/planted.js"]) {
+      expect(await rulesHit(path, plain), path).toContain("max-lines-per-function");
+    }
+    const text = Array.from({ length: 401 }, (_, i) => `export const c${i} = ${i};`).join("\n") + "\n";
+    expect(await rulesHit("env/server/planted.js", text)).toContain("max-lines");
   });
 
   it("refuse a file over 400 lines in env/ only", async () => {
