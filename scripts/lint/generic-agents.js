@@ -9,6 +9,7 @@
  */
 import { readdirSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { importSources } from "./import-sources.js";
 
 /** The game folders of engine/ (every folder but core/), read once per root. */
 const gamesByRoot = new Map();
@@ -62,11 +63,6 @@ export const genericAgents = {
       if (target.startsWith("..") || !games.has(game) || belongsTo(rel, game)) return;
       context.report({ node: source, messageId: "gameImport", data: { file: `agents/${rel.split(sep).join("/")}`, game } });
     };
-    return {
-      ImportDeclaration: (node) => check(node.source),
-      ExportNamedDeclaration: (node) => check(node.source),
-      ExportAllDeclaration: (node) => check(node.source),
-      ImportExpression: (node) => check(node.source),
-    };
+    return importSources(check);
   },
 };

@@ -9,6 +9,7 @@
 import { builtinModules } from "node:module";
 import { dirname, relative, resolve, sep } from "node:path";
 import { genericAgents } from "./generic-agents.js";
+import { importSources } from "./import-sources.js";
 import { ports } from "./ports.js";
 
 /** Rank of each layer: a file may import from its own rank or lower. */
@@ -68,12 +69,7 @@ const layers = {
       if (a === undefined || b === undefined) return;
       if (b > a) context.report({ node: source, messageId: "upward", data: { from, to } });
     };
-    return {
-      ImportDeclaration: (node) => check(node.source),
-      ExportNamedDeclaration: (node) => check(node.source),
-      ExportAllDeclaration: (node) => check(node.source),
-      ImportExpression: (node) => check(node.source),
-    };
+    return importSources(check);
   },
 };
 
@@ -157,8 +153,11 @@ function writeThrough(ref) {
  * the top level of a module: every `let` and `var`; every `const` made with `new` (a Map, Set,
  * WeakMap, typed array, `new Array(n).fill(...)`) unless typed ReadonlyMap or ReadonlySet; and,
  * anywhere in the file, every write through a top-level binding (member assignment, `delete`,
- * `++`, a mutating method such as push or set, Object.assign). Caches belong in the state or in an
- * object the caller owns and passes in (see docs/quality-bar.md).
+ * `++`, a mutating method such as push or set, Object.assign), a function's or class's name
+ * included (`f.cache = ...`). A class's static fields are module-level state too: every static
+ * field not `readonly`, and a `static readonly` one made with `new` unless typed ReadonlyMap or
+ * ReadonlySet. Caches belong in the state or in an object the caller owns and passes in (see
+ * docs/quality-bar.md).
  * @type {import("eslint").Rule.RuleModule}
  */
 const noModuleState = {
@@ -170,10 +169,28 @@ const noModuleState = {
       variable: "engine/ has no module-level mutable state: top-level `{{kind}} {{name}}` (keep it in the state or in an object passed in)",
       container: "engine/ has no module-level mutable state: top-level `{{name}}` is made with `new` (keep it in the state or in an object passed in)",
       write: "engine/ has no module-level mutable state: {{how}} writes to top-level `{{name}}`",
+      staticField:
+        "engine/ has no module-level mutable state: static field `{{name}}` is shared by every game (keep it in the state or in an object passed in)",
     },
   },
   create(context) {
+    /** @param {any} node a class member: a static field not readonly, or readonly but made with `new`, is reported */
+    const staticField = (node) => {
+      if (!node.static) return;
+      if (node.readonly && !(node.value && madeWithNew(node.value) && !readonlyAnnotated(node))) return;
+      const name = node.key?.type === "Identifier" ? node.key.name : context.sourceCode.getText(node.key);
+      context.report({ node: node.key, messageId: "staticField", data: { name } });
+    };
+    /** @param {import("eslint").Scope.Variable} v a top-level binding: every write through it is reported */
+    const writesThrough = (v) => {
+      for (const r of v.references) {
+        const how = r.init ? null : writeThrough(r.identifier);
+        if (how !== null) context.report({ node: r.identifier, messageId: "write", data: { how, name: v.name } });
+      }
+    };
     return {
+      PropertyDefinition: staticField,
+      AccessorProperty: staticField,
       "Program:exit"() {
         const scopes = context.sourceCode.scopeManager?.scopes ?? [];
         for (const scope of scopes) {
@@ -181,6 +198,10 @@ const noModuleState = {
           if (scope.type === "global" && scopes.some((s) => s.type === "module")) continue;
           for (const v of scope.variables) {
             const def = v.defs[0];
+            if (def?.type === "FunctionName" || def?.type === "ClassName") {
+              writesThrough(v);
+              continue;
+            }
             if (def?.type !== "Variable") continue;
             const decl = /** @type {any} */ (def.parent);
             if (decl.kind === "let" || decl.kind === "var") {
@@ -189,10 +210,7 @@ const noModuleState = {
             }
             const init = /** @type {any} */ (def.node).init;
             if (init && madeWithNew(init) && !readonlyAnnotated(def.name)) context.report({ node: def.name, messageId: "container", data: { name: v.name } });
-            for (const r of v.references) {
-              const how = r.init ? null : writeThrough(r.identifier);
-              if (how !== null) context.report({ node: r.identifier, messageId: "write", data: { how, name: v.name } });
-            }
+            writesThrough(v);
           }
         }
       },

@@ -8,6 +8,7 @@
  * sibling from the folder, so that the server can change behind the port.
  */
 import { dirname, relative, resolve, sep } from "node:path";
+import { importSources } from "./import-sources.js";
 
 /**
  * The boundaries: files under `from` may import files under `to` only when listed in `through`
@@ -47,11 +48,6 @@ export const ports = {
         }
       }
     };
-    return {
-      ImportDeclaration: (node) => check(node.source),
-      ExportNamedDeclaration: (node) => check(node.source),
-      ExportAllDeclaration: (node) => check(node.source),
-      ImportExpression: (node) => check(node.source),
-    };
+    return importSources(check);
   },
 };

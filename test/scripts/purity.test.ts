@@ -78,6 +78,34 @@ describe("layering and engine purity (the lint rules of scripts/lint/layers.js)"
     expect(await layerProblemsOf(root, "agents/state.ts", text)).toEqual([]);
   });
 
+  it("flag a class's static fields and writes through a function's or class's name in engine/", async () => {
+    const text = [
+      "export class Memo {",
+      "  static cache = new Map<string, number>();",
+      "  static hits = 0;",
+      "  static readonly made = new Set<string>();",
+      "  static readonly seen: ReadonlySet<string> = new Set(['a']);",
+      "  static readonly LIMIT = 3;",
+      "  static readonly ORDER = [1, 2] as const;",
+      "  static look(k: string): number {",
+      "    return (Memo.cache.get(k) ?? Memo.LIMIT) + Memo.ORDER[0] + (Memo.seen.has(k) ? 1 : 0);",
+      "  }",
+      "}",
+      "export function f(k: string): number {",
+      "  (f as unknown as { last: string }).last = k;",
+      "  return k.length;",
+      "}",
+    ].join("\n");
+    const problems = (await layerProblemsOf(root, "engine/x/statics.ts", text)).join("\n");
+    expect(problems).toMatch(/statics\.ts:2: .*static field `cache`/);
+    expect(problems).toMatch(/statics\.ts:3: .*static field `hits`/);
+    expect(problems).toMatch(/statics\.ts:4: .*static field `made`/);
+    expect(problems).toMatch(/statics\.ts:13: .*an assignment writes to top-level `f`/);
+    // Readonly statics that tsc keeps from being written, and reads, pass.
+    expect(problems).not.toMatch(/statics\.ts:(5|6|7|8|9):/);
+    expect(await layerProblemsOf(root, "agents/statics.ts", text)).toEqual([]);
+  });
+
   it("flag draft.ts's old module-level memo, planted back into the real file", async () => {
     const path = "engine/dcg/draft.ts";
     const real = readFileSync(`${root}/${path}`, "utf8");
@@ -155,5 +183,17 @@ describe("layering and engine purity (the lint rules of scripts/lint/layers.js)"
     expect(await layerProblemsOf(root, path, real)).toEqual([]);
     const planted = `${real}\nimport { ApiError } from "../server/api-error.ts";\nexport { ApiError };\n`;
     expect((await layerProblemsOf(root, path, planted)).join("\n")).toMatch(/routes\.ts:\d+: env\/live\/ reaches env\/server\/ only through its port/);
+  });
+
+  it("see TypeScript's own ways of naming a module: a type import(...) and import = require(...) are held to the same rules", async () => {
+    const at = async (path: string, text: string) => (await layerProblemsOf(root, path, text)).join("\n");
+    const typeOf = (spec: string) => `export type T = import("${spec}").X;\n`;
+    expect(await at("env/live/a.ts", typeOf("../server/runtime.ts"))).toMatch(/env\/live\/a\.ts may not import env\/server\/runtime\.ts/);
+    expect(await at("env/live/a.ts", 'import x = require("../server/app.ts");\nexport { x };\n')).toMatch(/may not import env\/server\/app\.ts/);
+    expect(await at("engine/dcg/a.ts", typeOf("../../env/index.ts"))).toMatch(/engine\/ may not import from env\//);
+    expect(await at("agents/a.ts", typeOf("../engine/dcg/board.ts"))).toMatch(/agents\/ is game-agnostic: agents\/a\.ts may not import engine\/dcg\//);
+    // The same forms pass where an import would.
+    expect(await at("env/live/a.ts", typeOf("./ports.ts"))).toBe("");
+    expect(await at("agents/a.ts", typeOf("../engine/core/index.ts"))).toBe("");
   });
 });
