@@ -14,8 +14,9 @@ optionally ``opponents``, ``config``, ``seed``, ``seat``, ``learner_seat``, ``ma
 When the config is RLlib's ``EnvContext``, each env runner and vector slot gets its own seed:
 ``seed + 1000 * worker_index + vector_index``.
 
-Each env owns its client; with no ``url`` every env runner process starts its own embedded
-server (the default), or all share one started with ``npm start`` (``url``).
+Each env owns its client; with no ``url`` the env runner processes share one embedded server
+(the first starts it; ``CARDGYM_SHARED_SERVER=0`` gives each its own), or all use one started
+with ``npm start`` (``url``).
 Ray is optional: without it the multi-agent env derives from a stand-in with RLlib's
 ``MultiAgentEnv`` interface, so the contract is testable without Ray.
 """

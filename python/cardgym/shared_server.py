@@ -27,7 +27,7 @@ How it works:
 * **Opt out.** ``CARDGYM_SHARED_SERVER=0`` or ``Client(shared_server=False)``: each process
   starts its own server, stopped when its last client closes. Sharing also needs Unix sockets and
   ``fcntl`` (not on Windows) and the ``unix`` transport; elsewhere, or if the folder is unusable
-  (not ours, path too long), the process starts its own server as before.
+  (not ours, not writable, path too long), the process starts its own server as before.
 
 Sessions stay isolated: a session is reached only through its id (96 random bits), and no route
 lists the ids of other sessions, so a process cannot touch sessions it was not told about.
@@ -129,7 +129,10 @@ def private_dir(path: Path) -> Path:
     if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid():
         raise NotShareable(f"{path} is not a folder of this user")
     if st.st_mode & 0o077:
-        os.chmod(path, 0o700)
+        try:
+            os.chmod(path, 0o700)
+        except OSError as e:
+            raise NotShareable(f"cannot make {path} private: {e}") from None
     return path
 
 
@@ -193,7 +196,10 @@ def _stats(root: Path, names: List[str]) -> List[str]:
 def _locked(path: Path) -> Iterator[None]:
     import fcntl
 
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as e:  # a folder we may not write into, a lock that is not a file
+        raise NotShareable(f"cannot open the lock file {path}: {e}") from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield
@@ -316,7 +322,11 @@ def _read_current(folder: Path) -> Optional[str]:
 
 def _remove_dead_servers(folder: Path) -> None:
     """Removes the folders of servers that are gone (crashed, or exited after their grace)."""
-    for entry in folder.iterdir():
+    try:
+        entries = list(folder.iterdir())
+    except OSError:
+        return
+    for entry in entries:
         if not entry.is_dir() or entry.is_symlink():
             continue
         try:
@@ -335,7 +345,10 @@ def _remove_dead_servers(folder: Path) -> None:
 def _start(folder: Path, key: str, repo: Path, program: List[str], node: str, node_version: Optional[str], node_args: List[str], env: Mapping[str, str], start_timeout: float) -> SharedServer:
     name = secrets.token_hex(8)
     instance = folder / name
-    os.mkdir(instance, 0o700)
+    try:
+        os.mkdir(instance, 0o700)
+    except OSError as e:  # a build folder we may not write into
+        raise NotShareable(f"cannot create {instance}: {e}") from None
     lease_path = instance / "lease.sock"
     grace_ms = round(grace_seconds() * 1000)
     args = [node, *node_args, *program, "--socket", str(instance / "server.sock"), "--lease-socket", str(lease_path)]

@@ -1,5 +1,5 @@
 """Ray RLlib PPO (new API stack) on a cardgym game through ``cardgym.rllib``, with 2 env runners
-(each starts its own embedded server) and RLlib's action-masking RLModule.
+(sharing one embedded server, started by the first) and RLlib's action-masking RLModule.
 
     python/.venv-integrations/bin/python python/examples/rllib_ppo.py --game dcg --iterations 3
 

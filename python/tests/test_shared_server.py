@@ -319,3 +319,50 @@ def test_the_build_key_follows_the_sources_and_not_whether_they_were_built(tmp_p
     assert key() != changed
     assert key(version="v24.0.0") != key()
     assert key(CARDGYM_TOKEN="secret-token") != key()
+
+
+def _build_folder(folder: str) -> Path:
+    from cardgym import server, shared_server
+
+    node = server.find_node()
+    return Path(folder) / shared_server.build_key(server._find_server(None), node, server.node_version(node))
+
+
+def test_a_build_folder_whose_lock_cannot_be_opened_falls_back_to_a_server_of_the_process_own(spawn, folder: str) -> None:
+    # A lock that cannot be opened (here a folder where the lock file should be: refused even to
+    # root, as a build folder without write permission is refused to its user) must not fail
+    # make(): the process starts its own server and says why.
+    (_build_folder(folder) / "lock").mkdir(parents=True, mode=0o700)
+    a = spawn()
+    made = a.make()
+    assert made["started"] == "-", "expected a server of the process's own (an EmbeddedServer)"
+    assert a.ask("step") == "ok"
+    a.ask("close")
+    a.exit()
+    assert a.process.stderr is not None
+    assert "cannot share the cardgym server between processes (cannot open the lock file" in a.process.stderr.read()
+
+
+def test_a_build_folder_where_no_server_folder_can_be_made_is_not_shareable(folder: str, monkeypatch) -> None:
+    # The build folder can be locked but not written into (mode 0500 for its user; root ignores
+    # modes, so the refusal is simulated): NotShareable, which the client turns into a server of
+    # its own, never a PermissionError out of make().
+    from cardgym import server, shared_server
+
+    monkeypatch.setenv("CARDGYM_SHARED_DIR", folder)
+    build = _build_folder(folder)
+    build.mkdir(mode=0o700)
+    real_mkdir = os.mkdir
+
+    def refuse(path, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if Path(path).parent == build:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_mkdir(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "mkdir", refuse)
+    found = server._find_server(None)
+    node = server.find_node()
+    repo, program = server._server_program(found)
+    with pytest.raises(shared_server.NotShareable, match="Permission denied"):
+        shared_server.lease(found, repo, program, node, server.node_version(node), list(server.SERVER_NODE_FLAGS), server.node_environment(), server.START_TIMEOUT)
+    assert [p.name for p in build.iterdir()] == ["lock"], "nothing but the lock may be left in the build folder"
