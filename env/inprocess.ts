@@ -208,6 +208,19 @@ export const api = {
     }
   },
 
+  /**
+   * GET /v1/sessions/:id/mask (with `?labels=true` when `labels`), as JSON: the step, each env's
+   * legal-action mask (0/1, envs x actions, row by row) and acting seat, and each env's readable
+   * labels of its legal actions when asked. Not on the hot path (a debugging and UI read).
+   */
+  mask(handle: number, labels: boolean): string {
+    return guarded(() => {
+      const { f } = session(handle);
+      const { mask, seat } = f.mask();
+      return JSON.stringify({ step: f.steps, mask: Array.from(mask), seat: Array.from(seat), ...(labels === true ? { labels: f.labels() } : {}) });
+    });
+  },
+
   /** GET /v1/sessions/:id/render?env=i: the text. */
   render(handle: number, env: number): string {
     return guarded(() => JSON.stringify({ text: session(handle).f.render(env) }));

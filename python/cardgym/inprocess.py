@@ -209,6 +209,20 @@ class InProcessSession(SessionInfo):
         carries for it (zeros for a seat an agent plays)."""
         return np.frombuffer(self._copy(self._observe(self.handle, operator.index(env), operator.index(seat))), np.float32)
 
+    def mask(self, labels: bool = False) -> Dict[str, Any]:
+        """The server's ``GET .../mask``: ``step``, ``mask`` (uint8, envs x actions), ``seat``
+        (int32, each env's acting seat) and, with ``labels=True``, ``labels`` (each env's
+        ``[{id, label}]`` of its legal actions, by id)."""
+        reply = json.loads(_checked(self._api.mask(self.handle, bool(labels))))
+        out: Dict[str, Any] = {
+            "step": reply["step"],
+            "mask": np.array(reply["mask"], dtype=_U8).reshape(self._layout.mask_shape),
+            "seat": np.array(reply["seat"], dtype=_I32),
+        }
+        if labels:
+            out["labels"] = reply["labels"]
+        return out
+
     def render(self, env: int = 0) -> str:
         return str(json.loads(_checked(self._api.render(self.handle, operator.index(env))))["text"])
 

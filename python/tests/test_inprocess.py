@@ -101,7 +101,8 @@ def test_gymnasium_env_plays_what_it_plays_over_http(game, hashing_server, inpro
     against the same env over HTTP: the same observations, masks, rewards, flags and infos (values,
     types, dtypes, read-only views) and the same state hashes after every step, over six episodes
     with the learner's seat alternating, an illegal action ending one, the others ended by the
-    game or truncated at max_decisions, and a re-seeded reset."""
+    game or truncated at max_decisions, and a re-seeded reset; and the same mask replies and
+    action labels (env.action_labels()) after every step."""
     http = cardgym.Client(hashing_server.url, fast_path=False)
     options = {"seed": 7, "learner_seat": "alternating", "max_decisions": 30}
     remote = cardgym.make(game, client=http, **options)
@@ -129,6 +130,9 @@ def test_gymnasium_env_plays_what_it_plays_over_http(game, hashing_server, inpro
             same(a, b, f"{game} step {steps}")
             steps += 1
             assert remote.unwrapped.session.info()["hashes"] == local.unwrapped.session.hashes(), f"{game} step {steps}: state hashes differ"
+            # The readable form of the mask (env.action_labels, the session's mask route) too.
+            same_reply(remote.unwrapped.session.mask(labels=steps % 2 == 0), local.unwrapped.session.mask(labels=steps % 2 == 0), f"{game} mask {steps}")
+            assert remote.action_labels() == local.action_labels(), f"{game} step {steps}: action labels differ"
             _, _, terminated, truncated, info = a
             if terminated or truncated:
                 ended.add("illegal" if info.get("illegal_action") else "truncated" if truncated else "terminated")
