@@ -75,8 +75,10 @@ function journalShape(journal: JournalLines): { lines: number; seq: number; hash
   let seq = 0;
   for (const l of journal.body) {
     if (l.t === "entry") hashes.add(`${++seq}:${l.entry.hash}`);
-    else if (l.t === "end" && l.end) hashes.add(`${seq}:${l.end.hash}`);
-    else if (l.t === "recovered") hashes.add(`${seq}:${l.recovered.hash}`);
+    else if (l.t === "end") {
+      if (l.end) hashes.add(`${seq}:${l.end.hash}`);
+    } else if (l.t === "recovered") hashes.add(`${seq}:${l.recovered.hash}`);
+    else if (l.t !== "integrity" && l.hash !== undefined) hashes.add(`${seq}:${l.hash}`);
   }
   return { lines: journal.count, seq, hashes };
 }

@@ -6,7 +6,7 @@
  */
 import { Type, type Static } from "typebox";
 import { Compile } from "typebox/compile";
-import { EpochMs, SeatIndex, TableDeadlines } from "./protocol-common.ts";
+import { EpochMs, SeatIndex, Seq, TableDeadlines } from "./protocol-common.ts";
 import { JournalIntegrity, LogHeader, SignedEnd, SignedEntry, SignedRecovery } from "./protocol-records.ts";
 import { Facilitator } from "./protocol.ts";
 
@@ -23,6 +23,11 @@ export const HeaderLine = Type.Object({
   spectators: Type.Boolean(),
   /** SHA-256 of each human seat's token, keyed by seat index (as a string). */
   tokens: Type.Record(Type.String({ pattern: "^[0-9]{1,2}$" }), Sha256Hex),
+  /**
+   * HMAC of the options above, tokens included (signing.ts, optionsHash): present, and required,
+   * in journals of format 2 (header.format), absent in older ones.
+   */
+  optionsMac: Type.Optional(Sha256Hex),
 });
 export type HeaderLine = Static<typeof HeaderLine>;
 
@@ -39,20 +44,26 @@ export type EntryLine = Static<typeof EntryLine>;
 export const EndLine = Type.Object({ t: Type.Literal("end"), at: EpochMs, end: Type.Optional(SignedEnd) });
 export type EndLine = Static<typeof EndLine>;
 
+/**
+ * Where a seat's change stands in the signed chain (journals of format 2, where every seat line
+ * carries it): `seq` the entries before it, `hash` and `mac` as SignedSeatChange's.
+ */
+const SeatLink = { seq: Type.Optional(Seq), hash: Type.Optional(Sha256Hex), mac: Type.Optional(Sha256Hex) };
+
 /** A person took the seat; their token's SHA-256 replaces any earlier holder's. */
-export const JoinLine = Type.Object({ t: Type.Literal("join"), seat: SeatIndex, tokenHash: Sha256Hex, at: EpochMs });
+export const JoinLine = Type.Object({ t: Type.Literal("join"), seat: SeatIndex, tokenHash: Sha256Hex, at: EpochMs, ...SeatLink });
 export type JoinLine = Static<typeof JoinLine>;
 
 /** The seat's holder gave it up for now: an agent plays it until they come back or another person joins it. */
-export const LeaveLine = Type.Object({ t: Type.Literal("leave"), seat: SeatIndex, at: EpochMs });
+export const LeaveLine = Type.Object({ t: Type.Literal("leave"), seat: SeatIndex, at: EpochMs, ...SeatLink });
 export type LeaveLine = Static<typeof LeaveLine>;
 
 /** The holder of a seat they left is back with their token: the seat is theirs again, and nobody else may join it. */
-export const ReturnLine = Type.Object({ t: Type.Literal("return"), seat: SeatIndex, at: EpochMs });
+export const ReturnLine = Type.Object({ t: Type.Literal("return"), seat: SeatIndex, at: EpochMs, ...SeatLink });
 export type ReturnLine = Static<typeof ReturnLine>;
 
 /** The seat's holder resigned: the token is refused from then on. */
-export const ResignLine = Type.Object({ t: Type.Literal("resign"), seat: SeatIndex, at: EpochMs });
+export const ResignLine = Type.Object({ t: Type.Literal("resign"), seat: SeatIndex, at: EpochMs, ...SeatLink });
 export type ResignLine = Static<typeof ResignLine>;
 
 /** What a restart found wrong with the journal (head.ts). */

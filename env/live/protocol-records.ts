@@ -5,6 +5,9 @@
 import { Type, type Static } from "typebox";
 import { EpochMs, Id, SeatIndex, SeatSpec, Seq, DecisionCause } from "./protocol-common.ts";
 
+/** The signed log's format whose seat changes are links of its chain (LogHeader.format). */
+export const SIGNED_SEATS_FORMAT = 2;
+
 /**
  * What a restart found wrong with a table's journal (docs/live.md, "Durability"): `lost_tail`, its
  * last lines are gone (the head file says seq `expectedSeq`, `expectedLines` lines were written;
@@ -32,6 +35,11 @@ export const LogHeader = Type.Object({
   seed: Type.Integer({ minimum: 0 }),
   seats: Type.Array(SeatSpec),
   createdAt: EpochMs,
+  /**
+   * 2: the log's seat changes are links of its chain (SignedSeatChange) and the journal signs the
+   * table's options; absent in logs written before seat changes were signed.
+   */
+  format: Type.Optional(Type.Literal(SIGNED_SEATS_FORMAT)),
 });
 export type LogHeader = Static<typeof LogHeader>;
 
@@ -93,6 +101,31 @@ export const SignedRecovery = Type.Object(
 );
 export type SignedRecovery = Static<typeof SignedRecovery>;
 
+/** The seat changes a table journals (docs/live.md, "Joining a seat"). */
+export const SeatChangeKind = Type.Union([Type.Literal("join"), Type.Literal("leave"), Type.Literal("return"), Type.Literal("resign")]);
+export type SeatChangeKind = Static<typeof SeatChangeKind>;
+
+/**
+ * A seat changing hands, as a link of the signed log (logs of format 2): `change` what happened to
+ * `seat` at `at`, `seq` how many entries precede it, `tokenHash` (joins only) the SHA-256 of the
+ * newcomer's token. hash = sha256 hex of `${prev}\n${canonical JSON of {seatChange: change, seq,
+ * seat, at, tokenHash (null when absent)}}` where prev is the hash of the link before it; mac =
+ * HMAC-SHA256 hex of hash under the server's key.
+ */
+export const SignedSeatChange = Type.Object(
+  {
+    change: SeatChangeKind,
+    seq: Seq,
+    seat: SeatIndex,
+    at: EpochMs,
+    tokenHash: Type.Optional(Type.String({ pattern: "^[0-9a-f]{64}$" })),
+    hash: Type.String(),
+    mac: Type.String(),
+  },
+  { additionalProperties: false },
+);
+export type SignedSeatChange = Static<typeof SignedSeatChange>;
+
 /** GET /v1/tables/:id/record: a GameRecord (replayable by any copy of the engine) plus its signed log. */
 export const SignedRecord = Type.Object(
   {
@@ -110,6 +143,8 @@ export const SignedRecord = Type.Object(
       entries: Type.Array(SignedEntry),
       /** What restarts found that may have lost acknowledged decisions, in order; absent when none did. */
       recoveries: Type.Optional(Type.Array(SignedRecovery)),
+      /** The seats' changes (joins, leaves, returns, resignations), in order; absent when none, or in logs before format 2. */
+      seats: Type.Optional(Type.Array(SignedSeatChange)),
       /** The end marker; absent only in records exported before end markers were signed. */
       end: Type.Optional(SignedEnd),
     }),

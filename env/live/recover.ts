@@ -5,9 +5,9 @@
  */
 import { stateHash, type AnyGame } from "../../engine/core/index.ts";
 import type { GameAdapter } from "../codec.ts";
-import type { EndLine, JournalLines, SeatLine } from "./journal-lines.ts";
-import type { JournalIntegrity, LogHeader, SignedEntry, SignedRecovery } from "./protocol.ts";
-import { verifyChain } from "./signing.ts";
+import type { EndLine, HeaderLine, JournalLines, SeatLine } from "./journal-lines.ts";
+import { SIGNED_SEATS_FORMAT, type JournalIntegrity, type LogHeader, type SignedEntry, type SignedRecovery, type SignedSeatChange } from "./protocol.ts";
+import { macMatches, optionsHash, walkChain } from "./signing.ts";
 import type { LogItem, TableSetup } from "./table-common.ts";
 
 /** A journal read and its chain verified: everything a table is rebuilt from. */
@@ -22,9 +22,19 @@ export interface JournalContent {
   readonly integrity: readonly JournalIntegrity[];
   /** The signed recovery links (restarts that found acknowledged decisions may be gone), in order. */
   readonly recoveries: readonly SignedRecovery[];
+  /** The seat changes signed into the chain (every one in a journal of format 2; none before), in order. */
+  readonly seatChanges: readonly SignedSeatChange[];
+  /** The hash the signed chain ends with (its last link; the end marker is checked apart). */
+  readonly chainTip: string;
 }
 
-/** Sorts a checked journal's lines by kind; throws a message when its chain is not this server's. */
+/**
+ * Sorts a checked journal's lines by kind; throws a message when its chain is not this server's.
+ * In a journal of format 2 (header.format) the header line's options (the seats' token hashes
+ * among them) are signed and every seat line is a link of the chain, standing where it was
+ * signed: an edited, dropped, added, moved or duplicated seat line stops the table from loading.
+ * An older journal's seat lines are not signed; they are read as before.
+ */
 export function readJournalContent(
   journal: JournalLines,
   resolve: (header: LogHeader) => { game: AnyGame; adapter: GameAdapter },
@@ -37,6 +47,9 @@ export function readJournalContent(
   let endLine: EndLine | null = null;
   const integrity: JournalIntegrity[] = [];
   const recoveries: SignedRecovery[] = [];
+  const seatChanges: SignedSeatChange[] = [];
+  const signsSeats = first.header.format === SIGNED_SEATS_FORMAT;
+  if (signsSeats) checkOptions(first, key);
   for (const [i, l] of journal.body.entries()) {
     // Line numbers as checkJournalLines counts them: the header is line 1.
     if (l.t === "end") {
@@ -49,10 +62,22 @@ export function readJournalContent(
     } else if (l.t === "entry") {
       if (endLine !== null) throw new Error(`journal line ${i + 2}: a decision after the end marker (the journal was edited)`);
       entries.push({ entry: signedEntryOf(l.entry), decision: l.decision });
-    } else seatLines.push(l);
+    } else {
+      const where = `journal line ${i + 2}`;
+      if (endLine !== null) throw new Error(`${where}: a seat's ${l.t} after the end marker (the journal was edited)`);
+      const change = seatChangeOf(l, where);
+      if (change === null && signsSeats)
+        throw new Error(`${where}: an unsigned ${l.t} line in a journal whose seat changes are signed (the journal was edited)`);
+      if (change !== null) {
+        if (change.seq !== entries.length)
+          throw new Error(`${where}: a seat's ${l.t} signed after ${change.seq} decisions stands after ${entries.length} (the journal was edited)`);
+        seatChanges.push(change);
+      }
+      seatLines.push(l);
+    }
   }
-  const bad = verifyChain(key, first.header, first.headerHash, first.headerMac, entries, recoveries);
-  if (bad) throw new Error(bad);
+  const chain = walkChain(key, first.header, first.headerHash, first.headerMac, entries, recoveries, seatChanges);
+  if (chain.bad !== null) throw new Error(chain.bad);
   const setup: TableSetup = {
     id: first.header.table,
     game,
@@ -63,8 +88,38 @@ export function readJournalContent(
     facilitator: first.facilitator,
     deadlines: { ...first.deadlines, entryMs: first.deadlines.entryMs ?? null },
     spectators: first.spectators,
+    ...(first.header.format !== undefined ? { format: first.header.format } : {}),
   };
-  return { setup, createdAt: first.header.createdAt, tokens: first.tokens, seatLines, entries, endLine, integrity, recoveries };
+  return {
+    setup,
+    createdAt: first.header.createdAt,
+    tokens: first.tokens,
+    seatLines,
+    entries,
+    endLine,
+    integrity,
+    recoveries,
+    seatChanges,
+    chainTip: chain.tip,
+  };
+}
+
+/** A format-2 header line's options must carry this server's signature (the tokens' hashes decide who holds a seat). */
+function checkOptions(first: HeaderLine, key: Buffer): void {
+  const mac = first.optionsMac;
+  if (mac === undefined) throw new Error("journal line 1: the table's options are not signed (the journal was edited)");
+  if (!macMatches(key, optionsHash(first.headerHash, first), mac))
+    throw new Error("journal line 1: the table's options (seat tokens, deadlines) do not match their signature (the journal was edited)");
+}
+
+/** A seat line's link of the chain, or null for an unsigned line (a journal before format 2). */
+function seatChangeOf(l: SeatLine, where: string): SignedSeatChange | null {
+  if (l.seq === undefined || l.hash === undefined || l.mac === undefined) {
+    if (l.seq !== undefined || l.hash !== undefined || l.mac !== undefined)
+      throw new Error(`${where}: a seat's ${l.t} line with part of a signature (the journal was edited)`);
+    return null;
+  }
+  return { change: l.t, seq: l.seq, seat: l.seat, at: l.at, ...(l.t === "join" ? { tokenHash: l.tokenHash } : {}), hash: l.hash, mac: l.mac };
 }
 
 /** The entry's signed fields only (journals written before events were recomputed also carry a label). */

@@ -5,11 +5,12 @@
  * every line is journaled (written and fsync'ed, then the head) before the table acts on it.
  */
 import { canonicalJson, stateHash, type AnyGame, type Seat, type Viewer } from "../../engine/core/index.ts";
+import { SIGNED_SEATS_FORMAT } from "./protocol-records.ts";
 import { checkHead, readHead, type ChainHead, type HeadRead } from "./head.ts";
 import type { EndLine, HeaderLine, JournalLine, JournalLines, SeatLine } from "./journal-lines.ts";
 import { Journal } from "./journal.ts";
-import type { JournalIntegrity, LiveEvent, LogHeader, SignedEnd, SignedEntry, SignedRecord, SignedRecovery } from "./protocol.ts";
-import { chainEnd, headerHash, macOf, signEnd, signEntry, signRecovery, verifyEnd } from "./signing.ts";
+import type { JournalIntegrity, LiveEvent, LogHeader, SignedEnd, SignedEntry, SignedRecord, SignedRecovery, SignedSeatChange } from "./protocol.ts";
+import { headerHash, macOf, optionsHash, signEnd, signEntry, signRecovery, signSeatChange, verifyEnd } from "./signing.ts";
 import { liveEvent, TableError, type LogItem, type TableDeps, type TableSetup } from "./table-common.ts";
 
 /** What an end marker signs: how many decisions the game took, its returns and final state hash. */
@@ -35,9 +36,18 @@ export class SignedLog {
   readonly integrity: JournalIntegrity[] = [];
   /** Signed links where a restart found acknowledged decisions may be gone (mayHaveLost), in order. */
   readonly recoveries: SignedRecovery[] = [];
+  /** The seats' changes signed into the chain and on disk, in order (none in a log before format 2). */
+  readonly seatChanges: SignedSeatChange[] = [];
+  /**
+   * Where the signed chain ends, counting what is signed and queued but not yet on disk: the next
+   * link chains to it (a seat change signed while a decision is being written follows that decision).
+   */
+  private tip: ChainHead;
+  /** The end marker is signed (it may still be on its way to disk): nothing may follow it. */
+  private ended = false;
   private journal: Journal | null = null;
-  /** Writes waiting for the one under way (writeNext). */
-  private readonly queue: { lines: readonly JournalLine[]; chain: ChainHead | null; done: (err: Error | null) => void }[] = [];
+  /** Writes waiting for the one under way (writeNext); `refused`: a line that may not be written, told in order. */
+  private readonly queue: { lines: readonly JournalLine[]; chain: ChainHead | null; refused?: Error; done: (err: Error | null) => void }[] = [];
   private writing = false;
   private closed = false;
 
@@ -54,22 +64,32 @@ export class SignedLog {
       seed: setup.seed,
       seats: [...setup.seats],
       createdAt,
+      ...(setup.format !== undefined ? { format: setup.format } : {}),
     };
     this.headerHash = headerHash(this.header);
     this.headerMac = macOf(deps.key, this.headerHash);
+    this.tip = { seq: 0, hash: this.headerHash };
+  }
+
+  /** Whether seat changes are links of this log's chain (format 2; a table recovered from an older journal keeps its format). */
+  get signsSeats(): boolean {
+    return this.header.format === SIGNED_SEATS_FORMAT;
   }
 
   get seq(): number {
     return this.items.length;
   }
 
-  /** The hash the next link of the signed log chains to: the last entry's or recovery's, or the header's. */
+  /** The hash the next link of the signed log chains to: the last link's (entry, recovery or seat change), or the header's. */
   chainHash(): string {
-    return chainEnd(
-      this.headerHash,
-      this.items.map((i) => i.entry),
-      this.recoveries,
-    );
+    return this.tip.hash;
+  }
+
+  /** A recovered table: the links its journal holds besides the entries, and where its chain ends (recover.ts). */
+  restoreChain(c: { recoveries: readonly SignedRecovery[]; seatChanges: readonly SignedSeatChange[]; chainTip: string; entries: readonly unknown[] }): void {
+    this.recoveries.push(...c.recoveries);
+    this.seatChanges.push(...c.seatChanges);
+    this.tip = { seq: c.entries.length, hash: c.chainTip };
   }
 
   /** A new table's journal: its first line is the header with the hashes of the seats' tokens. */
@@ -91,6 +111,8 @@ export class SignedLog {
       spectators: setup.spectators,
       tokens: tokenHashes,
     };
+    // The tokens' hashes decide who holds a seat after a restart: signed, bound to the header.
+    if (this.signsSeats) line.optionsMac = macOf(this.deps.key, optionsHash(this.headerHash, line));
     journal.append(line);
   }
 
@@ -104,6 +126,8 @@ export class SignedLog {
     // finished tables (they are loaded again on demand).
     const end = game.actor(after) === "terminal" ? signEnd(this.deps.key, entry.hash, endContent(game, after, seq + 1)) : null;
     if (end) lines.push({ t: "end", at, end });
+    this.tip = { seq: seq + 1, hash: end?.hash ?? entry.hash };
+    if (end) this.ended = true;
     return { entry, end, lines };
   }
 
@@ -112,9 +136,31 @@ export class SignedLog {
     this.enqueue(signed.lines, { seq: signed.entry.seq + 1, hash: signed.end?.hash ?? signed.entry.hash }, done);
   }
 
-  /** Journals a seat's change (join, leave, return, resign) the same way, after any write under way. */
+  /**
+   * Journals a seat's change (join, leave, return, resign) the same way, after any write under way;
+   * in a log of format 2 it is signed now, as the chain's next link (after any decision queued
+   * before it). Once the end marker is signed it is refused (told after the writes before it).
+   */
   writeSeatLine(line: SeatLine, done: (err: Error | null) => void): void {
-    this.enqueue([line], null, done);
+    if (this.ended) {
+      this.queue.push({ lines: [], chain: null, refused: new Error("the game is over: nothing follows the end marker"), done });
+      if (!this.writing) this.writeNext();
+      return;
+    }
+    if (!this.signsSeats) return this.enqueue([line], null, done);
+    const change = signSeatChange(this.deps.key, this.tip.hash, {
+      change: line.t,
+      seq: this.tip.seq,
+      seat: line.seat,
+      at: line.at,
+      ...(line.t === "join" ? { tokenHash: line.tokenHash } : {}),
+    });
+    this.tip = { seq: change.seq, hash: change.hash };
+    const signed: SeatLine = { ...line, seq: change.seq, hash: change.hash, mac: change.mac };
+    this.enqueue([signed], this.tip, (err) => {
+      if (!err) this.seatChanges.push(change);
+      done(err);
+    });
   }
 
   /**
@@ -137,13 +183,15 @@ export class SignedLog {
       next.done(err);
       this.writeNext();
     };
-    if (this.journal) this.journal.appendAsync(next.lines, next.chain, after);
+    if (next.refused) after(next.refused);
+    else if (this.journal) this.journal.appendAsync(next.lines, next.chain, after);
     else after(this.closed ? new Error("journal is closed") : null);
   }
 
   /** The game is over: keeps the end marker and closes the journal (nothing follows the end line; a seat's line waiting is refused). */
   finish(end: SignedEnd): void {
     this.end = end;
+    this.ended = true;
     this.close();
   }
 
@@ -161,6 +209,7 @@ export class SignedLog {
     if (line.end.decisions !== want.decisions || line.end.finalHash !== want.finalHash || canonicalJson(line.end.returns) !== canonicalJson(want.returns))
       throw new Error("the end marker disagrees with the replayed game");
     this.end = line.end;
+    this.ended = true;
   }
 
   /**
@@ -204,10 +253,13 @@ export class SignedLog {
         at: found.at,
       });
       this.recoveries.push(r);
+      this.tip = { seq: this.items.length, hash: r.hash };
       journal.append({ t: "recovered", recovered: r }, { seq: this.items.length, hash: r.hash });
     }
     if (signEndFor) {
       this.end = signEnd(this.deps.key, this.chainHash(), endContent(signEndFor.game, signEndFor.state, this.items.length));
+      this.tip = { seq: this.items.length, hash: this.end.hash };
+      this.ended = true;
       journal.append({ t: "end", at: this.deps.clock.now(), end: this.end }, { seq: this.items.length, hash: this.end.hash });
       this.deps.log(`live tables: table ${id}: its journal ended without an end marker; one was signed and journaled`);
     } else if (!found && read.head?.lines !== lines) journal.writeHeadSync();
@@ -236,6 +288,7 @@ export class SignedLog {
         headerMac: this.headerMac,
         entries: this.items.map((i) => i.entry),
         ...(this.recoveries.length > 0 ? { recoveries: [...this.recoveries] } : {}),
+        ...(this.seatChanges.length > 0 ? { seats: [...this.seatChanges] } : {}),
         ...(this.end ? { end: this.end } : {}),
       },
     };

@@ -2,7 +2,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypt
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { canonicalJson } from "../../engine/core/index.ts";
-import type { LiveEvent, LogHeader, SignedEnd, SignedEntry, SignedRecovery } from "./protocol.ts";
+import type { LiveEvent, LogHeader, SignedEnd, SignedEntry, SignedRecovery, SignedSeatChange } from "./protocol.ts";
 
 /**
  * The signed log (docs/live.md, "The signed log"): each entry's hash chains to the previous one,
@@ -99,59 +99,114 @@ export function signRecovery(key: Buffer, prev: string, r: RecoveryContent): Sig
   return { seq: r.seq, problem: r.problem, ...(r.expectedSeq !== undefined ? { expectedSeq: r.expectedSeq } : {}), at: r.at, hash, mac: macOf(key, hash) };
 }
 
-/** The hash a chain of entries and recovery links ends with (a recovery after the last entry ends it). */
-export function chainEnd(hHash: string, entries: readonly { hash: string }[], recoveries: readonly SignedRecovery[] = []): string {
-  const r = recoveries.at(-1);
-  if (r && r.seq === entries.length) return r.hash;
-  return entries.at(-1)?.hash ?? hHash;
-}
-
 export function macMatches(key: Buffer, hash: string, mac: string): boolean {
   const want = Buffer.from(macOf(key, hash), "hex");
   const given = Buffer.from(typeof mac === "string" && /^[0-9a-f]*$/.test(mac) ? mac : "", "hex");
   return want.length === given.length && timingSafeEqual(want, given);
 }
 
+/** What a seat change's link signs (SignedSeatChange without its hash and MAC). */
+export type SeatChangeContent = Omit<SignedSeatChange, "hash" | "mac">;
+
+/** A seat change's hash: chained to the link before it (an entry's, a recovery's, another seat change's or the header's). */
+export function seatChangeHash(prev: string, c: SeatChangeContent): string {
+  return sha256(`${prev}\n${canonicalJson({ seatChange: c.change, seq: c.seq, seat: c.seat, at: c.at, tokenHash: c.tokenHash ?? null })}`);
+}
+
+export function signSeatChange(key: Buffer, prev: string, c: SeatChangeContent): SignedSeatChange {
+  const hash = seatChangeHash(prev, c);
+  return {
+    change: c.change,
+    seq: c.seq,
+    seat: c.seat,
+    at: c.at,
+    ...(c.tokenHash !== undefined ? { tokenHash: c.tokenHash } : {}),
+    hash,
+    mac: macOf(key, hash),
+  };
+}
+
+/** The journal header line's options (not in the log header: the tokens' hashes stay out of records). */
+export interface TableOptions {
+  readonly facilitator: unknown;
+  readonly deadlines: unknown;
+  readonly spectators: boolean;
+  readonly tokens: Readonly<Record<string, string>>;
+}
+
+/** What the header line's optionsMac signs: the options, bound to the log's header. */
+export function optionsHash(hHash: string, o: TableOptions): string {
+  return sha256(
+    `${hHash}\n${canonicalJson({ options: true, facilitator: o.facilitator, deadlines: o.deadlines, spectators: o.spectators, tokens: o.tokens })}`,
+  );
+}
+
+/** Where a signed chain stands: null when intact (with the hash it ends with), else a message naming the first bad part. */
+export type ChainWalk = { readonly bad: string; readonly tip: null } | { readonly bad: null; readonly tip: string };
+
 /**
  * Checks a chain: header hash and MAC, then every entry's seq, hash (recomputed from its content
- * and the previous hash) and MAC, with each recovery link (in order, by its seq) chained before the
- * entry it precedes or after the last one. Returns null when intact, else a message naming the
- * first bad part.
+ * and the previous hash) and MAC, with the links that stand between entries (recovery links and
+ * seat changes, each list in order, each link by its seq) chained before the entry they precede
+ * or after the last one. Where a recovery link and a seat change stand at the same seq, the one
+ * that chains to the link before comes first.
  */
-export function verifyChain(
+export function walkChain(
   key: Buffer,
   header: LogHeader,
   hHash: string,
   hMac: string,
   entries: readonly { entry: SignedEntry; decision: unknown }[],
   recoveries: readonly SignedRecovery[] = [],
-): string | null {
-  if (headerHash(header) !== hHash) return "the header's hash does not match its content";
-  if (!macMatches(key, hHash, hMac)) return "the header's signature is not this server's";
+  seats: readonly SignedSeatChange[] = [],
+): ChainWalk {
+  const bad = (why: string): ChainWalk => ({ bad: why, tip: null });
+  if (headerHash(header) !== hHash) return bad("the header's hash does not match its content");
+  if (!macMatches(key, hHash, hMac)) return bad("the header's signature is not this server's");
   let prev = hHash;
   let r = 0;
-  /** The recovery links standing before entry `at` (after the last entry when `at` is their count). */
-  const recoveriesAt = (at: number): string | null => {
-    for (let rec = recoveries[r]; rec !== undefined && rec.seq === at; rec = recoveries[++r]) {
-      const hash = recoveryHash(prev, rec);
-      if (hash !== rec.hash) return `recovery ${r}: its hash does not match its content and the link before it (edited, dropped or moved)`;
-      if (!macMatches(key, hash, rec.mac)) return `recovery ${r}: its signature is not this server's`;
-      prev = hash;
+  let s = 0;
+  /** The links standing before entry `at` (after the last entry when `at` is their count); a message when one does not hold. */
+  const linksAt = (at: number): string | null => {
+    for (;;) {
+      const rec = recoveries[r]?.seq === at ? recoveries[r] : undefined;
+      const change = seats[s]?.seq === at ? seats[s] : undefined;
+      if (rec === undefined && change === undefined) return null;
+      const recHash = rec && recoveryHash(prev, rec);
+      if (rec && (change === undefined || recHash === rec.hash)) {
+        if (recHash !== rec.hash) return `recovery ${r}: its hash does not match its content and the link before it (edited, dropped or moved)`;
+        if (!macMatches(key, rec.hash, rec.mac)) return `recovery ${r}: its signature is not this server's`;
+        prev = rec.hash;
+        r++;
+      } else if (change) {
+        const what = `seat change ${s} (${change.change} of seat ${change.seat})`;
+        if (seatChangeHash(prev, change) !== change.hash)
+          return `${what}: its hash does not match its content and the link before it (edited, dropped, duplicated or moved)`;
+        if (!macMatches(key, change.hash, change.mac)) return `${what}: its signature is not this server's`;
+        prev = change.hash;
+        s++;
+      }
     }
-    return null;
   };
   for (const [i, { entry, decision }] of entries.entries()) {
-    const badRecovery = recoveriesAt(i);
-    if (badRecovery) return badRecovery;
-    if (entry.seq !== i) return `entry ${i} carries seq ${entry.seq} (entries dropped or reordered)`;
+    const badLink = linksAt(i);
+    if (badLink) return bad(badLink);
+    if (entry.seq !== i) return bad(`entry ${i} carries seq ${entry.seq} (entries dropped or reordered)`);
     const hash = entryHash(prev, { ...entry, decision });
-    if (hash !== entry.hash) return `entry ${i}: its hash does not match its content and the previous entry (edited, dropped or reordered)`;
-    if (!macMatches(key, hash, entry.mac)) return `entry ${i}: its signature is not this server's`;
+    if (hash !== entry.hash) return bad(`entry ${i}: its hash does not match its content and the previous entry (edited, dropped or reordered)`);
+    if (!macMatches(key, hash, entry.mac)) return bad(`entry ${i}: its signature is not this server's`);
     prev = hash;
   }
-  const badRecovery = recoveriesAt(entries.length);
-  if (badRecovery) return badRecovery;
+  const badLink = linksAt(entries.length);
+  if (badLink) return bad(badLink);
   const left = recoveries[r];
-  if (left !== undefined) return `recovery ${r} stands at seq ${left.seq}, out of order or past the log's ${entries.length} entries`;
-  return null;
+  if (left !== undefined) return bad(`recovery ${r} stands at seq ${left.seq}, out of order or past the log's ${entries.length} entries`);
+  const leftSeat = seats[s];
+  if (leftSeat !== undefined) return bad(`seat change ${s} stands at seq ${leftSeat.seq}, out of order or past the log's ${entries.length} entries`);
+  return { bad: null, tip: prev };
+}
+
+/** walkChain's verdict alone: null when the chain is intact, else a message naming the first bad part. */
+export function verifyChain(...args: Parameters<typeof walkChain>): string | null {
+  return walkChain(...args).bad;
 }

@@ -11,7 +11,7 @@ import { MODES, planTable, presetOf } from "./facilitators.ts";
 import { readHead } from "./head.ts";
 import { checkJournalLines } from "./journal-lines.ts";
 import { headIds, readJournal, readJournals, tablesDir, truncateJournal } from "./journal.ts";
-import type { CreateTableBody, CreateTableReply, LogHeader } from "./protocol.ts";
+import { SIGNED_SEATS_FORMAT, type CreateTableBody, type CreateTableReply, type LogHeader } from "./protocol.ts";
 import { ReplayTable } from "./replay.ts";
 import { loadOrCreateKey } from "./signing.ts";
 
@@ -245,6 +245,7 @@ export class TableStore {
         facilitator: plan.facilitator,
         deadlines,
         spectators: body.spectators ?? true,
+        format: SIGNED_SEATS_FORMAT,
       },
       this.depsFor(game.info.id),
     );

@@ -8,7 +8,7 @@ import type { GameAdapter } from "../codec.ts";
 import type { AgentRunner } from "./agent-runner.ts";
 import type { Clock } from "../../agents/clock.ts";
 import type { RunDecision } from "./ports.ts";
-import type { FacilitatorName, LiveEvent, SignedEntry } from "./protocol.ts";
+import type { FacilitatorName, LiveEvent, SIGNED_SEATS_FORMAT, SignedEntry } from "./protocol.ts";
 import type { JoinRules } from "./seats.ts";
 import type { Table } from "./table.ts";
 
@@ -117,6 +117,11 @@ export interface TableSetup {
   readonly facilitator: FacilitatorName;
   readonly deadlines: ResolvedDeadlines;
   readonly spectators: boolean;
+  /**
+   * The signed log's format (LogHeader.format): SIGNED_SEATS_FORMAT for a table made now; a table
+   * recovered from its journal keeps the journal's (absent: written before seat changes were signed).
+   */
+  readonly format?: typeof SIGNED_SEATS_FORMAT;
 }
 
 /** How a seat spec string reads: "human", "open[:spec]" or an agent spec. */

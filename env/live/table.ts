@@ -62,7 +62,7 @@ export class Table extends TableView {
 
   private restore(content: JournalContent, lines: JournalLines, starting: boolean): void {
     this.log.integrity.push(...content.integrity);
-    this.log.recoveries.push(...content.recoveries);
+    this.log.restoreChain(content);
     this.seats.restore(content);
     const replayed = replayEntries(this.game, this.state, content.entries);
     this.log.items.push(...replayed.items);
@@ -205,8 +205,15 @@ export class Table extends TableView {
       this.log.writeSeatLine(line, (err) => {
         s.pending--;
         if (err && this.finished) reject(new TableError(409, "game_over", `the game ended before the seat's ${line.t} was written; nothing changed`));
-        else if (err) reject(new TableError(500, "journal_failed", `the seat's ${line.t} could not be written to disk; nothing changed`));
-        else resolve();
+        else if (err) {
+          // A signed seat change is the chain's link once signed (the next decision chains to it):
+          // a table that cannot write it stops, like one that cannot write a decision.
+          if (this.log.signsSeats && !this.closed) {
+            this.deps.log(`table ${this.id}: journal write failed (${err.message}); the table stops`);
+            this.close();
+          }
+          reject(new TableError(500, "journal_failed", `the seat's ${line.t} could not be written to disk; nothing changed`));
+        } else resolve();
       }),
     );
   }

@@ -1,7 +1,7 @@
 import { Compile } from "typebox/compile";
 import { canonicalJson, canonicalProblem, replay, type GameRegistry } from "../../engine/core/index.ts";
 import { SignedRecord, type SignedRecovery } from "./protocol.ts";
-import { chainEnd, verifyChain, verifyEnd } from "./signing.ts";
+import { verifyEnd, walkChain } from "./signing.ts";
 
 const signedRecord = Compile(SignedRecord);
 
@@ -44,17 +44,18 @@ export function checkSignedRecord(registry: GameRegistry, key: Buffer, doc: unkn
     return failed("the record's game, version, seed or config differ from its signed header");
   }
   if (entries.length !== doc.decisions.length) return failed(`the record has ${doc.decisions.length} decisions but ${entries.length} signed entries`);
-  const bad = verifyChain(
+  const chain = walkChain(
     key,
     header,
     headerHash,
     headerMac,
     entries.map((entry, i) => ({ entry, decision: doc.decisions[i] })),
     recoveries,
+    doc.signed.seats ?? [],
   );
-  if (bad) return failed(bad);
+  if (chain.bad !== null) return failed(chain.bad);
   if (end) {
-    const badEnd = verifyEnd(key, chainEnd(headerHash, entries, recoveries), end);
+    const badEnd = verifyEnd(key, chain.tip, end);
     if (badEnd) return failed(badEnd);
     if (end.decisions !== entries.length) return failed(`the end marker signs ${end.decisions} decisions but the record has ${entries.length}`);
     if (end.finalHash !== doc.finalHash) return failed(`the record's finalHash ${doc.finalHash} is not the signed final hash ${end.finalHash}`);
@@ -92,7 +93,7 @@ export function checkSignedRecord(registry: GameRegistry, key: Buffer, doc: unkn
 
 /** The fields each part of an exported record may hold: the signed ones and the GameRecord's (the header's hash covers it whole). */
 const RECORD_FIELDS = new Set(["game", "version", "config", "seed", "decisions", "finalHash", "signed"]);
-const SIGNED_FIELDS = new Set(["header", "headerHash", "headerMac", "entries", "recoveries", "end"]);
+const SIGNED_FIELDS = new Set(["header", "headerHash", "headerMac", "entries", "recoveries", "seats", "end"]);
 const ENTRY_FIELDS = new Set(["seq", "seat", "cause", "at", "stateHash", "hash", "mac"]);
 
 /**

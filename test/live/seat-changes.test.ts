@@ -43,6 +43,9 @@ const journalLines = (dir: string, id: string) =>
     .split("\n")
     .map((l) => JSON.parse(l));
 
+/** A seat line's link of the signed chain: after `seq` decisions, with its hash and MAC. */
+const signedAt = (seq: number) => ({ seq, hash: expect.stringMatching(/^[0-9a-f]{64}$/), mac: expect.stringMatching(/^[0-9a-f]{64}$/) });
+
 const until = (cond: () => boolean) => waitUntil(cond, "the journal condition", hangGuard(), 5);
 
 /** Thrown or rejected TableError code of `f`. */
@@ -66,7 +69,7 @@ describe("leaving and joining a seat, journaled", () => {
     expect((await http(live.base, "GET", `/v1/tables/${table}`)).body.seats.map((s: { joinable: boolean }) => s.joinable)).toEqual([false, false, false]);
     const left = await http(live.base, "POST", `/v1/tables/${table}/seats/1/leave`, undefined, { "x-seat-token": tokens["1"] });
     expect(left).toEqual({ status: 200, body: { left: true } });
-    expect(journalLines(dir, table).filter((l) => l.t === "leave")).toEqual([{ t: "leave", seat: 1, at: expect.any(Number) }]);
+    expect(journalLines(dir, table).filter((l) => l.t === "leave")).toEqual([{ t: "leave", seat: 1, at: expect.any(Number), ...signedAt(0) }]);
     await live.close(true);
 
     live = await startLive({ liveClock: new ManualClock() }, dir);
@@ -111,8 +114,8 @@ describe("leaving and joining a seat, journaled", () => {
     expect((await http(live.base, "GET", `/v1/tables/${table}/seats/1/frame`, undefined, asHolder)).status).toBe(200);
     expect((await http(live.base, "POST", `/v1/tables/${table}/seats/1/join`)).body.error.code).toBe("seat_taken");
     expect(journalLines(dir, table).filter((l) => l.t === "leave" || l.t === "return")).toEqual([
-      { t: "leave", seat: 1, at: expect.any(Number) },
-      { t: "return", seat: 1, at: expect.any(Number) },
+      { t: "leave", seat: 1, at: expect.any(Number), ...signedAt(0) },
+      { t: "return", seat: 1, at: expect.any(Number), ...signedAt(0) },
     ]);
     await live.close(true);
 
@@ -145,7 +148,7 @@ describe("leaving and joining a seat, journaled", () => {
     await again.frame((f) => f.seats[2].status === "connected");
     again.close();
     back.close();
-    expect(returns()).toEqual([{ t: "return", seat: 2, at: expect.any(Number) }]);
+    expect(returns()).toEqual([{ t: "return", seat: 2, at: expect.any(Number), ...signedAt(0) }]);
     await live.close(true);
 
     const b = store(dir);
