@@ -7,7 +7,7 @@
  * (scripts/arena/shards.ts; a run split over machines: docs/scale.md). With --sprt: a sequential test between two
  * agents on paired games, or the SPRT gates of a gate file (scripts/arena/sprt-cli.ts, docs/sprt.md).
  */
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { unwrap, type AnyGame } from "../engine/core/index.ts";
 import { registry } from "../engine/games.ts";
@@ -153,7 +153,7 @@ main(async () => {
       seconds: run.seconds,
       shards: [{ from: range[0], results: [...run.results], timing: [...run.timing] }],
     };
-    mkdirSync(out, { recursive: true });
+    outDirArg("--out", out);
     writeFileSync(join(out, "arena-results.json"), JSON.stringify(results) + "\n");
     if (!quiet) console.log(`games ${range[0]}..${range[1] - 1} of ${total} written to ${join(out, "arena-results.json")}`);
     return 0;
@@ -211,7 +211,7 @@ function report(
   const gateResults = evaluateGates(gates, report);
   const md = markdownReport(report, gateResults);
   const { out } = where;
-  mkdirSync(out, { recursive: true });
+  outDirArg("--out", out);
   writeFileSync(join(out, "arena.json"), JSON.stringify({ ...report, gates: gateResults }, null, 1) + "\n");
   writeFileSync(join(out, "arena.md"), md);
   if (where.history !== undefined && report.seats > 1) {
@@ -227,7 +227,7 @@ function report(
       agents.map((a) => player(a, reg, where.modelRoot)),
       gitCommit(),
     );
-    mkdirSync(dirname(where.history), { recursive: true });
+    outDirArg("--history", dirname(where.history));
     appendFileSync(where.history, JSON.stringify(entry) + "\n");
   }
   console.log(md);

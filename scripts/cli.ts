@@ -1,5 +1,5 @@
 /** Shared CLI plumbing: argument parsing with one-line errors, and a main() wrapper. */
-import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
@@ -29,12 +29,33 @@ export function commandLine(text: string): string {
   return out;
 }
 
-export function parseCli<T extends NonNullable<ParseArgsConfig["options"]>>(usage: string, options: T, argv = process.argv.slice(2)) {
+export function parseCli<T extends NonNullable<ParseArgsConfig["options"]>>(usage: string, options: T, argv: readonly string[] = process.argv.slice(2)) {
   try {
-    return parseArgs({ args: argv, options: { ...options, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
+    const args = negativeValues(argv, options);
+    return parseArgs({ args, options: { ...options, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
   } catch (e) {
     throw new UsageError(`${(e as Error).message.split("\n")[0]}\nusage: ${commandLine(usage)}`);
   }
+}
+
+/**
+ * `argv` with a negative number after a flag that takes a value joined to it: node's parseArgs
+ * reads "--seed -1" as --seed followed by an option "-1" and refuses it as ambiguous, where
+ * "--seed=-1" is what was meant ("--elo0 -50" in the SPRT docs, a seed drawn below zero).
+ */
+function negativeValues(argv: readonly string[], options: NonNullable<ParseArgsConfig["options"]>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const next = argv[i + 1];
+    if (arg === "--") return [...out, ...argv.slice(i)];
+    const takesValue = arg.startsWith("--") && !arg.includes("=") && options[arg.slice(2)]?.type === "string";
+    if (takesValue && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
 }
 
 /** `--help` / `-h`: prints the usage line (and any further lines) and returns main()'s exit code, 0, before any work. */
@@ -79,10 +100,34 @@ export function outFileArg(flag: string, file: string): string {
   return file;
 }
 
+/**
+ * mkdirSync(dir, {recursive: true}) without its endless loop: where a folder exists but refuses
+ * a child with ENOENT (anywhere under /proc or /sys), Node's recursive mkdir takes the ENOENT for
+ * a missing parent, makes the parent (EEXIST) and tries again, at 100% CPU, forever. Here each
+ * missing folder is made once, from the outermost, and the first refusal is thrown.
+ */
+export function makeDirs(dir: string): void {
+  const missing: string[] = [];
+  for (let at = resolve(dir); !existsSync(at); at = dirname(at)) {
+    missing.unshift(at);
+    if (dirname(at) === at) break;
+  }
+  // Nothing missing: Node's own call says whether it is a folder (EEXIST for a file) and cannot loop.
+  if (missing.length === 0) mkdirSync(dir, { recursive: true });
+  for (const folder of missing) {
+    try {
+      mkdirSync(folder);
+    } catch (e) {
+      // Made meanwhile by someone else: fine if it is a folder.
+      if (errCode(e) !== "EEXIST" || !statSync(folder).isDirectory()) throw e;
+    }
+  }
+}
+
 /** An output directory, made now (with its parents), so that a run whose results could not be written stops before it runs. */
 export function outDirArg(flag: string, dir: string): string {
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirs(dir);
   } catch (e) {
     throw new UsageError(`${flag}: cannot make the directory ${dir} (${errCode(e) === "EEXIST" ? "a file is in the way" : errCode(e)})`);
   }

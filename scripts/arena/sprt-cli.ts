@@ -3,7 +3,7 @@
  * baseline on paired games (docs/sprt.md), or every SPRT gate of a gate file (`--gate F`).
  */
 import { execFileSync } from "node:child_process";
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import { unwrap, type AnyGame } from "../../engine/core/index.ts";
@@ -279,24 +279,14 @@ async function planOrPart(
   });
   // The shape of SprtScores (./shards.ts), which --from-scores validates.
   const file = { kind: "cardgym-sprt-scores", plan, seconds: (performance.now() - start) / 1000, shards: [{ from: range[0], scores }] };
-  mkdirSync(o.out, { recursive: true });
+  outDirArg("--out", o.out);
   writeFileSync(join(o.out, "sprt-scores.json"), JSON.stringify(file) + "\n");
   if (!o.quiet) console.log(`groups ${range[0]}..${range[1] - 1} (${scores.length * gamesPerGroup} games) written to ${join(o.out, "sprt-scores.json")}`);
   return 0;
 }
 
 /** The `--sprt` entry point; returns the exit code. */
-export async function sprtMain(argv0: readonly string[]): Promise<number> {
-  // "--elo0 -30": node's parseArgs takes "-30" for an option; join it as "--elo0=-30".
-  const argv: string[] = [];
-  for (let i = 0; i < argv0.length; i++) {
-    const a = argv0[i]!;
-    const next = argv0[i + 1];
-    if (/^--(elo0|elo1)$/.test(a) && next !== undefined && /^-\d/.test(next)) {
-      argv.push(`${a}=${next}`);
-      i++;
-    } else argv.push(a);
-  }
+export async function sprtMain(argv: readonly string[]): Promise<number> {
   const { values, positionals } = parseCli(
     SPRT_USAGE,
     {
@@ -488,11 +478,11 @@ export async function sprtMain(argv0: readonly string[]): Promise<number> {
   } finally {
     await pool?.close();
   }
-  mkdirSync(out, { recursive: true });
+  outDirArg("--out", out);
   writeFileSync(join(out, "sprt.json"), JSON.stringify(entries, null, 1) + "\n");
   writeFileSync(join(out, "sprt.md"), markdown(entries, failures));
   if (values.history !== undefined) {
-    mkdirSync(dirname(values.history), { recursive: true });
+    outDirArg("--history", dirname(values.history));
     appendFileSync(values.history, entries.map((e) => JSON.stringify(e) + "\n").join(""));
   }
   if (!quiet)

@@ -1,10 +1,10 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hangGuard } from "../fixtures/hang-guard.ts";
-import { outDirArg, outFileArg, UsageError } from "../../scripts/cli.ts";
+import { outDirArg, outFileArg, parseCli, UsageError } from "../../scripts/cli.ts";
 import { repoRoot, runScript } from "./run-script.ts";
 
 /** Runs a module body (ESM, through tsx) in its own Node process. */
@@ -58,6 +58,15 @@ describe("output paths are checked before the work they would hold", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it.skipIf(!existsSync("/proc/self"))("outDirArg refuses a folder under /proc at once (Node's recursive mkdir spins there forever)", () => {
+    // In a child process, so that the old code's endless loop is cut off by the hang guard, not this worker.
+    const r = runModule(
+      `import { outDirArg } from "./scripts/cli.ts"; try { outDirArg("--out", "/proc/cardgym-nope/out"); } catch (e) { console.error(e.message); process.exit(2); }`,
+    );
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr.trim()).toBe("--out: cannot make the directory /proc/cardgym-nope/out (ENOENT)");
+  });
+
   it("an arena run whose --out is a file stops before playing", () => {
     const dir = mkdtempSync(join(tmpdir(), "cardgym-out-"));
     writeFileSync(join(dir, "taken"), "");
@@ -66,5 +75,42 @@ describe("output paths are checked before the work they would hold", () => {
     expect(run.stderr.trim()).toBe(`error: --out: cannot make the directory ${join(dir, "taken")} (a file is in the way)`);
     expect(run.stdout).not.toMatch(/games/);
     rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe("a negative number after a flag is its value, not an option (node's parseArgs calls it ambiguous)", () => {
+  it("parseCli reads --seed -1 as --seed=-1, and leaves a boolean flag, --x=... and what follows -- alone", () => {
+    const options = { seed: { type: "string" }, quick: { type: "boolean" } } as const;
+    expect(parseCli("u", options, ["--seed", "-1", "--quick"]).values).toMatchObject({ seed: "-1", quick: true });
+    expect(parseCli("u", options, ["--seed=-2"]).values.seed).toBe("-2");
+    expect(parseCli("u", options, ["--", "--seed", "-1"]).positionals).toEqual(["--seed", "-1"]);
+    expect(() => parseCli("u", options, ["--quick", "-1"])).toThrow(UsageError);
+  });
+
+  it("the arena takes --seed -1 and says what is wrong with --games -3", () => {
+    const base = ["--game", "sevens", "--seats", "3", "--agents", "random,computer", "--plan"];
+    const ok = runScript("arena.ts", [...base, "--games", "4", "--seed", "-1"]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout).plan.seed).toBe(-1);
+    const bad = runScript("arena.ts", [...base, "--games", "-3"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim()).toBe("error: --games must be between 1 and 1000000, got -3");
+    const sprt = runScript("arena.ts", [
+      "--sprt",
+      "--game",
+      "sevens",
+      "--seats",
+      "3",
+      "--candidate",
+      "computer",
+      "--baseline",
+      "random",
+      "--seed",
+      "-1",
+      "--elo0",
+      "-20",
+      "--plan",
+    ]);
+    expect(sprt.code, sprt.stderr).toBe(0);
   });
 });
