@@ -17,10 +17,15 @@ the same machine load, and the figures to compare are the ratios within one run.
   ``leduc_holdem_v4`` and ``texas_holdem_v4`` (in process, RLCard underneath): decisions/s of the
   same ``agent_iter``/``last``/``step`` loop.
 - ``vec64``: ``cardgym.make_vec("sevens", 64)`` env-steps/s, HTTP and fast path, against OpenSpiel's
-  ``crazy_eights`` in process, one decision = observation tensor + legal-action mask + apply (what an
-  RL step hands the learner), chance nodes sampled.
-- ``selfplay64``: ``cardgym.selfplay.vector_env("sevens", 64)`` (every seat is the learner), HTTP and
-  fast path, against the same OpenSpiel row.
+  ``crazy_eights`` in process (5 players, chance nodes sampled): every decision observed with
+  ``state.observation_tensor`` and ``legal_actions_mask`` (Python lists), every decision observed
+  with OpenSpiel's fast observation API (``make_observation``/``set_from``, a numpy view of its
+  buffer), a learner env-step (player 0 observed with the fast API, the others random: what a
+  ``make_vec`` env-step does) and bare (legal actions and apply); openspiel_rows says more.
+  Decisions per env-step are counted for every row (count_decisions), and per_decision prints the
+  comparisons per env-step and per decision of the rows that do the same work.
+- ``selfplay64``: ``cardgym.selfplay.vector_env("sevens", 64)`` (every seat is the learner, one
+  decision per env-step), HTTP and fast path, against the same OpenSpiel rows.
 ``--old DIR`` (repeatable): the ``single`` fast-path row also for another checkout (a ``git worktree``
 of an older commit, with ``node_modules`` linked): its Python package is imported under another
 name and starts its own server from that checkout, and its row runs interleaved with this one's,
@@ -71,6 +76,10 @@ class Row:
         self.rates: List[float] = []
         self.cpu_us: List[float] = []
         self.client_us: List[float] = []
+        #: Decisions (all seats) per env-step, and the learner's decisions per env-step (an env
+        #: that a step only resets has none): what a per-decision comparison divides by.
+        self.decisions: Callable[[], float] = lambda: 1.0
+        self.learner_decisions: Callable[[], float] = lambda: 1.0
 
 
 def timed(loop: Callable[[], int], seconds: float, pid: Optional[int]) -> Tuple[int, float, float, float]:
@@ -155,7 +164,8 @@ def vec_row(fast: bool, selfplay: bool, n: int = 64) -> Row:
     client = private_client(fast)
     venv: Any = cardgym.selfplay.vector_env("sevens", n, seed=0, client=client) if selfplay else cardgym.make_vec("sevens", n, seed=0, client=client)
     rng = np.random.default_rng(0)
-    state = {"obs": venv.reset()[0]}
+    obs, decisions, learner = count_decisions(venv, selfplay, rng)
+    state = {"obs": obs}
 
     def burst() -> int:
         obs = state["obs"]
@@ -166,11 +176,41 @@ def vec_row(fast: bool, selfplay: bool, n: int = 64) -> Row:
 
     burst()
     kind = "self-play" if selfplay else "vec"
-    return Row(
+    row = Row(
         f"{kind} {n} sevens, {'fast path' if fast else 'HTTP'}",
         lambda s: timed(burst, s, client.server.pid if client.server else None),
         lambda: (venv.close(), client.close()),
     )
+    row.decisions, row.learner_decisions = (lambda: decisions), (lambda: learner)
+    return row
+
+
+def count_decisions(venv: Any, selfplay: bool, rng: np.random.Generator, steps: int = 100) -> Tuple[Any, float, float]:
+    """An untimed pass of the rows' loop that counts, from ``infos["episode_step"]`` (decisions of
+    all seats in the current episode), the decisions an env-step makes: the learner's and, in
+    ``make_vec``, the random seats' up to the learner's next turn. Returns the last observation,
+    decisions per env-step and the learner's decisions per env-step (``make_vec``'s next-step
+    autoreset spends one step per episode on the reset, where the learner makes none)."""
+    obs, info = venv.reset()
+    n = venv.num_envs
+    prev = np.asarray(info["episode_step"]).astype(np.int64)
+    prev_done = np.zeros(n, dtype=bool)
+    total = learner = 0
+    for _ in range(steps):
+        obs, _, te, tr, info = venv.step(masked_random(rng, obs["action_mask"]))
+        ep = np.asarray(info["episode_step"]).astype(np.int64)
+        if selfplay:  # same-step autoreset: an ended game's row already shows the next game
+            d = ep - prev
+            if "final_envs" in info:
+                ended = np.asarray(info["final_envs"])
+                d[ended] = np.asarray(info["final_episode_step"]) - prev[ended] + ep[ended]
+            learner += int(d.sum())  # every seat is the learner
+        else:
+            d = np.where(prev_done, ep, ep - prev)
+            learner += n - int(prev_done.sum())
+        total += int(d.sum())
+        prev, prev_done = ep, te | tr
+    return obs, total / (steps * n), learner / (steps * n)
 
 
 def cardgym_aec_row() -> Row:
@@ -226,42 +266,79 @@ def pettingzoo_rows() -> List[Row]:
 
 
 def openspiel_rows() -> List[Row]:
-    """crazy_eights in process: with what an RL step hands the learner (observation tensor and
-    legal-action mask), and bare (legal actions and apply only: OpenSpiel's own speed)."""
+    """crazy_eights in process (5 players, as sevens has 5 seats), chance nodes sampled uniformly,
+    a new game when one ends:
+
+    - ``obs+mask``: every decision hands its player ``state.observation_tensor(player)`` (a Python
+      list, made a float32 array) and ``legal_actions_mask`` (likewise int8), then applies a random
+      legal action: an RL step of self-play as the first rows of this bench measured it.
+    - ``fast obs``: the same with OpenSpiel's fast observation API (``make_observation(game)``,
+      ``set_from(state, player)`` filling a buffer in C++ that ``.tensor`` views as numpy, nothing
+      copied) and the ``legal_actions(player)`` list picked from directly (no mask built): the
+      cheapest RL step OpenSpiel offers from Python.
+    - ``learner env-step, fast obs``: what ``make_vec``'s env-step is: player 0 is the learner,
+      observed with the fast API as above, and the four other players are random (legal actions
+      and apply only, nothing observed); a step is from one decision of player 0 to its next, and
+      the decisions of all players are counted too (``Row.decisions``).
+    - ``bare``: legal actions and apply only, nothing observed: OpenSpiel's own speed.
+    """
     try:
         import pyspiel
+        from open_spiel.python.observation import make_observation
     except ImportError as e:
         print(f"(skipped OpenSpiel rows: {e})")
         return []
     game = pyspiel.load_game("crazy_eights")
     rows = []
-    for observe in (True, False):
+    for kind in ("obs+mask", "fast obs", "learner env-step, fast obs", "bare"):
         rng = random.Random(0)
-        state = {"s": game.new_initial_state()}
+        observation = make_observation(game)
+        state: Dict[str, Any] = {"s": game.new_initial_state(), "decisions": 0, "steps": 0}
 
-        def burst(observe: bool = observe, rng: random.Random = rng, state: Dict[str, Any] = state) -> int:
+        def burst(kind: str = kind, rng: random.Random = rng, state: Dict[str, Any] = state, observation: Any = observation) -> int:
             s = state["s"]
-            decisions = 0
-            while decisions < 200:
+            steps = decisions = 0
+            while steps < 200:
                 if s.is_terminal():
                     s = game.new_initial_state()
                 elif s.is_chance_node():
                     outcomes = s.chance_outcomes()
                     s.apply_action(outcomes[rng.randrange(len(outcomes))][0])  # uniform deals
-                elif observe:
+                elif kind == "obs+mask":
                     player = s.current_player()
                     np.asarray(s.observation_tensor(player), dtype=np.float32)
                     s.apply_action(pick(rng, np.asarray(s.legal_actions_mask(player), dtype=np.int8)))
+                    steps += 1
+                elif kind == "fast obs" or (kind == "learner env-step, fast obs" and s.current_player() == 0):
+                    player = s.current_player()
+                    observation.set_from(s, player)  # observation.tensor, a numpy view, now holds it
+                    legal = s.legal_actions(player)
+                    s.apply_action(legal[rng.randrange(len(legal))])
+                    steps += 1
                     decisions += 1
                 else:
                     legal = s.legal_actions()
                     s.apply_action(legal[rng.randrange(len(legal))])
                     decisions += 1
+                    if kind == "bare":
+                        steps += 1
             state["s"] = s
-            return decisions
+            state["steps"] += steps
+            state["decisions"] += decisions if kind != "obs+mask" else steps
+            return steps
 
         burst()
-        rows.append(Row(f"crazy_eights (OpenSpiel, in process{', obs+mask' if observe else ', bare'})", lambda sec, b=burst: timed(b, sec, None)))
+        row = Row(f"crazy_eights (OpenSpiel, in process, {kind})", lambda sec, b=burst: timed(b, sec, None))
+        row.decisions = lambda state=state: state["decisions"] / state["steps"]
+        rows.append(row)
+    # The fast API's tensor is observation_tensor()'s, value for value.
+    s, deal = game.new_initial_state(), random.Random(1)
+    while s.is_chance_node():
+        outcomes = s.chance_outcomes()
+        s.apply_action(outcomes[deal.randrange(len(outcomes))][0])
+    observation = make_observation(game)
+    observation.set_from(s, s.current_player())
+    assert np.array_equal(observation.tensor, np.asarray(s.observation_tensor(s.current_player()), dtype=np.float32))
     return rows
 
 
@@ -333,6 +410,35 @@ def mini_racer_costs() -> None:
         print(f"mini-racer {label}: {1e6 * (time.process_time() - c0) / n:.1f} CPU us per call ({n / (time.perf_counter() - t0):,.0f}/s)")
 
 
+def per_decision(rows: List[Row], spiels: List[str]) -> None:
+    """The vec and self-play rows against the OpenSpiel rows that do the same work, per env-step
+    and per decision (all seats), from each row's decision counts (count_decisions for ours, the
+    OpenSpiel loops' own): ``make_vec`` (a learner observed, random seats) against the learner
+    env-step row; self-play (every decision observed) against the rows that observe every
+    decision."""
+    by = {row.name: row for row in rows}
+    print("decisions (all seats) and learner decisions per env-step; decisions/s and CPU us per decision (medians):")
+    for row in rows:
+        if row.name.startswith(("vec 64", "self-play 64")) or row.name in spiels:
+            d, ld = row.decisions(), row.learner_decisions()
+            rate, cpu = float(np.median(row.rates)), float(np.median(row.cpu_us))
+            print(f"  {row.name}: {d:.3f} and {ld:.3f} per env-step; {rate * d:,.0f} decisions/s; {cpu / d:.2f} CPU us per decision")
+    spiel = "crazy_eights (OpenSpiel, in process, {})"
+    pairs = [(f"vec 64 sevens, {t}", spiel.format("learner env-step, fast obs")) for t in ("fast path", "HTTP")]
+    pairs += [(f"self-play 64 sevens, {t}", spiel.format(k)) for t in ("fast path", "HTTP") for k in ("fast obs", "obs+mask")]
+    print("ours / OpenSpiel's doing the same work: by env-steps/s and decisions/s (wall-clock medians), and how many times fewer CPU us per env-step and per decision:")
+    for x, y in pairs:
+        if x in by and y in by:
+            a, b = by[x], by[y]
+            ra, rb = float(np.median(a.rates)), float(np.median(b.rates))
+            ca, cb = float(np.median(a.cpu_us)), float(np.median(b.cpu_us))
+            da, db = a.decisions(), b.decisions()
+            print(
+                f"  {x} / {y}: env-steps {ra / rb:.2f}x by rate, {cb / ca:.2f}x by CPU; "
+                f"decisions {ra * da / (rb * db):.2f}x by rate, {(cb / db) / (ca / da):.2f}x by CPU"
+            )
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--seconds", type=float, default=3.0)
@@ -397,7 +503,8 @@ def main() -> None:
         ("vec 64 sevens, fast path", "vec 64 sevens, HTTP"),
         ("self-play 64 sevens, fast path", "self-play 64 sevens, HTTP"),
     ]
-    for spiel in ("crazy_eights (OpenSpiel, in process, obs+mask)", "crazy_eights (OpenSpiel, in process, bare)"):
+    spiels = [row.name for row in rows if row.name.startswith("crazy_eights")]
+    for spiel in spiels:
         for ours in ("vec 64 sevens, fast path", "vec 64 sevens, HTTP", "self-play 64 sevens, fast path", "self-play 64 sevens, HTTP"):
             pairs.append((ours, spiel))
     policy = [row.name for row in rows if "MLP" in row.name]
@@ -411,6 +518,8 @@ def main() -> None:
     for x, y in pairs:
         if x in cpu and y in cpu:
             print(f"  {x} vs {y}: {cpu[y] / cpu[x]:.2f}x")
+    if spiels:
+        per_decision(rows, spiels)
     if a.mini_racer:
         mini_racer_costs()
 
