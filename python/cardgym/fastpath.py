@@ -129,10 +129,7 @@ class FastConnection:
                 self._send_frame(frame)
                 kind, status, body = self._receive()
             except BaseException as e:
-                # A frame half-sent or half-read leaves the stream out of step: drop it.
-                self.close()
-                if _timed_out(e) is not e:
-                    raise _timed_out(e) from None
+                self._drop(e)
                 raise
             # Decoded under the lock: the receive buffer is reused by the next request.
             return kind, status, msgpack.unpackb(body, object_hook=self._hook if decode else None)
@@ -143,9 +140,7 @@ class FastConnection:
         try:
             self._send(op, payload)
         except BaseException as e:
-            self.close()
-            if _timed_out(e) is not e:
-                raise _timed_out(e) from None
+            self._drop(e)
             raise
 
     def receive(self) -> Tuple[int, int, Any]:
@@ -153,11 +148,18 @@ class FastConnection:
         try:
             kind, status, body = self._receive()
         except BaseException as e:
-            self.close()
-            if _timed_out(e) is not e:
-                raise _timed_out(e) from None
+            self._drop(e)
             raise
         return kind, status, msgpack.unpackb(body, object_hook=self._hook)
+
+    def _drop(self, e: BaseException) -> None:
+        """After ``e`` cut a request short: a frame half-sent or half-read leaves the stream out of
+        step, so the connection is closed; a kernel timeout is raised as ``socket.timeout``
+        (otherwise the caller re-raises ``e`` as it is)."""
+        self.close()
+        timed_out = _timed_out(e)
+        if timed_out is not e:
+            raise timed_out from None
 
     def fileno(self) -> int:
         """The socket's descriptor (for select: readable once a reply is arriving)."""

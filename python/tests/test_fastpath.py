@@ -12,7 +12,7 @@ import pytest
 from conftest import same_reply, shared_client
 
 import cardgym
-from cardgym.fastpath import FastConnection, FastPathBroken
+from cardgym.fastpath import OP_STEP, FastConnection, FastPathBroken
 
 
 @pytest.fixture(scope="module")
@@ -283,14 +283,18 @@ def _silent_server(path: str) -> socket.socket:
     listener.listen(1)
 
     def serve() -> None:
-        conn, _ = listener.accept()
-        with conn:
-            n = struct.unpack("<I", conn.recv(4, socket.MSG_WAITALL))[0]
-            conn.recv(n, socket.MSG_WAITALL)
-            body = msgpack.packb({"session": "s"})
-            conn.sendall(struct.pack("<IBxH", 4 + len(body), 0, 200) + body)
-            while conn.recv(4096):
-                pass  # read whatever comes, answer nothing
+        while True:  # one connection after another, until the listener is closed
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            with conn:
+                n = struct.unpack("<I", conn.recv(4, socket.MSG_WAITALL))[0]
+                conn.recv(n, socket.MSG_WAITALL)
+                body = msgpack.packb({"session": "s"})
+                conn.sendall(struct.pack("<IBxH", 4 + len(body), 0, 200) + body)
+                while conn.recv(4096):
+                    pass  # read whatever comes, answer nothing
 
     threading.Thread(target=serve, daemon=True).start()
     return listener
@@ -310,5 +314,11 @@ def test_a_step_past_the_timeout_raises_socket_timeout_and_drops_the_connection(
         with pytest.raises(socket.timeout):
             conn.step_one(0)
         assert conn.closed
+        # The split request (send, then receive its reply) the same way.
+        split = FastConnection(path, "key", 0.3)
+        split.send(OP_STEP, b"")
+        with pytest.raises(socket.timeout):
+            split.receive()
+        assert split.closed
     finally:
         listener.close()
