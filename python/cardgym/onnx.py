@@ -201,26 +201,7 @@ def export(
     if expected.shape != (probe.shape[0], action_size):
         raise ExportError(f"the policy maps [{probe.shape[0]}, {obs_size}] observations to {list(expected.shape)}; the contract needs [batch, {action_size}] logits")
 
-    was_training = getattr(policy, "training", False)
-    policy.eval()
-    buffer = io.BytesIO()
-    try:
-        with torch.no_grad():
-            torch.onnx.export(
-                policy,
-                (torch.zeros(2, obs_size, dtype=torch.float32),),
-                buffer,
-                input_names=[INPUT_NAME],
-                output_names=[OUTPUT_NAME, VALUE_NAME] if value else [OUTPUT_NAME],
-                dynamic_axes={INPUT_NAME: {0: "batch"}, OUTPUT_NAME: {0: "batch"}, **({VALUE_NAME: {0: "batch"}} if value else {})},
-                opset_version=opset,
-                do_constant_folding=True,
-                **_torchscript_exporter(torch),
-            )
-    finally:
-        if was_training:
-            policy.train()
-    model = onnx.load_from_string(buffer.getvalue())
+    model = onnx.load_from_string(_onnx_bytes(torch, policy, obs_size, value=value, opset=opset))
     props = dict(metadata or {})
     props.update(contract_metadata(spec))
     del model.metadata_props[:]
@@ -233,19 +214,7 @@ def export(
     data = model.SerializeToString()
 
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=str(target.parent))
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it 0600; a model is an ordinary file
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    _write_atomically(target, data)
 
     # Check the file as written, not the bytes in memory.
     onnx.checker.check_model(str(target))
@@ -279,6 +248,48 @@ def export(
         "checked_with": checked,
         "max_abs_diff": worst,
     }
+
+
+def _onnx_bytes(torch: Any, policy: Any, obs_size: int, *, value: bool, opset: int) -> bytes:
+    """The policy traced to ONNX (in eval mode, restored after), dynamic batch, as bytes."""
+    was_training = getattr(policy, "training", False)
+    policy.eval()
+    buffer = io.BytesIO()
+    try:
+        with torch.no_grad():
+            torch.onnx.export(
+                policy,
+                (torch.zeros(2, obs_size, dtype=torch.float32),),
+                buffer,
+                input_names=[INPUT_NAME],
+                output_names=[OUTPUT_NAME, VALUE_NAME] if value else [OUTPUT_NAME],
+                dynamic_axes={INPUT_NAME: {0: "batch"}, OUTPUT_NAME: {0: "batch"}, **({VALUE_NAME: {0: "batch"}} if value else {})},
+                opset_version=opset,
+                do_constant_folding=True,
+                **_torchscript_exporter(torch),
+            )
+    finally:
+        if was_training:
+            policy.train()
+    return buffer.getvalue()
+
+
+def _write_atomically(target: Path, data: bytes) -> None:
+    """Writes ``data`` to a temporary file beside ``target`` and renames it into place, so a
+    reader never sees half a file; the file gets the mode an ordinary file would (umask)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=str(target.parent))
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it 0600; a model is an ordinary file
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
 
 
 def _torchscript_exporter(torch: Any) -> Dict[str, Any]:
