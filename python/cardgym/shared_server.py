@@ -24,6 +24,10 @@ How it works:
   (close(), exit, SIGKILL), so a dead client never keeps a server alive. When the last lease is
   gone the server waits ``CARDGYM_SHARED_GRACE`` seconds (default 5) for a new one, then exits.
   A forked child inherits its parent's lease with the connection (both must end to release it).
+* **Pruning.** A process that starts a server first removes the folders of other builds whose
+  servers are all gone (no live pid, no lease socket that answers), each only while it holds
+  that build's lock, taken without waiting: a folder in use, or one a process of its build is
+  locking now, is left.
 * **Opt out.** ``CARDGYM_SHARED_SERVER=0`` or ``Client(shared_server=False)``: each process
   starts its own server, stopped when its last client closes. Sharing also needs Unix sockets and
   ``fcntl`` (not on Windows) and the ``unix`` transport; elsewhere, or if the folder is unusable
@@ -39,6 +43,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import secrets
 import shutil
 import socket
@@ -192,19 +197,118 @@ def _stats(root: Path, names: List[str]) -> List[str]:
     return out
 
 
+#: How often a process takes a build's lock again when the build's folder was pruned meanwhile.
+_LOCK_TRIES = 10
+
+
 @contextmanager
 def _locked(path: Path) -> Iterator[None]:
+    """Holds the exclusive lock ``path`` (a build folder's ``lock``). Another process may prune the
+    build's folder while this one opens or waits for the lock (_prune_other_builds): a lock on a
+    file that is no longer at ``path`` guards nothing, so the folder is made again and the lock
+    taken anew."""
+    import fcntl
+
+    for _ in range(_LOCK_TRIES):
+        private_dir(path.parent)
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        except FileNotFoundError:
+            continue  # the folder was pruned between its making and this open
+        except OSError as e:  # a folder we may not write into, a lock that is not a file
+            raise NotShareable(f"cannot open the lock file {path}: {e}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            if _is_at(fd, path):
+                yield
+                return
+        finally:
+            os.close(fd)  # releases the lock
+    raise NotShareable(f"the lock file {path} was removed {_LOCK_TRIES} times while this process took it")
+
+
+def _is_at(fd: int, path: Path) -> bool:
+    """Whether the open file ``fd`` is the file at ``path`` (not one removed or replaced since)."""
+    try:
+        at, held = os.stat(path), os.fstat(fd)
+    except OSError:
+        return False
+    return (at.st_dev, at.st_ino) == (held.st_dev, held.st_ino)
+
+
+#: A build folder's name: build_key's 24 hex digits.
+_BUILD_NAME = re.compile(r"[0-9a-f]{24}")
+
+
+def _prune_other_builds(base: Path, keep: str) -> None:
+    """Removes the folders of other builds no server runs from any more. Every build leaves one (an
+    edited source file is a new build) and nothing else removes it. A folder is removed only while
+    this process holds its lock, taken without waiting (a process of that build starting or
+    connecting holds it now: the folder stays), and only when none of its servers runs: no live
+    pid, no lease socket that answers. Called by a process starting a server, under its own
+    build's lock; a process of the pruned build that waited for the lock takes it again (_locked)."""
     import fcntl
 
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-    except OSError as e:  # a folder we may not write into, a lock that is not a file
-        raise NotShareable(f"cannot open the lock file {path}: {e}") from None
+        entries = list(base.iterdir())
+    except OSError:
+        return
+    for entry in entries:
+        if entry.name == keep or not _BUILD_NAME.fullmatch(entry.name) or entry.is_symlink() or not entry.is_dir():
+            continue
+        lock = entry / "lock"
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+        except OSError:
+            continue
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                continue  # held: a process of that build is starting or joining its server now
+            if _is_at(fd, lock) and not _any_server_running(entry):
+                shutil.rmtree(entry, ignore_errors=True)
+                _log.info("removed %s: the folder of another cardgym build, whose servers are all gone", entry)
+        finally:
+            os.close(fd)
+
+
+def _any_server_running(build: Path) -> bool:
+    """Whether a server of this build folder may still run: a pid in it that is alive (or not ours
+    to signal), or a lease socket that answers; a folder that cannot be read counts as running."""
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
+        instances = [e for e in build.iterdir() if e.is_dir() and not e.is_symlink()]
+    except OSError:
+        return True
+    for instance in instances:
+        try:
+            os.kill(int((instance / "pid").read_text("ascii")), 0)
+            return True
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            return True
+        except (OSError, ValueError):
+            pass  # no pid: a start that failed
+        if _answers(instance / "lease.sock"):
+            return True
+    return False
+
+
+def _answers(path: Path) -> bool:
+    """Whether something accepts connections on the Unix socket ``path`` (the connection is closed
+    at once: a lease given back before any grace counts)."""
+    if not path.exists():
+        return False
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.settimeout(HELLO_TIMEOUT)
+        sock.connect(str(path))
+        return True
+    except OSError:
+        return False
     finally:
-        os.close(fd)  # releases the lock
+        sock.close()
 
 
 class SharedServer:
@@ -309,6 +413,7 @@ def lease(found: Path, repo: Path, program: List[str], node: str, node_version: 
             if got is not None:
                 return SharedServer(got["socket"], got["hello"], repo, node, node_version, folder / current, started=False)
         _remove_dead_servers(folder)
+        _prune_other_builds(folder.parent, key)
         return _start(folder, key, repo, program, node, node_version, node_args, env, start_timeout)
 
 

@@ -366,3 +366,93 @@ def test_a_build_folder_where_no_server_folder_can_be_made_is_not_shareable(fold
     with pytest.raises(shared_server.NotShareable, match="Permission denied"):
         shared_server.lease(found, repo, program, node, server.node_version(node), list(server.SERVER_NODE_FLAGS), server.node_environment(), server.START_TIMEOUT)
     assert [p.name for p in build.iterdir()] == ["lock"], "nothing but the lock may be left in the build folder"
+
+
+def _plant_build(base: Path, name: str, pid: Optional[int], lease_socket: bool = False) -> Path:
+    """A build folder as a server of that build leaves it: its lock, `current` and one server
+    folder with its pid (none: a start that failed), log and, if asked, a listening lease socket."""
+    build = base / name
+    instance = build / ("0f" * 8)
+    instance.mkdir(parents=True, mode=0o700)
+    (build / "lock").touch()
+    (build / "current").write_text("0f" * 8)
+    (instance / "server.log").write_text("a server's output\n")
+    if pid is not None:
+        (instance / "pid").write_text(str(pid))
+    return build
+
+
+def _dead_pid() -> int:
+    p = subprocess.Popen([sys.executable, "-c", "pass"])
+    p.wait(hang_guard())
+    return p.pid
+
+
+def test_starting_a_server_prunes_the_folders_of_other_builds_whose_servers_are_gone(spawn, folder: str) -> None:
+    import fcntl
+
+    base = Path(folder)
+    alive = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        stale = _plant_build(base, "a1" * 12, _dead_pid())
+        failed_start = _plant_build(base, "a2" * 12, None)
+        running = _plant_build(base, "b1" * 12, alive.pid)
+        # A server whose pid file is wrong but whose lease socket answers is still running.
+        answering = _plant_build(base, "b2" * 12, _dead_pid())
+        listener.bind(str(answering / ("0f" * 8) / "lease.sock"))
+        listener.listen(1)
+        # A process of that build is starting or joining its server now: it holds the lock.
+        locking = _plant_build(base, "b3" * 12, _dead_pid())
+        held = os.open(locking / "lock", os.O_RDWR)
+        fcntl.flock(held, fcntl.LOCK_EX)
+        not_a_build = base / "notes"
+        not_a_build.mkdir()
+        a = spawn()
+        assert a.make()["started"] == "True"
+        os.close(held)
+        left = sorted(p.name for p in base.iterdir())
+        assert not stale.exists() and not failed_start.exists(), f"stale build folders left: {left}"
+        for kept in (running, answering, locking, not_a_build):
+            assert kept.exists(), f"{kept.name} was removed"
+        assert (running / ("0f" * 8) / "server.log").exists()
+        assert _build_folder(folder).exists(), "the new server's own folder"
+        assert a.ask("step") == "ok"
+    finally:
+        listener.close()
+        # The folder fixture kills the pids it finds: not these, whose numbers may be reused by now.
+        for planted in Path(folder).glob("[ab]?" * 12 + "/*/pid"):
+            planted.unlink()
+        assert alive.stdin is not None
+        alive.stdin.close()
+        alive.wait(hang_guard())
+
+
+def test_a_process_whose_build_folder_is_pruned_while_it_takes_the_lock_takes_it_again(folder: str, monkeypatch) -> None:
+    # The pruner removes the folder between this process's open of the lock and its flock: the
+    # lock it then holds is on a removed file and guards nothing; it must hold the one at the path.
+    import fcntl
+
+    from cardgym import shared_server
+
+    build = Path(folder) / ("c1" * 12)
+    build.mkdir(mode=0o700)
+    real_flock = fcntl.flock
+    pruned: List[int] = []
+
+    def prune_first(fd: int, op: int) -> None:
+        if not pruned:
+            pruned.append(fd)
+            shutil.rmtree(build)
+        real_flock(fd, op)
+
+    monkeypatch.setattr(fcntl, "flock", prune_first)
+    with shared_server._locked(build / "lock"):
+        monkeypatch.setattr(fcntl, "flock", real_flock)
+        assert pruned and (build / "lock").exists(), "the folder and its lock were not made again"
+        other = os.open(build / "lock", os.O_RDWR)
+        try:
+            with pytest.raises(BlockingIOError):
+                fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        finally:
+            os.close(other)
