@@ -13,6 +13,7 @@ import { registry } from "../../engine/games.ts";
 import { adapters } from "../../env/games/index.ts";
 import { ManualClock } from "../../agents/clock.ts";
 import { TableStore } from "../../env/live/store.ts";
+import type { Table } from "../../env/live/table.ts";
 import { readKey } from "../../env/live/signing.ts";
 import { checkSignedRecord } from "../../env/live/verify.ts";
 import { mutated } from "../fixtures/fuzz.ts";
@@ -37,6 +38,14 @@ async function answerFirst(s: TableStore, id: string, n: number): Promise<void> 
     const f = t.seatFrame(seat, t.seq);
     await t.answer(seat, f.seq, f.decisions[0]!.id);
   }
+}
+
+/** A seat that does not decide now is left by its holder and joined by a newcomer. */
+async function changeHands(t: Table): Promise<void> {
+  const actor = t.seatFrame(0, t.seq).actor;
+  const idle = actor === 0 ? 1 : 0;
+  await t.leave(idle);
+  await t.join(idle);
 }
 
 type Damage = { op: "cut" | "flip" | "swap" | "dup" | "garbage" | "json" | "huge" | "drop" | "head"; at: number; to: number; bytes: Uint8Array; json: unknown };
@@ -107,6 +116,9 @@ describe("damaged journals at a restart", () => {
     const victim = await a.create({ game: "sevens", seats: ["human", "human", "human"], seed: 1 });
     const other = await a.create({ game: "sevens", seats: ["human", "human", "human"], seed: 2 });
     await answerFirst(a, victim.table, 6);
+    // A seat left and joined mid-game: seat lines, signed into the chain, among the decisions.
+    await changeHands(a.get(victim.table));
+    await answerFirst(a, victim.table, 2);
     await answerFirst(a, other.table, 5);
     const otherSeq = a.get(other.table).seq;
     a.close();
@@ -154,8 +166,11 @@ describe("signed records checked by replay --verify", () => {
     const a = store(dir);
     const made = await a.create({ game: "blackpoker", seats: ["human", "human"], seed: 5 });
     const t = a.get(made.table);
+    await answerFirst(a, made.table, 2);
+    await changeHands(t);
     while (!t.isFinished) await answerFirst(a, made.table, 1);
     const record = t.record();
+    expect(record.signed.seats?.map((c) => c.change)).toEqual(["leave", "join"]);
     a.close();
     const key = readKey(dir);
     expect(checkSignedRecord(registry, key, record).status).toBe("verified");

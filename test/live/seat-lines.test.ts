@@ -160,6 +160,39 @@ describe("seat lines are signed into the chain", () => {
   });
 });
 
+describe("a seat change and a decision written at the same time", () => {
+  it("chain in the order they are journaled, whichever comes first: the journal loads, each seat line where it was signed", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const a = store(dir);
+    const made = await a.create({ game: "sevens", seats: ["human", "human", "human"], seed: 4 });
+    const t = a.get(made.table);
+    // A leave asked for while the decision's lines are being written (not awaited), then a
+    // decision asked for while the return's line is being written.
+    const actor = t.seatFrame(0, t.seq).actor as number;
+    const idle = idleSeat(t);
+    const decided = t.answer(actor, 0, t.seatFrame(actor, 0).decisions[0]!.id);
+    const left = t.leave(idle);
+    await Promise.all([decided, left]);
+    const returned = t.touch(idle);
+    const next = t.seatFrame(0, t.seq).actor as number;
+    const decidedAgain = t.answer(next, 1, t.seatFrame(next, 1).decisions[0]!.id);
+    await Promise.all([returned, decidedAgain]);
+    a.close();
+    expect(readLines(journalOf(dir, made.table)).map((l) => [l.t, l.seq ?? l.entry?.seq])).toEqual([
+      ["header", undefined],
+      ["entry", 0],
+      ["leave", 1],
+      ["return", 1],
+      ["entry", 1],
+    ]);
+    const b = store(dir);
+    expect(b.recover()).toEqual({ recovered: 1, failed: [] });
+    expect(b.get(made.table).summary().integrity).toBeUndefined();
+    expect(b.get(made.table).seq).toBe(2);
+  });
+});
+
 describe("the finished record carries the seat changes", () => {
   it("its seat changes verify with the entries; an edited, dropped or reordered one does not", async () => {
     const { dir, table } = await tableWithSeatChanges();
