@@ -53,17 +53,22 @@ async function answerOne(t: Table): Promise<void> {
 /** A seat other than the one that must decide now (its change starts no agent). */
 const idleSeat = (t: Table, not: number[] = []) => [0, 1, 2].find((s) => s !== t.seatFrame(0, t.seq).actor && !not.includes(s))!;
 
+/** A new sevens table of three people on a fresh data dir (removed after the test). */
+async function peopleTable(seed: number) {
+  const dir = tempDir();
+  dirs.push(dir);
+  const a = store(dir);
+  const made = await a.create({ game: "sevens", seats: ["human", "human", "human"], seed });
+  return { dir, a, made, t: a.get(made.table) };
+}
+
 /**
  * A sevens table of three people: two decisions, a seat left and joined by a newcomer, two
  * decisions, another seat left and returned to by its holder; the store closed (the server
  * stopped). Its journal: header, 2 entries, leave, join, 2 entries, leave, return.
  */
 async function tableWithSeatChanges() {
-  const dir = tempDir();
-  dirs.push(dir);
-  const a = store(dir);
-  const made = await a.create({ game: "sevens", seats: ["human", "human", "human"], seed: 9 });
-  const t = a.get(made.table);
+  const { dir, a, made, t } = await peopleTable(9);
   for (let i = 0; i < 2; i++) await answerOne(t);
   const joined = idleSeat(t);
   await t.leave(joined);
@@ -162,11 +167,7 @@ describe("seat lines are signed into the chain", () => {
 
 describe("a seat change and a decision written at the same time", () => {
   it("chain in the order they are journaled, whichever comes first: the journal loads, each seat line where it was signed", async () => {
-    const dir = tempDir();
-    dirs.push(dir);
-    const a = store(dir);
-    const made = await a.create({ game: "sevens", seats: ["human", "human", "human"], seed: 4 });
-    const t = a.get(made.table);
+    const { dir, a, made, t } = await peopleTable(4);
     // A leave asked for while the decision's lines are being written (not awaited), then a
     // decision asked for while the return's line is being written.
     const actor = t.seatFrame(0, t.seq).actor as number;
