@@ -26,6 +26,8 @@ function linter(root: string): ESLint {
         linterOptions: { reportUnusedDisableDirectives: "off" },
         rules: { "cardgym/layers": ["error", { root }] },
       },
+      // As in eslint.config.js: no comment switches these rules off in the source folders.
+      { files: ["engine/**", "agents/**", "env/**"], linterOptions: { noInlineConfig: true } },
       { files: ["engine/**"], rules: purityRules(root) },
       { files: ["agents/**"], rules: { "cardgym/generic-agents": ["error", { root }] } },
       { files: ["env/live/**"], rules: { "cardgym/ports": ["error", { root }] } },

@@ -106,6 +106,13 @@ describe("layering and engine purity (the lint rules of scripts/lint/layers.js)"
     expect(await layerProblemsOf(root, "agents/statics.ts", text)).toEqual([]);
   });
 
+  it("take no comment as an exception: eslint-disable before a violation in engine/ or env/live changes nothing", async () => {
+    const state = (await layerProblemsOf(root, "engine/x/state.ts", "/* eslint-disable */\nexport let last = 0;\n")).join("\n");
+    expect(state).toMatch(/state\.ts:2: .*top-level `let last`/);
+    const port = await layerProblemsOf(root, "env/live/a.ts", '// eslint-disable-next-line cardgym/ports\nexport { x } from "../server/app.ts";\n');
+    expect(port.join("\n")).toMatch(/a\.ts:2: .*may not import env\/server\/app\.ts/);
+  });
+
   it("flag draft.ts's old module-level memo, planted back into the real file", async () => {
     const path = "engine/dcg/draft.ts";
     const real = readFileSync(`${root}/${path}`, "utf8");

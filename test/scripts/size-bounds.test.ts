@@ -48,6 +48,23 @@ describe("size bounds of the project's ESLint config (docs/quality-bar.md)", () 
     expect(await rulesHit("env/server/planted.js", text)).toContain("max-lines");
   });
 
+  it("hold in the source folders whatever a comment says: eslint-disable switches none of the project's rules off there", async () => {
+    const hits = async (path: string, text: string) => {
+      const [result] = await new ESLint({ cwd: root }).lintText(text, { filePath: `${root}/${path}` });
+      return (result?.messages ?? []).map((m) => m.ruleId ?? "");
+    };
+    expect(await rulesHit("env/live/planted.ts", `/* eslint-disable */\n${fn(121)}`)).toContain("max-lines-per-function");
+    expect(await rulesHit("agents/planted.ts", `/* eslint-disable max-lines-per-function */\n${fn(121)}`)).toContain("max-lines-per-function");
+    expect(await hits("engine/dcg/planted.ts", "// eslint-disable-next-line cardgym/no-module-state\nexport let last = 0;\n")).toContain(
+      "cardgym/no-module-state",
+    );
+    expect(await hits("env/live/planted.ts", '// eslint-disable-next-line cardgym/ports\nexport { x } from "../server/app.ts";\n')).toContain("cardgym/ports");
+    const nonNull = "export const first = (xs: readonly number[]): number => xs[0]!; // eslint-disable-line @typescript-eslint/no-non-null-assertion\n";
+    expect(await hits("web/src/planted.ts", nonNull)).toContain("@typescript-eslint/no-non-null-assertion");
+    // Scripts and tests may still say where a rule does not apply.
+    expect(await rulesHit("scripts/planted.ts", `/* eslint-disable */\n${fn(200)}`)).toEqual([]);
+  });
+
   it("refuse a file over 400 lines in env/ only", async () => {
     const text = Array.from({ length: 401 }, (_, i) => `export const c${i} = ${i};`).join("\n") + "\n";
     expect(await rulesHit("env/server/planted.ts", text)).toContain("max-lines");
