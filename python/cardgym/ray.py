@@ -220,6 +220,9 @@ def arena(
     of ``part_size`` games, at most ``workers`` at once (default: the cluster's CPUs). Returns the
     report (``arena.json`` as a dict, gates included); with ``out`` the report files are written
     there, with ``history`` a line is appended, with ``gate`` a failed gate raises PartFailed."""
+    if isinstance(agents, str):
+        # ",".join would split it into letters, and the CLI would name agent "r" as unknown.
+        raise TypeError(f"agents is a list of agent specs, such as {agents.split(',')!r}, not the string {agents!r}")
     if part_size < 1:
         raise ValueError(f"part_size must be at least 1, got {part_size}")
     args = ["--game", game, "--agents", ",".join(agents), "--games", str(games), "--seed", str(seed), *_config_args(config)]

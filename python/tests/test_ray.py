@@ -182,6 +182,12 @@ def test_a_killed_worker_changes_nothing(cluster, arena_reference):
     assert left_parts() == []
 
 
+def test_agents_given_as_one_string_are_refused_before_anything_runs():
+    # The CLI's comma list passed as it is: refused by name, not played as agents "r", "a", "n"...
+    with pytest.raises(TypeError, match=r"agents is a list of agent specs, such as \['random', 'computer'\]"):
+        cardgym_ray.arena("sevens", "random,computer", games=4)
+
+
 def test_parts_resolve_the_champion_from_the_checkout():
     """The bundled arena CLI the parts run finds models/registry.json (champion, model:<name>)."""
     planned = json.loads(cardgym_ray._run_cli(None, ["--sprt", "--game", "dcg", "--candidate", "champion", "--baseline", "model:dcg-ppo-v1", "--plan"]))
