@@ -2,7 +2,7 @@ import { must, Rng, type AnyGame, type Seat } from "../engine/core/index.ts";
 import { sampleState } from "./determinized.ts";
 import { fastDecisionKey } from "./decision-key.ts";
 import { gameEvaluator, randomPlayout, type Evaluator } from "./evaluators/index.ts";
-import type { DecisionRequest, Facilitatee } from "./facilitatee.ts";
+import type { DecisionRequest, Facilitatee, TimedDecision } from "./facilitatee.ts";
 import type { PolicyModel } from "./onnx/policy-model.ts";
 import type { PolicyAdapter } from "./policy-adapter.ts";
 
@@ -104,6 +104,31 @@ interface TreeNode {
 
 const newNode = (): TreeNode => ({ byKey: new Map(), expanded: false });
 
+/**
+ * The time one decision's own code runs (see GuidedMctsAgent.decideTimed). Other games' code runs
+ * only while the search is suspended at an await, so the search pauses this before each await
+ * and at the exit of each of its async steps (their caller resumes after a microtask hop, during
+ * which other games may run), and resumes after each await.
+ */
+class OwnTime {
+  ms = 0;
+  private since: number | null;
+
+  constructor(private readonly now: () => number) {
+    this.since = now();
+  }
+
+  pause(): void {
+    if (this.since === null) return;
+    this.ms += this.now() - this.since;
+    this.since = null;
+  }
+
+  resume(): void {
+    this.since ??= this.now();
+  }
+}
+
 const NO_STATS: Readonly<GuidedStats> = { iterations: 0, netValues: 0, evalValues: 0, terminal: 0, childValues: 0, rollouts: 0, rolloutRuns: 0 };
 
 /** A value the model produced, made safe: NaN and infinities count as 0, the rest is clamped to [-1, 1]. */
@@ -129,6 +154,8 @@ export class GuidedMctsAgent implements Facilitatee {
   private readonly options: GuidedMctsOptions;
   private obs: Float32Array;
   private evaluator: Evaluator | null | undefined;
+  /** While decideTimed runs: the decision's own time and its share of the network runs. */
+  private own: { time: OwnTime; modelSeconds: number } | null = null;
   lastVisits: number[] = [];
   /** The root's prior per legal index after the last decision (NaN for a decision never seen). */
   lastPriors: number[] = [];
@@ -142,6 +169,8 @@ export class GuidedMctsAgent implements Facilitatee {
     seed: number,
     options: Partial<GuidedMctsOptions> = {},
     name = "mcts",
+    /** Milliseconds, for decideTimed (tests inject a clock). */
+    private readonly now: () => number = () => performance.now(),
   ) {
     this.rng = Rng.seeded(seed);
     this.options = { ...GUIDED_DEFAULTS, ...options };
@@ -153,96 +182,133 @@ export class GuidedMctsAgent implements Facilitatee {
     await this.model.ready();
   }
 
-  async decide(request: DecisionRequest): Promise<number> {
-    const { game, seat, view, legal } = request;
-    Object.assign(this.lastStats, NO_STATS);
-    this.lastVisits = legal.map(() => 0);
-    this.lastPriors = legal.map(() => NaN);
-    this.lastValues = legal.map(() => NaN);
-    if (legal.length === 1) {
-      this.lastVisits[0] = 1;
-      this.lastPriors[0] = 1;
-      return 0;
+  /**
+   * The decision, with the work it cost: the search's own time (its code between awaits; other
+   * games' searches interleave at those awaits when the arena plays games concurrently) plus its
+   * share of each batched network run, never the time it waits for other games.
+   */
+  async decideTimed(request: DecisionRequest): Promise<TimedDecision> {
+    const own = { time: new OwnTime(this.now), modelSeconds: 0 };
+    this.own = own;
+    try {
+      const index = await this.decide(request); // decide pauses the time at its exit
+      return { index, seconds: own.time.ms / 1000 + own.modelSeconds };
+    } finally {
+      this.own = null;
     }
-    const seats = (game.config(sampleState(game, view, seat, this.rng)) as { seats?: unknown }).seats;
-    if (seats !== 2) throw new Error(`mcts with a policy values leaves as a two-seat zero-sum game; this ${game.info.id} game has ${String(seats)} seats`);
-    const root = newNode();
-    for (let n = 0; n < this.options.iters; n++) await this.iterate(game, view, seat, root);
-    this.lastStats.iterations = this.options.iters;
-    // An edge never tried has no entry: 0 visits. The first of the most visited is played.
-    const rootEdges = legal.map((d) => root.byKey.get(fastDecisionKey(d)));
-    this.lastVisits = rootEdges.map((e) => e?.visits ?? 0);
-    this.lastPriors = rootEdges.map((e) => e?.prior ?? NaN);
-    this.lastValues = rootEdges.map((e) => (e && e.visits > 0 ? e.total / e.visits : NaN));
-    let best = 0;
-    let most = -Infinity;
-    this.lastVisits.forEach((visits, i) => {
-      if (visits > most) {
-        most = visits;
-        best = i;
+  }
+
+  async decide(request: DecisionRequest): Promise<number> {
+    try {
+      const { game, seat, view, legal } = request;
+      Object.assign(this.lastStats, NO_STATS);
+      this.lastVisits = legal.map(() => 0);
+      this.lastPriors = legal.map(() => NaN);
+      this.lastValues = legal.map(() => NaN);
+      if (legal.length === 1) {
+        this.lastVisits[0] = 1;
+        this.lastPriors[0] = 1;
+        return 0;
       }
-    });
-    return best;
+      const seats = (game.config(sampleState(game, view, seat, this.rng)) as { seats?: unknown }).seats;
+      if (seats !== 2) throw new Error(`mcts with a policy values leaves as a two-seat zero-sum game; this ${game.info.id} game has ${String(seats)} seats`);
+      const root = newNode();
+      for (let n = 0; n < this.options.iters; n++) {
+        const step = this.iterate(game, view, seat, root);
+        this.own?.time.pause();
+        await step;
+        this.own?.time.resume();
+      }
+      this.lastStats.iterations = this.options.iters;
+      // An edge never tried has no entry: 0 visits. The first of the most visited is played.
+      const rootEdges = legal.map((d) => root.byKey.get(fastDecisionKey(d)));
+      this.lastVisits = rootEdges.map((e) => e?.visits ?? 0);
+      this.lastPriors = rootEdges.map((e) => e?.prior ?? NaN);
+      this.lastValues = rootEdges.map((e) => (e && e.visits > 0 ? e.total / e.visits : NaN));
+      let best = 0;
+      let most = -Infinity;
+      this.lastVisits.forEach((visits, i) => {
+        if (visits > most) {
+          most = visits;
+          best = i;
+        }
+      });
+      return best;
+    } finally {
+      // decideTimed resumes after a microtask hop, in which other games' searches may run.
+      this.own?.time.pause();
+    }
   }
 
   private async iterate(game: AnyGame, view: unknown, seat: Seat, root: TreeNode): Promise<void> {
-    let state = sampleState(game, view, seat, this.rng);
-    const path: { edge: Edge; actor: Seat }[] = [];
-    let node = root;
-    for (;;) {
-      const actor = game.actor(state);
-      if (actor === "terminal") {
-        this.lastStats.terminal++;
-        const r = game.returns(state);
-        for (const { edge, actor: a } of path) {
-          edge.visits++;
-          edge.total += must(r[a], "mcts: the return of a seat on the path");
+    try {
+      let state = sampleState(game, view, seat, this.rng);
+      const path: { edge: Edge; actor: Seat }[] = [];
+      let node = root;
+      for (;;) {
+        const actor = game.actor(state);
+        if (actor === "terminal") {
+          this.lastStats.terminal++;
+          const r = game.returns(state);
+          for (const { edge, actor: a } of path) {
+            edge.visits++;
+            edge.total += must(r[a], "mcts: the return of a seat on the path");
+          }
+          return;
         }
-        return;
-      }
-      const legal = game.legal(state);
-      const edges = legal.map((d) => {
-        const key = fastDecisionKey(d);
-        let e = node.byKey.get(key);
-        if (!e) {
-          e = { visits: 0, total: 0, avail: 0, prior: NaN, firstValue: NaN, child: null };
-          node.byKey.set(key, e);
-        }
-        return e;
-      });
-      const needsPrior = edges.some((e) => Number.isNaN(e.prior));
-      if (!node.expanded || needsPrior) {
-        const { net, logits, children } = await this.expand(game, state, actor, legal, edges, node === root);
-        if (!node.expanded) {
-          node.expanded = true;
-          if (path.length > 0) {
-            const mover = must(path.at(-1), "mcts: the edge into the leaf").actor;
-            const value =
-              this.options.depth > 0
-                ? await this.rolloutValue(game, state, legal, logits, actor)
-                : this.leafValue(game, state, legal, actor, mover, net, children);
-            this.backup(path, actor, value);
-            return;
+        const legal = game.legal(state);
+        const edges = legal.map((d) => {
+          const key = fastDecisionKey(d);
+          let e = node.byKey.get(key);
+          if (!e) {
+            e = { visits: 0, total: 0, avail: 0, prior: NaN, firstValue: NaN, child: null };
+            node.byKey.set(key, e);
+          }
+          return e;
+        });
+        const needsPrior = edges.some((e) => Number.isNaN(e.prior));
+        if (!node.expanded || needsPrior) {
+          const expanding = this.expand(game, state, actor, legal, edges, node === root);
+          this.own?.time.pause();
+          const { net, logits, children } = await expanding;
+          this.own?.time.resume();
+          if (!node.expanded) {
+            node.expanded = true;
+            if (path.length > 0) {
+              const mover = must(path.at(-1), "mcts: the edge into the leaf").actor;
+              let value: number;
+              if (this.options.depth > 0) {
+                const rolling = this.rolloutValue(game, state, legal, logits, actor);
+                this.own?.time.pause();
+                value = await rolling;
+                this.own?.time.resume();
+              } else value = this.leafValue(game, state, legal, actor, mover, net, children);
+              this.backup(path, actor, value);
+              return;
+            }
           }
         }
+        let chosen = 0;
+        let bestScore = -Infinity;
+        const efpu = this.options.efpu;
+        edges.forEach((e, i) => {
+          e.avail++;
+          const q = e.visits > 0 ? e.total / e.visits : efpu && !Number.isNaN(e.firstValue) ? e.firstValue : 0;
+          const score = q + (this.options.cpuct * e.prior * Math.sqrt(e.avail)) / (1 + e.visits);
+          if (score > bestScore) {
+            bestScore = score;
+            chosen = i;
+          }
+        });
+        const edge = must(edges[chosen], "mcts: the chosen edge");
+        path.push({ edge, actor });
+        state = game.applyTrusted(state, legal[chosen]);
+        edge.child ??= newNode();
+        node = edge.child;
       }
-      let chosen = 0;
-      let bestScore = -Infinity;
-      const efpu = this.options.efpu;
-      edges.forEach((e, i) => {
-        e.avail++;
-        const q = e.visits > 0 ? e.total / e.visits : efpu && !Number.isNaN(e.firstValue) ? e.firstValue : 0;
-        const score = q + (this.options.cpuct * e.prior * Math.sqrt(e.avail)) / (1 + e.visits);
-        if (score > bestScore) {
-          bestScore = score;
-          chosen = i;
-        }
-      });
-      const edge = must(edges[chosen], "mcts: the chosen edge");
-      path.push({ edge, actor });
-      state = game.applyTrusted(state, legal[chosen]);
-      edge.child ??= newNode();
-      node = edge.child;
+    } finally {
+      // The caller resumes after a microtask hop, in which other games' searches may run.
+      this.own?.time.pause();
     }
   }
 
@@ -259,15 +325,23 @@ export class GuidedMctsAgent implements Facilitatee {
     edges: readonly Edge[],
     atRoot: boolean,
   ): Promise<{ net: number | null; logits: number[]; children: number[] | null }> {
-    const asked = await this.ask(game, state, actor, legal);
-    const { eprior, efpu, value, rootNoise } = this.options;
-    const children = eprior > 0 || efpu || value === "ply" ? this.childValues(game, state, actor, legal, edges) : null;
-    const priors = children !== null && eprior > 0 ? biasedPriors(asked.priors, children, eprior) : asked.priors;
-    const noise = atRoot ? rootNoise : 0;
-    edges.forEach((e, i) => {
-      if (Number.isNaN(e.prior)) e.prior = (1 - noise) * must(priors[i], "mcts: the prior of a legal decision") + noise / edges.length;
-    });
-    return { net: asked.value, logits: asked.logits, children };
+    try {
+      const asking = this.ask(game, state, actor, legal);
+      this.own?.time.pause();
+      const asked = await asking;
+      this.own?.time.resume();
+      const { eprior, efpu, value, rootNoise } = this.options;
+      const children = eprior > 0 || efpu || value === "ply" ? this.childValues(game, state, actor, legal, edges) : null;
+      const priors = children !== null && eprior > 0 ? biasedPriors(asked.priors, children, eprior) : asked.priors;
+      const noise = atRoot ? rootNoise : 0;
+      edges.forEach((e, i) => {
+        if (Number.isNaN(e.prior)) e.prior = (1 - noise) * must(priors[i], "mcts: the prior of a legal decision") + noise / edges.length;
+      });
+      return { net: asked.value, logits: asked.logits, children };
+    } finally {
+      // The caller resumes after a microtask hop, in which other games' searches may run.
+      this.own?.time.pause();
+    }
   }
 
   /**
@@ -277,32 +351,40 @@ export class GuidedMctsAgent implements Facilitatee {
    * own run (`leafLogits`, over `leafLegal`) serves the first.
    */
   private async rolloutValue(game: AnyGame, leaf: unknown, leafLegal: readonly unknown[], leafLogits: readonly number[], actor: Seat): Promise<number> {
-    const { depth, rollout } = this.options;
-    this.lastStats.rollouts++;
-    let end = leaf;
-    if (rollout === "random") end = randomPlayout(game, leaf, this.rng, depth, depth);
-    else {
-      let legal = leafLegal;
-      let logits = leafLogits;
-      for (let step = 0; step < depth; step++) {
-        if (step > 0) {
-          const seat = game.actor(end);
-          if (seat === "terminal") break;
-          legal = game.legal(end);
-          if (legal.length > 1) {
-            this.lastStats.rolloutRuns++;
-            logits = (await this.ask(game, end, seat, legal)).logits;
+    try {
+      const { depth, rollout } = this.options;
+      this.lastStats.rollouts++;
+      let end = leaf;
+      if (rollout === "random") end = randomPlayout(game, leaf, this.rng, depth, depth);
+      else {
+        let legal = leafLegal;
+        let logits = leafLogits;
+        for (let step = 0; step < depth; step++) {
+          if (step > 0) {
+            const seat = game.actor(end);
+            if (seat === "terminal") break;
+            legal = game.legal(end);
+            if (legal.length > 1) {
+              this.lastStats.rolloutRuns++;
+              const asking = this.ask(game, end, seat, legal);
+              this.own?.time.pause();
+              logits = (await asking).logits;
+              this.own?.time.resume();
+            }
           }
+          end = game.applyTrusted(end, legal[legal.length === 1 ? 0 : sampleSoftmax(logits, this.rng)]);
         }
-        end = game.applyTrusted(end, legal[legal.length === 1 ? 0 : sampleSoftmax(logits, this.rng)]);
       }
+      if (game.actor(end) === "terminal") {
+        this.lastStats.terminal++;
+        return must(game.returns(end)[actor], "mcts: the return of the leaf's actor");
+      }
+      this.lastStats.evalValues++;
+      return this.staticValue(game, end, actor, actor);
+    } finally {
+      // The caller resumes after a microtask hop, in which other games' searches may run.
+      this.own?.time.pause();
     }
-    if (game.actor(end) === "terminal") {
-      this.lastStats.terminal++;
-      return must(game.returns(end)[actor], "mcts: the return of the leaf's actor");
-    }
-    this.lastStats.evalValues++;
-    return this.staticValue(game, end, actor, actor);
   }
 
   /** A new leaf's value for `actor` (reached by `mover`'s decision), from the source `value` names. */
@@ -363,21 +445,30 @@ export class GuidedMctsAgent implements Facilitatee {
     actor: Seat,
     legal: readonly unknown[],
   ): Promise<{ priors: number[]; logits: number[]; value: number | null }> {
-    const view = game.view(state, actor);
-    const { actions, observation } = this.adapter;
-    const ids = legal.map((d) => {
-      const id = actions.encode(view, d);
-      if (!Number.isInteger(id) || id < 0 || id >= actions.size)
-        throw new Error(`mcts: the action codec mapped a legal decision to ${id}, outside [0, ${actions.size})`);
-      return id;
-    });
-    const obs = this.obs;
-    obs.fill(0);
-    observation.encode(view, obs);
-    const { logits, value } = await this.model.inferWithValue(obs);
-    // The ids are checked against the action space, which the model's output matches (checked at load).
-    const xs = ids.map((id) => must(logits[id], "mcts: the logit of a legal action"));
-    return { priors: softmax(xs, this.options.ptemp), logits: xs, value };
+    try {
+      const view = game.view(state, actor);
+      const { actions, observation } = this.adapter;
+      const ids = legal.map((d) => {
+        const id = actions.encode(view, d);
+        if (!Number.isInteger(id) || id < 0 || id >= actions.size)
+          throw new Error(`mcts: the action codec mapped a legal decision to ${id}, outside [0, ${actions.size})`);
+        return id;
+      });
+      const obs = this.obs;
+      obs.fill(0);
+      observation.encode(view, obs);
+      const running = this.model.inferWithValue(obs);
+      this.own?.time.pause();
+      const { logits, value, seconds } = await running;
+      this.own?.time.resume();
+      if (this.own) this.own.modelSeconds += seconds;
+      // The ids are checked against the action space, which the model's output matches (checked at load).
+      const xs = ids.map((id) => must(logits[id], "mcts: the logit of a legal action"));
+      return { priors: softmax(xs, this.options.ptemp), logits: xs, value };
+    } finally {
+      // The caller resumes after a microtask hop, in which other games' searches may run.
+      this.own?.time.pause();
+    }
   }
 
   /**

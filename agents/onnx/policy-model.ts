@@ -138,11 +138,12 @@ export class PolicyModel {
   }
 
   /**
-   * Logits and value for one observation. The value is the model's raw number, or null without a
-   * value output; callers must treat it as untrusted (it may be NaN or out of range).
+   * Logits and value for one observation, with its share of the run's seconds (as inferTimed). The
+   * value is the model's raw number, or null without a value output; callers must treat it as
+   * untrusted (it may be NaN or out of range).
    */
-  inferWithValue(obs: Float32Array): Promise<{ readonly logits: Float32Array; readonly value: number | null }> {
-    return new Promise((resolve, reject) => this.enqueue({ obs, resolve: (logits, _seconds, value) => resolve({ logits, value }), reject }));
+  inferWithValue(obs: Float32Array): Promise<{ readonly logits: Float32Array; readonly value: number | null; readonly seconds: number }> {
+    return new Promise((resolve, reject) => this.enqueue({ obs, resolve: (logits, seconds, value) => resolve({ logits, value, seconds }), reject }));
   }
 
   private enqueue(request: Pending): void {

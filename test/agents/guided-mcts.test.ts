@@ -12,6 +12,8 @@ import { sampleState } from "../../agents/determinized.ts";
 import { randomPlayout } from "../../agents/evaluators/index.ts";
 import { GuidedMctsAgent, saneValue } from "../../agents/guided-mcts.ts";
 import type { DecisionRequest } from "../../agents/facilitatee.ts";
+import type { PolicyModel } from "../../agents/onnx/policy-model.ts";
+import type { PolicyAdapter } from "../../agents/policy-adapter.ts";
 import { dcgAdapter } from "../../env/games/dcg.ts";
 import { dcgEvaluator } from "../../agents/evaluators/dcg.ts";
 import { sevensAdapter } from "../../env/games/sevens.ts";
@@ -517,5 +519,58 @@ describe("mcts with a policy-value network (mcts:policy=...)", () => {
     const b = await guided(`mcts:policy=${file},iters=20`, request.seat);
     expect(await a.decide(request)).toBe(await b.decide(request));
     expect(a.lastVisits).toEqual(b.lastVisits);
+  });
+
+  it("times a decision by its own work and its share of the network runs, not by the other games' searches that interleave with it", async () => {
+    // One clock (ms) that only the searches' own work moves: each observation a search encodes
+    // costs it 1 ms (search a) or 3 ms (search b). A batched model answers every queued request
+    // at once on a later turn of the event loop, each with a 4 ms share of the run, as the arena's
+    // games share one model: the two searches wait on the same runs and resume in turn.
+    let clock = 0;
+    const queued: ((answer: { logits: Float32Array; value: number | null; seconds: number }) => void)[] = [];
+    const model = {
+      ready: () => Promise.resolve(),
+      inferWithValue: () =>
+        new Promise((resolve) => {
+          if (queued.length === 0)
+            setImmediate(() =>
+              queued.splice(0).forEach((answer) => answer({ logits: new Float32Array(dcgAdapter.actions.size), value: null, seconds: 0.004 })),
+            );
+          queued.push(resolve);
+        }),
+    } as unknown as PolicyModel;
+    const encoded = [0, 0];
+    const costing = (who: 0 | 1, ms: number): PolicyAdapter => ({
+      actions: dcgAdapter.actions,
+      observation: {
+        version: dcgAdapter.observation.version,
+        size: dcgAdapter.observation.size,
+        encode: (view, out) => {
+          clock += ms;
+          encoded[who]!++;
+          dcgAdapter.observation.encode(view, out);
+        },
+      },
+    });
+    const { request } = position();
+    const a = new GuidedMctsAgent(model, costing(0, 1), 1, { iters: 8 }, "a", () => clock);
+    const b = new GuidedMctsAgent(model, costing(1, 3), 2, { iters: 8, depth: 3, rollout: "net" }, "b", () => clock);
+    let aEnded = 0;
+    const [ta, tb] = await Promise.all([
+      a.decideTimed(request).then((t) => {
+        aEnded = clock;
+        return t;
+      }),
+      b.decideTimed(request),
+    ]);
+    expect(encoded[0]).toBeGreaterThan(1);
+    expect(encoded[1]).toBeGreaterThan(1);
+    // Each search's time is its own encoding plus a 4 ms share per network run (one run per encoding).
+    expect(ta.seconds).toBeCloseTo((encoded[0]! * 1) / 1000 + encoded[0]! * 0.004, 9);
+    expect(tb.seconds).toBeCloseTo((encoded[1]! * 3) / 1000 + encoded[1]! * 0.004, 9);
+    // Every ms of the clock is one search's or the other's, and b's work ran while a's decision
+    // was under way: a's wall time would have counted it.
+    expect(clock).toBe(encoded[0]! * 1 + encoded[1]! * 3);
+    expect(aEnded).toBeGreaterThan(encoded[0]! * 1);
   });
 });
