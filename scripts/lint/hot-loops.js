@@ -31,4 +31,4 @@ export const HOT_LOOP_FILES = [
 ];
 
 /** Where the rule is on: the source folders (tests and scripts may assert what their setup guarantees). */
-export const NON_NULL_CHECKED = ["engine/**/*.ts", "env/**/*.ts", "agents/**/*.ts", "web/src/**/*.ts"];
+export const NON_NULL_CHECKED = ["engine", "env", "agents", "web/src"].map((d) => `${d}/**/*.{ts,mts,cts,tsx}`);

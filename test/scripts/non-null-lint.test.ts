@@ -31,6 +31,8 @@ describe("the non-null assertion rule of the project's ESLint config (docs/quali
       "agents/arena/planted.ts",
       "agents/planted.ts",
       "web/src/planted.ts",
+      "env/server/planted.mts",
+      "agents/planted.cts",
     ])
       expect(await nonNullHits(path), path).toBe(1);
   });
