@@ -10,7 +10,7 @@ import { checkHead, readHead, type ChainHead, type HeadRead } from "./head.ts";
 import type { EndLine, HeaderLine, JournalLine, JournalLines, SeatLine } from "./journal-lines.ts";
 import { Journal } from "./journal.ts";
 import type { JournalIntegrity, LiveEvent, LogHeader, SignedEnd, SignedEntry, SignedRecord, SignedRecovery, SignedSeatChange } from "./protocol.ts";
-import { headerHash, macOf, optionsHash, signEnd, signEntry, signRecovery, signSeatChange, verifyEnd } from "./signing.ts";
+import { endHash, headerHash, macOf, optionsHash, signEnd, signEntry, signRecovery, signSeatChange, verifyEnd } from "./signing.ts";
 import { liveEvent, TableError, type LogItem, type TableDeps, type TableSetup } from "./table-common.ts";
 
 /** What an end marker signs: how many decisions the game took, its returns and final state hash. */
@@ -244,7 +244,7 @@ export class SignedLog {
       nextSlot: read.head ? read.nextSlot : 0,
     });
     if (found) journal.append({ t: "integrity", found });
-    if (found && mayHaveLost(found)) {
+    if (found && (mayHaveLost(found) || this.lostLinks(found, read, signEndFor))) {
       // Signed into the chain before any later decision: a record that drops it no longer verifies.
       const r = signRecovery(this.deps.key, this.chainHash(), {
         seq: this.items.length,
@@ -265,6 +265,18 @@ export class SignedLog {
     } else if (!found && read.head?.lines !== lines) journal.writeHeadSync();
     if (finished) journal.close();
     else this.journal = journal;
+  }
+
+  /**
+   * Whether a lost tail that took no decision took signed links (seat changes): the head signed a
+   * chain end that is not where what survived ends. Not when only unchained lines went (an
+   * integrity line), nor when only the end marker's line did (it is signed again, to the same hash).
+   */
+  private lostLinks(found: JournalIntegrity, read: HeadRead, signEndFor: { game: AnyGame; state: unknown } | null): boolean {
+    const head = read.head;
+    if (found.problem !== "lost_tail" || head === null) return false;
+    if (head.hash === (this.end?.hash ?? this.chainHash())) return false;
+    return !(signEndFor && endHash(this.chainHash(), endContent(signEndFor.game, signEndFor.state, this.items.length)) === head.hash);
   }
 
   /** The events after `since` (at most `limit`) as `viewer` may read them. */

@@ -120,6 +120,9 @@ function unsignedField(doc: SignedRecord): string | null {
  * tail, the head's count against what survived) or that it could not tell, and where play went on.
  */
 export function describeRecovery(r: SignedRecovery): string {
+  if (r.problem === "lost_tail" && r.expectedSeq === r.seq) {
+    return `the table lost its journal's last signed lines (seat changes: joins, leaves, returns or resignations) after decision ${r.seq} on restart (journal tail lost); play went on from there`;
+  }
   if (r.problem === "lost_tail" && r.expectedSeq !== undefined) {
     const n = r.expectedSeq - r.seq;
     return `the table lost ${n} acknowledged decision${n === 1 ? "" : "s"} at decision ${r.seq + 1} on restart (journal tail lost: its head promised ${r.expectedSeq}, ${r.seq} survived); play went on from there`;

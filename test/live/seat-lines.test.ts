@@ -17,7 +17,7 @@ import { encodeHead, SLOT_BYTES } from "../../env/live/head.ts";
 import { headerHash, macOf, readKey, signEnd, signEntry } from "../../env/live/signing.ts";
 import { TableStore } from "../../env/live/store.ts";
 import type { Table } from "../../env/live/table.ts";
-import { checkSignedRecord } from "../../env/live/verify.ts";
+import { checkSignedRecord, verifySignedRecord } from "../../env/live/verify.ts";
 import { tempDir } from "./helpers.ts";
 
 const dirs: string[] = [];
@@ -154,7 +154,7 @@ describe("seat lines are signed into the chain", () => {
     }
   });
 
-  it("the last seat line deleted is a lost tail: told at restart (the head counts it), the table comes back without it", async () => {
+  it("the last seat line deleted is a lost tail: told at restart, signed into the log as a loss, and the finished record tells it", async () => {
     const { dir, table, file, returned } = await tableWithSeatChanges();
     writeLines(file, readLines(file).slice(0, -1));
     const b = store(dir);
@@ -162,6 +162,16 @@ describe("seat lines are signed into the chain", () => {
     const t = b.get(table);
     expect(t.summary().integrity).toEqual([expect.objectContaining({ problem: "lost_tail", foundLines: 8, expectedLines: 9, foundSeq: 4, expectedSeq: 4 })]);
     expect(t.seatInfo()[returned]).toMatchObject({ status: "bot", joinable: true });
+    expect(
+      readLines(file)
+        .slice(-2)
+        .map((l) => l.t),
+    ).toEqual(["integrity", "recovered"]);
+    await t.touch(returned);
+    while (!t.isFinished) await answerOne(t);
+    expect(verifySignedRecord(registry, readKey(dir), t.record())).toBe(
+      "verified, but the table lost its journal's last signed lines (seat changes: joins, leaves, returns or resignations) after decision 4 on restart (journal tail lost); play went on from there",
+    );
   });
 });
 
