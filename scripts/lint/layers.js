@@ -240,6 +240,24 @@ export function purityRules(root) {
       { name: "setTimeout", message: "engine/ has no clock" },
       { name: "setInterval", message: "engine/ has no clock" },
       { name: "crypto", message: "engine/ draws randomness from the state's Rng only" },
+      { name: "setImmediate", message: "engine/ has no clock" },
+      { name: "queueMicrotask", message: "engine/ has no clock" },
+      { name: "fetch", message: "engine/ does no I/O" },
+      { name: "global", message: "engine/ reaches no globals" },
+      { name: "self", message: "engine/ reaches no globals" },
+      { name: "window", message: "engine/ reaches no globals" },
+      { name: "WeakRef", message: "engine/ may not depend on when the garbage collector runs" },
+      { name: "FinalizationRegistry", message: "engine/ may not depend on when the garbage collector runs" },
+      { name: "Intl", message: "engine/ may not depend on the machine's locale or ICU data" },
+    ],
+    // Locale-aware methods answer differently on machines with other locales or ICU data: a sort by
+    // localeCompare would make a state depend on where it was computed.
+    "no-restricted-syntax": [
+      "error",
+      ...["localeCompare", "toLocaleString", "toLocaleUpperCase", "toLocaleLowerCase", "toLocaleDateString", "toLocaleTimeString"].map((name) => ({
+        selector: `MemberExpression[property.name="${name}"]`,
+        message: `engine/ may not depend on the machine's locale: ${name} (compare code units, or format with fixed rules)`,
+      })),
     ],
     "no-restricted-properties": [
       "error",

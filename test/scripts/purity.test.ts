@@ -113,6 +113,32 @@ describe("layering and engine purity (the lint rules of scripts/lint/layers.js)"
     expect(port.join("\n")).toMatch(/a\.ts:2: .*may not import env\/server\/app\.ts/);
   });
 
+  it("flag what makes a state depend on the machine or the garbage collector: locale-aware methods, Intl, WeakRef, timers, globals", async () => {
+    const text = [
+      "export const order = (xs: string[]): string[] => [...xs].sort((a, b) => a.localeCompare(b));",
+      "export const label = (n: number): string => n.toLocaleString();",
+      "export const upper = (s: string): string => s.toLocaleUpperCase();",
+      "export const fmt = new Intl.NumberFormat('en').format(3);",
+      "export const ref = (o: object) => new WeakRef(o);",
+      "export const reg = new FinalizationRegistry(() => undefined);",
+      "export const later = (f: () => void) => { setImmediate(f); queueMicrotask(f); };",
+      "export const g = (global as unknown as { x: number }).x;",
+      "export const plain = ['b', 'a'].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));",
+    ].join("\n");
+    const problems = (await layerProblemsOf(root, "engine/x/machine.ts", text)).join("\n");
+    expect(problems).toMatch(/machine\.ts:1: .*locale: localeCompare/);
+    expect(problems).toMatch(/machine\.ts:2: .*locale: toLocaleString/);
+    expect(problems).toMatch(/machine\.ts:3: .*locale: toLocaleUpperCase/);
+    expect(problems).toMatch(/machine\.ts:4: .*locale or ICU data/);
+    expect(problems).toMatch(/machine\.ts:5: .*garbage collector/);
+    expect(problems).toMatch(/machine\.ts:6: .*garbage collector/);
+    expect(problems).toMatch(/machine\.ts:7: .*setImmediate.*no clock|machine\.ts:7: .*no clock/);
+    expect(problems.match(/machine\.ts:7: /g)?.length).toBe(2);
+    expect(problems).toMatch(/machine\.ts:8: .*reaches no globals/);
+    expect(problems).not.toMatch(/machine\.ts:9: /);
+    expect(await layerProblemsOf(root, "agents/machine.ts", text)).toEqual([]);
+  });
+
   it("flag draft.ts's old module-level memo, planted back into the real file", async () => {
     const path = "engine/dcg/draft.ts";
     const real = readFileSync(`${root}/${path}`, "utf8");
