@@ -14,10 +14,13 @@ import type { HostReply, HostRequest } from "./host-protocol.ts";
  * over HTTP as usual; `POST /v1/sessions/:id/fast-path` then returns the socket of the session's
  * worker and a one-session key (docs/protocol.md, "The fast path").
  *
- * Frames (little-endian). Request: u32 n (bytes after this field, 4..maxFrame), u8 op, 3 zero
- * bytes, n - 4 payload bytes. Reply: u32 n, u8 kind (0 ok, 1 error), u8 0, u16 HTTP status,
- * n - 4 payload bytes: for ok, the same msgpack bytes the HTTP route answers; for an error, the
- * HTTP error body `{error: {code, message, ...}}` in msgpack.
+ * Frames (little-endian). Request: u32 n (bytes after this field, 4..maxFrame), u8 op, u8 flags,
+ * 2 zero bytes, n - 4 payload bytes. Reply: u32 n, u8 kind (0 ok, 1 error), u8 layout, u16 HTTP
+ * status, n - 4 payload bytes: for ok, the same msgpack bytes the HTTP route answers, or with
+ * layout 1 the batch in env/reply-layout.ts's layout; for an error, the HTTP error body
+ * `{error: {code, message, ...}}` in msgpack. A reset or step with flags bit 0 set asks for the
+ * layout; it is given when the session's batches fit it (float32 observations, next-step
+ * autoreset), else the reply is msgpack with layout 0. Older clients send flags 0.
  *   op 1 attach: payload = the session's key (UTF-8); binds this connection to that session.
  *   op 2 reset:  payload = the msgpack reset body of the HTTP route (empty: {}).
  *   op 3 step:   payload = one int32 action per env.
@@ -26,6 +29,8 @@ import type { HostReply, HostRequest } from "./host-protocol.ts";
  * other bad frame gets its error and the connection goes on.
  */
 export const FAST_OP = { attach: 1, reset: 2, step: 3 } as const;
+/** Request flags (the byte after the op): bit 0 asks for the reply in env/reply-layout.ts's layout. */
+export const FAST_FLAG = { layout: 1 } as const;
 export const FRAME_HEADER = 8;
 
 /** What the fast path server needs from its thread: the session host and the bookkeeping hooks. */
@@ -96,7 +101,7 @@ export class FastPathServer {
   }
 
   /** @internal one frame of a connection; returns the reply frame. */
-  async answer(conn: FastConnection, op: number, payload: Buffer): Promise<Buffer[]> {
+  async answer(conn: FastConnection, op: number, flags: number, payload: Buffer): Promise<Buffer[]> {
     try {
       if (op === FAST_OP.attach) return this.attach(conn, payload);
       const bound = conn.session;
@@ -105,9 +110,10 @@ export class FastPathServer {
       if (gone !== undefined)
         throw new ApiError(409, "session_quarantined", `session ${bound.session} is quarantined: ${gone}; delete it and create a new one`);
       let req: HostRequest;
-      if (op === FAST_OP.reset) req = { op: "reset", session: bound.session, body: this.resetBodyOf(payload), format: "msgpack", digest: false };
+      const layout = (flags & FAST_FLAG.layout) !== 0;
+      if (op === FAST_OP.reset) req = { op: "reset", session: bound.session, body: this.resetBodyOf(payload), format: "msgpack", digest: false, layout };
       else if (op === FAST_OP.step)
-        req = { op: "step", session: bound.session, body: { actions: actionsOf(payload, this.o.maxEnvsPerSession) }, format: "msgpack", digest: false };
+        req = { op: "step", session: bound.session, body: { actions: actionsOf(payload, this.o.maxEnvsPerSession) }, format: "msgpack", digest: false, layout };
       else throw new ApiError(400, "unknown_op", `unknown fast-path op ${op} (1 attach, 2 reset, 3 step)`);
       this.host.busy(bound.handle);
       let r: HostReply;
@@ -126,7 +132,7 @@ export class FastPathServer {
       const p = r.payload;
       if (!(p instanceof Uint8Array)) throw new ApiError(500, "internal_error", "the session host gave no binary reply");
       if (req.op === "step") this.host.stepped(req.body.actions.length);
-      return frame(0, r.status, p);
+      return frame(0, r.status, p, r.layout === true ? 1 : 0);
     } catch (e) {
       const api = e instanceof ApiError ? e : new ApiError(500, "internal_error", e instanceof Error ? e.message : String(e));
       return errorFrame(api.status, { code: api.code, message: api.message, ...(api.details ?? {}) });
@@ -212,7 +218,7 @@ class FastConnection {
         }
         if (this.buffered < 4 + n) break;
         const whole = this.take(4 + n);
-        const reply = await this.server.answer(this, whole.readUInt8(4), whole.subarray(FRAME_HEADER));
+        const reply = await this.server.answer(this, whole.readUInt8(4), whole.readUInt8(5), whole.subarray(FRAME_HEADER));
         if (this.ended) break;
         const [only] = reply;
         if (reply.length === 1 && only !== undefined) this.socket.write(only);
@@ -275,12 +281,12 @@ function actionsOf(payload: Buffer, maxEnvs: number): Int32Array {
 /** Replies up to this size are copied behind their header (one buffer); larger ones go out as two (one writev). */
 const COPY_BELOW = 16_384;
 
-function frame(kind: number, status: number, payload: Uint8Array): Buffer[] {
+function frame(kind: number, status: number, payload: Uint8Array, layout = 0): Buffer[] {
   const small = payload.length < COPY_BELOW;
   const out = Buffer.allocUnsafe(small ? FRAME_HEADER + payload.length : FRAME_HEADER);
   out.writeUInt32LE(4 + payload.length, 0);
   out[4] = kind;
-  out[5] = 0;
+  out[5] = layout;
   out.writeUInt16LE(status, 6);
   if (!small) return [out, Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength)];
   out.set(payload, FRAME_HEADER);

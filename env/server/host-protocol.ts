@@ -40,6 +40,8 @@ interface Addressed<Op extends string> {
 /** reset/step: false skips the reply digest (only rebuilds check it; fast-path sessions are never rebuilt). */
 interface Digested {
   readonly digest?: boolean;
+  /** The fast path's client asked for the batch in env/reply-layout.ts's layout instead of `format` (given when the session's batches fit it). */
+  readonly layout?: boolean;
 }
 
 /** A request to a session host, one variant per operation, each with the body it carries. */
@@ -77,6 +79,8 @@ export interface HostReply {
   /** reset/step: the session's step counter after it, and a digest of the batch (rebuilds are checked against it). */
   readonly step?: number;
   readonly digest?: number;
+  /** reset/step: the payload is in env/reply-layout.ts's layout (asked for with `layout`), not `format`. */
+  readonly layout?: boolean;
   /** status: the session's counters, kept on the worker for a fast-path session (its steps never pass the HTTP thread). */
   readonly counts?: SessionCounts;
   /** Jobs: the job's result (structured-cloned); hashes: the per-env state hashes. */

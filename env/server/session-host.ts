@@ -4,6 +4,7 @@ import { hostError } from "./host-error.ts";
 import { createFacilitator, sessionInfo, type HostSetup } from "./session-info.ts";
 import type { HostReply, HostRequest, RebuildBody } from "./host-protocol.ts";
 import { runJob } from "./jobs.ts";
+import { ReplyBuffer, fitsLayout } from "../reply-layout.ts";
 import type { CreateBody } from "./schemas.ts";
 import { Tensor, encodeReply } from "./wire.ts";
 
@@ -24,6 +25,8 @@ export class SessionHost {
   private readonly sessions = new Map<string, LearningFacilitator>();
   /** Fast-path keys: key -> the session it opens and its watchdog handle. */
   private readonly keys = new Map<string, { session: string; handle: number }>();
+  /** Each session's buffer for replies in env/reply-layout.ts's layout, made at its first such reply. */
+  private readonly layouts = new WeakMap<LearningFacilitator, ReplyBuffer>();
 
   constructor(private readonly setup: HostSetup) {}
 
@@ -69,8 +72,10 @@ export class SessionHost {
       case "step": {
         const f = this.facilitator(session);
         const batch = req.op === "reset" ? await f.reset(req.body) : await f.stepNow(req.body.actions);
+        const digest = req.digest === false ? {} : { digest: digestBatch(batch) };
+        if (req.layout === true && fitsLayout(f)) return { status: 200, payload: this.laidOut(f, batch), step: batch.step, layout: true, ...digest };
         const payload = encodeReply(batchReply(batch, f), format);
-        return { status: 200, payload, step: batch.step, ...(req.digest === false ? {} : { digest: digestBatch(batch) }) };
+        return { status: 200, payload, step: batch.step, ...digest };
       }
       case "mask":
         return { status: 200, payload: encodeReply(maskReply(this.facilitator(session), req.body.labels), format) };
@@ -99,6 +104,13 @@ export class SessionHost {
       case "job":
         return { status: 200, value: await runJob(req.body, this.setup) };
     }
+  }
+
+  /** The batch in env/reply-layout.ts's layout: written into the session's buffer, then copied (the reply may be written to a socket after the next step). */
+  private laidOut(f: LearningFacilitator, batch: EnvBatch): Buffer {
+    let out = this.layouts.get(f);
+    if (out === undefined) this.layouts.set(f, (out = new ReplyBuffer(f)));
+    return Buffer.from(out.bytes.subarray(0, out.batch(batch)));
   }
 
   /** Creates the session again and replays its log; the digest of the last reply is checked by the caller. */

@@ -16,7 +16,7 @@ import msgpack
 import numpy as np
 
 from .errors import ServerError, ServerUnavailable, server_error
-from .fastpath import OP_STEP, FastConnection, FastPathBroken
+from .fastpath import FLAG_LAYOUT, OP_STEP, FastConnection, FastPathBroken, LaidOut
 from .http import Connection, unix_socket_path
 from .server import Server, acquire_shared, release_shared, start_private, stop_private
 
@@ -481,6 +481,35 @@ def _wire_one_step(b: Mapping[str, Any]) -> Optional[OneStep]:
         return None
 
 
+#: The fixed layout's header (env/reply-layout.ts): step, flags, envs, seats, observation floats,
+#: reward floats, action size, 0; then env 0's seat, episode, episodeStep and learnerSeat when N = 1.
+_LAYOUT_HEAD = struct.Struct("<8i4i")
+
+
+def _laid_out_one_step(buf: bytes) -> Optional[OneStep]:
+    """:func:`one_step` of a one-env single-mode reply in the fast path's fixed layout
+    (env/reply-layout.ts), read from its bytes: the same values, types and dtypes as the msgpack
+    reply gives. None when the reply is not that (the caller then asks again without the layout)."""
+    _, flags, n, seats, obs_floats, reward_floats, actions, _, _, episode, episode_step, learner_seat = _LAYOUT_HEAD.unpack_from(buf)
+    if n != 1 or flags & 1 or reward_floats != 1:
+        return None
+    returns_at = _LAYOUT_HEAD.size + 4
+    obs_at = returns_at + 4 * seats
+    tail = obs_at + 4 * obs_floats
+    return OneStep(
+        np.frombuffer(buf, _DTYPES["float32"], obs_floats, obs_at),
+        np.frombuffer(buf, np.int8, actions, tail + 3),
+        _F32.unpack_from(buf, _LAYOUT_HEAD.size)[0],
+        buf[tail] != 0,
+        buf[tail + 1] != 0,
+        episode,
+        episode_step,
+        np.frombuffer(buf, _DTYPES["float32"], seats, returns_at),
+        learner_seat,
+        bool(flags & 2) and buf[tail + 2] != 0,
+    )
+
+
 def _reconnect(url: str) -> Client:
     return Client(url)
 
@@ -556,6 +585,9 @@ class Session(SessionInfo, _ClosesOnce):
         self.fast: Optional[FastConnection] = self._open_fast_path() if client.fast_path else None
         #: A step sent by send_step and not yet received: None, or the reply itself when over HTTP.
         self._pending: Optional[Tuple[bool, Optional[Dict[str, Any]]]] = None
+        #: step_one/reset_one ask the fast path for replies in its fixed layout (read without msgpack):
+        #: one env, single mode, float32 observations, next-step autoreset.
+        self._layout = FLAG_LAYOUT if (self.num_envs == 1 and self.mode == "single" and self.obs_dtype == "float32" and self.autoreset == "next-step") else 0
 
     def _open_fast_path(self) -> Optional[FastConnection]:
         """Asks the server for the session's fast path; None when it has none (HTTP then)."""
@@ -666,6 +698,11 @@ class Session(SessionInfo, _ClosesOnce):
         HTTP's ``route``); decoded whole when it is not in that form."""
         if self.fast is not None:
             raw = self._fast(fast)
+            if isinstance(raw, LaidOut):
+                laid = _laid_out_one_step(raw)
+                if laid is None:
+                    raise ServerError(500, "internal_error", "a fast-path reply in the fixed layout is not a one-env single-mode batch")
+                return laid
         else:
             raw = self.client.request("POST", f"{self._path}/{route}", body, plain=True, decode=False)
         one = _wire_one_step(raw) if not self._decode else None
@@ -679,14 +716,14 @@ class Session(SessionInfo, _ClosesOnce):
             return one_step(self.step([a]))
         if self.fast is not None and not -(2**31) <= a < 2**31:
             raise ServerError(400, "invalid_body", "actions must be 32-bit integers")
-        return self._one(lambda f: f.step_one(a, decode=False), "step", {"actions": [a]})
+        return self._one(lambda f: f.step_one(a, decode=False, flags=self._layout), "step", {"actions": [a]})
 
     def reset_one(self, seed: Optional[int] = None) -> OneStep:
         """:meth:`reset` of a one-env session, returning env 0 of the reply as :meth:`step_one`."""
         if self.num_envs != 1:
             return one_step(self.reset(seed))
         body = reset_body(seed, None, None)
-        return self._one(lambda f: f.reset(body, decode=False), "reset", body)
+        return self._one(lambda f: f.reset(body, decode=False, flags=self._layout), "reset", body)
 
     def render(self, env: int = 0) -> str:
         """A readable picture of env ``env``'s table, whose turn it is and the legal actions."""

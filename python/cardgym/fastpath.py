@@ -5,11 +5,15 @@ each session worker serve framed requests on a socket of its own (docs/protocol.
 path"). A session asks for it once over HTTP (``POST /v1/sessions/:id/fast-path`` returns the
 socket and a key for that session), then each reset or step is one write and one read on that
 socket: no HTTP parsing on either side, no hop through the server's event-loop thread. Replies
-are the same msgpack bytes the HTTP routes send, so everything above this module is unchanged.
+are the same msgpack bytes the HTTP routes send (or, asked for, the fixed layout below), so everything
+above this module is unchanged.
 
-Frames are little-endian. Request: ``u32 n`` (bytes after this field), ``u8 op``, three zero
-bytes, the payload. Reply: ``u32 n``, ``u8 kind`` (0 ok, 1 error), ``u8 0``, ``u16`` HTTP status,
-the msgpack payload.
+Frames are little-endian. Request: ``u32 n`` (bytes after this field), ``u8 op``, ``u8 flags``,
+two zero bytes, the payload. Reply: ``u32 n``, ``u8 kind`` (0 ok, 1 error), ``u8 layout``, ``u16``
+HTTP status, the msgpack payload; or, when a reset or step asked for it (``flags`` bit 0) and the
+session's batches fit it, ``layout`` 1 and the batch in the fixed layout of env/reply-layout.ts,
+which :class:`LaidOut` carries to the reader (cardgym.client reads a one-env reply from it
+without msgpack).
 """
 
 from __future__ import annotations
@@ -27,10 +31,16 @@ OP_ATTACH = 1
 OP_RESET = 2
 OP_STEP = 3
 
-_REQUEST = struct.Struct("<IB3x")
-_REPLY = struct.Struct("<IBxH")
-#: A step frame of one env: the header and its int32 action, packed at once.
-_STEP_ONE = struct.Struct("<IB3xi")
+_REQUEST = struct.Struct("<IBB2x")
+_REPLY = struct.Struct("<IBBH")
+#: A step frame of one env: the header (with its flags) and its int32 action, packed at once.
+_STEP_ONE = struct.Struct("<IBB2xi")
+#: Request flag: answer in the fixed layout of env/reply-layout.ts when the session's batches fit it.
+FLAG_LAYOUT = 1
+
+
+class LaidOut(bytes):
+    """A reply payload in the fixed layout of env/reply-layout.ts (a copy of its bytes)."""
 
 #: Replies larger than this are refused (a broken or hostile peer must not make us allocate GBs).
 MAX_REPLY = 1 << 30
@@ -92,6 +102,8 @@ class FastConnection:
         self._lock = threading.Lock()
         # Reused receive buffer: msgpack copies what it decodes, so no reply keeps a view of it.
         self._buf = bytearray(65536)
+        #: The last reply's layout byte (1: the fixed layout, 0: msgpack).
+        self._layout = 0
         #: Size of the last reply's msgpack payload (as Client.last_reply_bytes counts HTTP bodies).
         self.last_reply_bytes = 0
         try:
@@ -108,20 +120,22 @@ class FastConnection:
             broken.code = error.get("code") if isinstance(error, dict) else None
             raise broken
 
-    def reset(self, body: Any, decode: bool = True) -> Tuple[int, int, Any]:
-        return self.request(OP_RESET, msgpack.packb(body) if body else b"", decode)
+    def reset(self, body: Any, decode: bool = True, flags: int = 0) -> Tuple[int, int, Any]:
+        """``flags=FLAG_LAYOUT``: a reply in the fixed layout comes back as :class:`LaidOut`."""
+        return self.request(OP_RESET, msgpack.packb(body) if body else b"", decode, flags)
 
     def step(self, actions: np.ndarray) -> Tuple[int, int, Any]:
         return self.request(OP_STEP, np.ascontiguousarray(actions, dtype="<i4").tobytes())
 
-    def step_one(self, action: int, decode: bool = True) -> Tuple[int, int, Any]:
+    def step_one(self, action: int, decode: bool = True, flags: int = 0) -> Tuple[int, int, Any]:
         """A step of a one-env session (``action`` must fit an int32: struct.error otherwise).
-        ``decode=False``: the reply's maps as msgpack gives them (no ``object_hook``)."""
-        return self._request(_STEP_ONE.pack(8, OP_STEP, action), decode)
+        ``decode=False``: the reply's maps as msgpack gives them (no ``object_hook``).
+        ``flags=FLAG_LAYOUT``: a reply in the fixed layout comes back as :class:`LaidOut`."""
+        return self._request(_STEP_ONE.pack(8, OP_STEP, flags, action), decode)
 
-    def request(self, op: int, payload: bytes, decode: bool = True) -> Tuple[int, int, Any]:
-        """Sends one frame; returns (kind, status, decoded msgpack reply)."""
-        return self._request(_REQUEST.pack(4 + len(payload), op) + payload, decode)
+    def request(self, op: int, payload: bytes, decode: bool = True, flags: int = 0) -> Tuple[int, int, Any]:
+        """Sends one frame; returns (kind, status, decoded msgpack reply, or LaidOut bytes)."""
+        return self._request(_REQUEST.pack(4 + len(payload), op, flags) + payload, decode)
 
     def _request(self, frame: bytes, decode: bool = True) -> Tuple[int, int, Any]:
         with self._lock:
@@ -131,7 +145,9 @@ class FastConnection:
             except BaseException as e:
                 self._drop(e)
                 raise
-            # Decoded under the lock: the receive buffer is reused by the next request.
+            # Decoded (or copied) under the lock: the receive buffer is reused by the next request.
+            if self._layout and kind == 0:
+                return kind, status, LaidOut(body)
             return kind, status, msgpack.unpackb(body, object_hook=self._hook if decode else None)
 
     def send(self, op: int, payload: bytes) -> None:
@@ -172,7 +188,7 @@ class FastConnection:
         return self._receive()
 
     def _send(self, op: int, payload: bytes) -> None:
-        self._send_frame(_REQUEST.pack(4 + len(payload), op) + payload)
+        self._send_frame(_REQUEST.pack(4 + len(payload), op, 0) + payload)
 
     def _send_frame(self, frame: bytes) -> None:
         sock = self.sock
@@ -192,7 +208,7 @@ class FastConnection:
             if got == 0:
                 raise FastPathBroken("the server closed the fast-path connection")
             have += got
-        n, kind, status = _REPLY.unpack_from(buf)
+        n, kind, self._layout, status = _REPLY.unpack_from(buf)
         if n < 4 or n > MAX_REPLY:
             raise FastPathBroken(f"a fast-path reply declares {n} bytes")
         end = 4 + n

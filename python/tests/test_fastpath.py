@@ -228,6 +228,9 @@ def test_one_env_steps_read_from_the_reply_bytes_equal_the_decoded_reply(game, f
     monkeypatch.setattr(cc, "_wire_one_step", compared)
     c = client if fast_path else cardgym.Client(client.url, fast_path=False)
     env = cardgym.make(game, client=c, seed=7, learner_seat="alternating", max_decisions=60)
+    # Over the fast path such a session asks for the fixed layout (test below); msgpack replies
+    # are what it reads when a session does not fit that layout.
+    env.unwrapped.session._layout = 0
     try:
         assert (env.unwrapped.session.fast is not None) == fast_path
         rng = np.random.default_rng(3)
@@ -248,6 +251,89 @@ def test_one_env_steps_read_from_the_reply_bytes_equal_the_decoded_reply(game, f
         env.close()
         if c is not client:
             c.close()
+
+
+def test_one_env_steps_in_the_fixed_layout_equal_http(game, client, http_client, monkeypatch):
+    """Over the fast path, cardgym.make's env asks for its replies in the fixed layout
+    (env/reply-layout.ts) and reads them without msgpack. Played beside the same env over HTTP
+    (learner seat alternating, an illegal action ending an episode, truncations), every step
+    and reset gives the same OneStep fields (values, types, dtypes, read-only flags) and the
+    same env outputs, and every reply was read from the layout (test/server/fast-path.test.ts
+    checks the layout's bytes against HTTP's msgpack tensors and the state hashes)."""
+    import cardgym.client as cc
+
+    read = []
+    real = cc._laid_out_one_step
+    monkeypatch.setattr(cc, "_laid_out_one_step", lambda buf: read.append(1) or real(buf))
+    fast = cardgym.make(game, client=client, seed=7, learner_seat="alternating", max_decisions=40)
+    http = cardgym.make(game, client=http_client, seed=7, learner_seat="alternating", max_decisions=40)
+    fs, hs = fast.unwrapped.session, http.unwrapped.session
+    assert fs.fast is not None and fs._layout and hs.fast is None
+    try:
+        rng = np.random.default_rng(4)
+        a, b = fs.reset_one(3), hs.reset_one(3)
+        episodes, illegal, replies = 0, False, 1
+        while episodes < 5:
+            for field in cc.OneStep._fields:
+                _same_value(getattr(a, field), getattr(b, field), field)
+            if a.terminated or a.truncated:
+                episodes += 1
+                a, b = fs.reset_one(None), hs.reset_one(None)
+            else:
+                bad = np.flatnonzero(a.mask == 0)
+                action = int(bad[0]) if episodes == 1 and bad.size else int(rng.choice(np.flatnonzero(a.mask)))
+                a, b = fs.step_one(action), hs.step_one(action)
+                illegal |= a.illegal
+            replies += 1
+        assert illegal, "no reply of an illegal action was compared"
+        assert len(read) == replies, "a reply was not read from the fixed layout"
+        # The env on top gives the same outputs too.
+        def same_output(x, y, where):
+            for p, q in zip(x, y):
+                if isinstance(p, dict):
+                    assert p.keys() == q.keys(), where
+                    for k in p:
+                        _same_value(p[k], q[k], f"{where} {k}")
+                else:
+                    _same_value(p, q, where)
+
+        x, y = fast.reset(seed=11), http.reset(seed=11)
+        for step in range(30):
+            same_output(x, y, f"env step {step}")
+            action = int(rng.choice(np.flatnonzero(x[0]["action_mask"])))
+            x, y = fast.step(action), http.step(action)
+            same_output(x, y, f"env step {step}")
+            if x[2] or x[3]:
+                x, y = fast.reset(), http.reset()
+    finally:
+        fast.close()
+        http.close()
+
+
+def test_one_env_sessions_that_do_not_fit_the_layout_read_msgpack(client, http_client):
+    """A one-env session asking for the layout when its batches do not fit it (same-step
+    autoreset, uint8 observations) gets msgpack replies and reads them as before: the same values
+    as HTTP's."""
+    import cardgym.client as cc
+
+    for options in ({"autoreset": "same-step"}, {"obs_dtype": "uint8"}):
+        f = client.create_session("sevens", seed=2, **options)
+        h = http_client.create_session("sevens", seed=2, **options)
+        f._layout = cc.FLAG_LAYOUT  # asked for anyway: the server answers in msgpack
+        try:
+            rng = np.random.default_rng(1)
+            a, b = f.reset_one(5), h.reset_one(5)
+            for _ in range(60):
+                for field in cc.OneStep._fields:
+                    _same_value(getattr(a, field), getattr(b, field), f"{options} {field}")
+                if a.terminated or a.truncated:
+                    a, b = f.reset_one(None), h.reset_one(None)
+                    continue
+                action = int(rng.choice(np.flatnonzero(a.mask)))
+                a, b = f.step_one(action), h.step_one(action)
+        finally:
+            f.close()
+            h.close()
 
 
 def test_one_env_step_refuses_what_step_refuses(client):

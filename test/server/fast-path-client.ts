@@ -7,6 +7,8 @@ const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true });
 
 export interface FastReply {
   kind: number;
+  /** The reply's layout byte: 1 when the payload is in env/reply-layout.ts's layout (then `body` is undefined), else 0 (msgpack). */
+  layout: number;
   status: number;
   raw: Buffer;
   body: any;
@@ -66,10 +68,11 @@ export class FastClient {
     return this.next();
   }
 
-  frame(op: number, payload: Uint8Array = new Uint8Array()): Promise<FastReply | null> {
+  frame(op: number, payload: Uint8Array = new Uint8Array(), flags = 0): Promise<FastReply | null> {
     const head = Buffer.alloc(8);
     head.writeUInt32LE(4 + payload.length, 0);
     head[4] = op;
+    head[5] = flags;
     return this.raw(Buffer.concat([head, payload]));
   }
 
@@ -77,12 +80,13 @@ export class FastClient {
     return this.frame(1, Buffer.from(key, "utf8"));
   }
 
-  reset(body?: unknown): Promise<FastReply | null> {
-    return this.frame(2, body === undefined ? new Uint8Array() : packr.pack(body));
+  /** `flags` 1 asks for the reply in env/reply-layout.ts's layout. */
+  reset(body?: unknown, flags = 0): Promise<FastReply | null> {
+    return this.frame(2, body === undefined ? new Uint8Array() : packr.pack(body), flags);
   }
 
-  step(actions: readonly number[]): Promise<FastReply | null> {
-    return this.frame(3, new Uint8Array(Int32Array.from(actions).buffer));
+  step(actions: readonly number[], flags = 0): Promise<FastReply | null> {
+    return this.frame(3, new Uint8Array(Int32Array.from(actions).buffer), flags);
   }
 
   get closed(): boolean {
@@ -110,7 +114,8 @@ export class FastClient {
       if (this.buffered >= 4 + n) {
         const whole = this.front(4 + n);
         const raw = whole.subarray(8, 4 + n);
-        const reply = { kind: whole[4]!, status: whole.readUInt16LE(6), raw: Buffer.from(raw), body: unpackr.unpack(raw) };
+        const layout = whole[5]!;
+        const reply = { kind: whole[4]!, layout, status: whole.readUInt16LE(6), raw: Buffer.from(raw), body: layout === 1 ? undefined : unpackr.unpack(raw) };
         this.chunks[0] = whole.subarray(4 + n);
         this.buffered -= 4 + n;
         const w = this.waiting;

@@ -5,7 +5,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../env/server/index.ts";
 import { Client, fetchTransport, maskedPicker, tensor } from "./client.ts";
-import { FastClient } from "./fast-path-client.ts";
+import { FastClient, type FastReply } from "./fast-path-client.ts";
 
 /**
  * The fast path (env/server/fast-path.ts) against HTTP: two servers with real worker threads, one
@@ -105,6 +105,115 @@ describe("the fast path is the HTTP protocol without HTTP", () => {
     expect((await f.conn.step([legal[1]!]))?.kind).toBe(0);
     expect(await hashes(fast, f.id)).not.toEqual(await hashes(http, hid));
     f.conn.close();
+  });
+});
+
+/**
+ * A reply in env/reply-layout.ts's layout as the msgpack reply's tensors would carry it: each
+ * array's bytes, by the msgpack reply's key path.
+ */
+function laidOut(raw: Buffer): { step: number; arrays: Record<string, Buffer> } {
+  const h = (i: number) => raw.readInt32LE(4 * i);
+  const [step, flags, n, s, obs, rewards, a] = [h(0), h(1), h(2), h(3), h(4), h(5), h(6)];
+  const arrays: Record<string, Buffer> = {};
+  let at = 32;
+  const take = (key: string | null, bytes: number) => {
+    if (key !== null) arrays[key] = raw.subarray(at, at + bytes);
+    at += bytes;
+  };
+  take("seat", 4 * n);
+  take("info.episode", 4 * n);
+  take("info.episodeStep", 4 * n);
+  take((flags & 1) === 0 ? "info.learnerSeat" : null, 4 * n);
+  take("reward", 4 * rewards);
+  take("info.returns", 4 * n * s);
+  take("obs", 4 * obs);
+  take("terminated", n);
+  take("truncated", n);
+  take((flags & 2) !== 0 ? "info.illegal" : null, n);
+  take("mask", n * a);
+  expect(at).toBe(raw.length);
+  return { step, arrays };
+}
+
+/** The tensors of a msgpack batch reply, by key path, as bytes. */
+function tensorsOf(body: Record<string, any>): Record<string, Buffer> {
+  const out: Record<string, Buffer> = {};
+  for (const key of ["obs", "mask", "reward", "terminated", "truncated", "seat"]) out[key] = Buffer.from(body[key].data);
+  for (const [key, t] of Object.entries(body.info as Record<string, any>)) out[`info.${key}`] = Buffer.from(t.data);
+  return out;
+}
+
+describe("replies in the fixed layout (request flag 1)", () => {
+  const cases: [string, Record<string, unknown>][] = [
+    ["sevens, 1 env (what cardgym.make asks for)", { game: "sevens", numEnvs: 1, seed: 4, learnerSeat: "alternating", maxDecisions: 40 }],
+    ["blackpoker, illegal actions terminate", { game: "blackpoker", numEnvs: 4, seed: 2, illegalAction: "terminate" }],
+    [
+      "sevens, multi, every seat observed",
+      { game: "sevens", numEnvs: 3, seed: 5, seats: ["learner", "learner", "learner", "learner", "learner"], observe: "all" },
+    ],
+    ["dcg", { game: "dcg", numEnvs: 2, seed: 9, maxDecisions: 60 }],
+  ];
+  for (const [name, body] of cases) {
+    it(`${name}: carry exactly the arrays and step of the HTTP reply, and refusals stay msgpack errors`, async () => {
+      const hid = await http.create(body);
+      const f = await attached(body);
+      const n = body.numEnvs as number;
+      const pick = maskedPicker(23);
+      const same = (h: { body: any }, r: FastReply | null, where: string) => {
+        expect(r?.layout, where).toBe(1);
+        const got = laidOut(r!.raw);
+        expect(got.step, where).toBe(h.body.step);
+        expect(Object.keys(got.arrays).sort(), where).toEqual(Object.keys(tensorsOf(h.body)).sort());
+        for (const [key, bytes] of Object.entries(tensorsOf(h.body))) expect(Buffer.compare(got.arrays[key]!, bytes), `${where}: ${key}`).toBe(0);
+      };
+      let h = await http.call("POST", `/v1/sessions/${hid}/reset`, { seed: 40 });
+      same(h, await f.conn.reset({ seed: 40 }, 1), "reset");
+      let illegal = 0;
+      for (let step = 0; step < 120; step++) {
+        const mask = tensor(h.body.mask) as Uint8Array;
+        const actions = pick(mask, n, mask.length / n);
+        if (step % 29 === 28) actions[0] = 10_000;
+        h = await http.call("POST", `/v1/sessions/${hid}/step`, { actions });
+        const r = await f.conn.step(actions, 1);
+        if (h.status !== 200) {
+          // A refusal (illegalAction "raise"): the same msgpack error body, layout 0.
+          expect([r!.kind, r!.layout, r!.status]).toEqual([1, 0, h.status]);
+          expect(Buffer.compare(h.raw, r!.raw)).toBe(0);
+          h = await http.call("GET", `/v1/sessions/${hid}/mask`);
+          continue;
+        }
+        same(h, r, `step ${step}`);
+        if (h.body.info.illegal) illegal++;
+      }
+      if (body.illegalAction === "terminate") expect(illegal).toBeGreaterThan(0);
+      expect(await hashes(fast, f.id)).toEqual(await hashes(http, hid));
+      f.conn.close();
+    });
+  }
+
+  it("sessions whose batches do not fit the layout (same-step autoreset, uint8 observations) answer in msgpack, byte for byte HTTP's", async () => {
+    for (const body of [
+      { game: "shephy", numEnvs: 2, seed: 1, autoreset: "same-step" },
+      { game: "sevens", numEnvs: 1, seed: 3, obsDtype: "uint8" },
+    ]) {
+      const hid = await http.create(body);
+      const f = await attached(body);
+      let h = await http.call("POST", `/v1/sessions/${hid}/reset`, { seed: 6 });
+      let r = await f.conn.reset({ seed: 6 }, 1);
+      expect(r?.layout).toBe(0);
+      expect(Buffer.compare(h.raw, r!.raw)).toBe(0);
+      const pick = maskedPicker(5);
+      for (let step = 0; step < 40; step++) {
+        const mask = tensor(h.body.mask) as Uint8Array;
+        const actions = pick(mask, body.numEnvs, mask.length / body.numEnvs);
+        h = await http.call("POST", `/v1/sessions/${hid}/step`, { actions });
+        r = await f.conn.step(actions, 1);
+        expect(r?.layout).toBe(0);
+        expect(Buffer.compare(h.raw, r!.raw)).toBe(0);
+      }
+      f.conn.close();
+    }
   });
 });
 
