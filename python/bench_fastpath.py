@@ -26,7 +26,7 @@ the same machine load, and the figures to compare are the ratios within one run.
   comparisons per env-step and per decision of the rows that do the same work.
 - ``selfplay64``: ``cardgym.selfplay.vector_env("sevens", 64)`` (every seat is the learner, one
   decision per env-step), HTTP and fast path, against the same OpenSpiel rows.
-``--old DIR`` (repeatable): the ``single`` fast-path row also for another checkout (a ``git worktree``
+``--old DIR`` (repeatable): the fast-path rows of ``single``, ``vec64`` and ``selfplay64`` also for another checkout (a ``git worktree``
 of an older commit, with ``node_modules`` linked): its Python package is imported under another
 name and starts its own server from that checkout, and its row runs interleaved with this one's,
 so old and new are measured side by side in one run.
@@ -160,9 +160,11 @@ def masked_random(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
     return logits.argmax(axis=1)
 
 
-def vec_row(fast: bool, selfplay: bool, n: int = 64) -> Row:
-    client = private_client(fast)
-    venv: Any = cardgym.selfplay.vector_env("sevens", n, seed=0, client=client) if selfplay else cardgym.make_vec("sevens", n, seed=0, client=client)
+def vec_row(fast: bool, selfplay: bool, n: int = 64, package: Any = cardgym, label: str = "") -> Row:
+    client = private_client(fast, package)
+    if selfplay:
+        importlib.import_module(f"{package.__name__}.selfplay")
+    venv: Any = package.selfplay.vector_env("sevens", n, seed=0, client=client) if selfplay else package.make_vec("sevens", n, seed=0, client=client)
     rng = np.random.default_rng(0)
     obs, decisions, learner = count_decisions(venv, selfplay, rng)
     state = {"obs": obs}
@@ -177,7 +179,7 @@ def vec_row(fast: bool, selfplay: bool, n: int = 64) -> Row:
     burst()
     kind = "self-play" if selfplay else "vec"
     row = Row(
-        f"{kind} {n} sevens, {'fast path' if fast else 'HTTP'}",
+        f"{kind} {n} sevens, {'fast path' if fast else 'HTTP'}{label}",
         lambda s: timed(burst, s, client.server.pid if client.server else None),
         lambda: (venv.close(), client.close()),
     )
@@ -445,14 +447,14 @@ def main() -> None:
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--only", default="single,aec,vec64,selfplay64,pool")
     p.add_argument("--mini-racer", action="store_true")
-    p.add_argument("--old", action="append", default=[], metavar="DIR", help="another checkout whose 1-env fast-path row runs beside this one's")
+    p.add_argument("--old", action="append", default=[], metavar="DIR", help="another checkout whose fast-path rows (1 env, vec 64, self-play 64, as --only asks) run beside this one's")
     a = p.parse_args()
     only = set(a.only.split(","))
     rows: List[Row] = []
+    olds = [old_package(checkout, i) for i, checkout in enumerate(a.old)]
     if "single" in only:
         rows += [r for r in (single_row(False), single_row(True), single_row(False, inprocess=True)) if r]
-        for i, checkout in enumerate(a.old):
-            package, commit = old_package(checkout, i)
+        for package, commit in olds:
             old = single_row(True, package, f" (old: {commit})")
             if old:
                 rows.append(old)
@@ -463,8 +465,10 @@ def main() -> None:
         spiel = openspiel_rows()
         if "vec64" in only:
             rows += [vec_row(False, False), vec_row(True, False)]
+            rows += [vec_row(True, False, package=package, label=f" (old: {commit})") for package, commit in olds]
         if "selfplay64" in only:
             rows += [vec_row(False, True), vec_row(True, True)]
+            rows += [vec_row(True, True, package=package, label=f" (old: {commit})") for package, commit in olds]
         rows += spiel
     if "pool" in only:
         rows += policy_rows()
@@ -495,7 +499,9 @@ def main() -> None:
         ("1 env sevens, fast path", "1 env sevens, HTTP"),
         ("1 env sevens, in process", "1 env sevens, fast path"),
         ("1 env sevens, in process", "1 env sevens, HTTP"),
-        *(("1 env sevens, fast path", row.name) for row in rows if "(old: " in row.name),
+        *(("1 env sevens, fast path", row.name) for row in rows if "(old: " in row.name and row.name.startswith("1 env")),
+        *(("vec 64 sevens, fast path", row.name) for row in rows if "(old: " in row.name and row.name.startswith("vec 64")),
+        *(("self-play 64 sevens, fast path", row.name) for row in rows if "(old: " in row.name and row.name.startswith("self-play 64")),
         ("AEC sevens (cardgym, fast path)", "AEC leduc_holdem_v4 (PettingZoo, in process)"),
         ("AEC sevens (cardgym, fast path)", "AEC texas_holdem_v4 (PettingZoo, in process)"),
         ("AEC sevens (cardgym, in process)", "AEC leduc_holdem_v4 (PettingZoo, in process)"),
