@@ -282,6 +282,9 @@ def openspiel_rows() -> List[Row]:
       observed with the fast API as above, and the four other players are random (legal actions
       and apply only, nothing observed); a step is from one decision of player 0 to its next, and
       the decisions of all players are counted too (``Row.decisions``).
+    - ``learner env-step, fast obs, C++ bots``: the same with the four random players played by
+      OpenSpiel's C++ uniform random bots (``pyspiel.make_uniform_random_bot``, one call a
+      decision) instead of a Python pick: whether driving the opponents from Python handicaps it.
     - ``bare``: legal actions and apply only, nothing observed: OpenSpiel's own speed.
     """
     try:
@@ -292,7 +295,8 @@ def openspiel_rows() -> List[Row]:
         return []
     game = pyspiel.load_game("crazy_eights")
     rows = []
-    for kind in ("obs+mask", "fast obs", "learner env-step, fast obs", "bare"):
+    bots = [pyspiel.make_uniform_random_bot(p, 1) for p in range(game.num_players())]
+    for kind in ("obs+mask", "fast obs", "learner env-step, fast obs", "learner env-step, fast obs, C++ bots", "bare"):
         rng = random.Random(0)
         observation = make_observation(game)
         state: Dict[str, Any] = {"s": game.new_initial_state(), "decisions": 0, "steps": 0}
@@ -311,12 +315,15 @@ def openspiel_rows() -> List[Row]:
                     np.asarray(s.observation_tensor(player), dtype=np.float32)
                     s.apply_action(pick(rng, np.asarray(s.legal_actions_mask(player), dtype=np.int8)))
                     steps += 1
-                elif kind == "fast obs" or (kind == "learner env-step, fast obs" and s.current_player() == 0):
+                elif kind == "fast obs" or (kind.startswith("learner env-step") and s.current_player() == 0):
                     player = s.current_player()
                     observation.set_from(s, player)  # observation.tensor, a numpy view, now holds it
                     legal = s.legal_actions(player)
                     s.apply_action(legal[rng.randrange(len(legal))])
                     steps += 1
+                    decisions += 1
+                elif kind == "learner env-step, fast obs, C++ bots":
+                    s.apply_action(bots[s.current_player()].step(s))
                     decisions += 1
                 else:
                     legal = s.legal_actions()
@@ -426,7 +433,7 @@ def per_decision(rows: List[Row], spiels: List[str]) -> None:
             rate, cpu = float(np.median(row.rates)), float(np.median(row.cpu_us))
             print(f"  {row.name}: {d:.3f} and {ld:.3f} per env-step; {rate * d:,.0f} decisions/s; {cpu / d:.2f} CPU us per decision")
     spiel = "crazy_eights (OpenSpiel, in process, {})"
-    pairs = [(f"vec 64 sevens, {t}", spiel.format("learner env-step, fast obs")) for t in ("fast path", "HTTP")]
+    pairs = [(f"vec 64 sevens, {t}", spiel.format(k)) for t in ("fast path", "HTTP") for k in ("learner env-step, fast obs", "learner env-step, fast obs, C++ bots")]
     pairs += [(f"self-play 64 sevens, {t}", spiel.format(k)) for t in ("fast path", "HTTP") for k in ("fast obs", "obs+mask")]
     print("ours / OpenSpiel's doing the same work: by env-steps/s and decisions/s (wall-clock medians), and how many times fewer CPU us per env-step and per decision:")
     for x, y in pairs:
