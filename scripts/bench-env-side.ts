@@ -38,12 +38,17 @@ export interface Session {
   step(actions: ArrayLike<number>): Promise<Batch>;
 }
 
+/** The opponent name that makes a self-play session instead: every seat external, same-step autoreset, only the acting seat observed. */
+export const SELF_PLAY = "self-play";
+
 export type CreateSession = (numEnvs: number, opponent: string, seed: number) => Session;
 
 /**
  * The learning-session factory of the checkout at `root`, as its session worker builds sessions
  * (LearningFacilitator.create with the game's RL adapter, the agent factory and reuseReplies; a
- * checkout from before that option ignores it), the learner at seat 0 and `opponent` elsewhere.
+ * checkout from before that option ignores it), the learner at seat 0 and `opponent` elsewhere;
+ * for the opponent `self-play`, a session of cardgym.selfplay.vector_env (every seat external,
+ * same-step autoreset, observe "acting").
  */
 export async function loadSessions({ root, game, modelRoot }: SideInit): Promise<CreateSession> {
   const url = (p: string) => pathToFileURL(join(root, p)).href;
@@ -56,7 +61,10 @@ export async function loadSessions({ root, game, modelRoot }: SideInit): Promise
   return (numEnvs, opponent, seed) =>
     lf.LearningFacilitator.create({
       adapter,
-      seats: ["learner", ...Array.from({ length: seats - 1 }, () => opponent)],
+      // "self-play": every seat the trainer's, as cardgym.selfplay.vector_env creates it.
+      ...(opponent === SELF_PLAY
+        ? { seats: Array.from({ length: seats }, () => "external"), autoreset: "same-step", observe: "acting" }
+        : { seats: ["learner", ...Array.from({ length: seats - 1 }, () => opponent)] }),
       numEnvs,
       seed,
       maxDecisions: null,

@@ -11,7 +11,8 @@
  * session the server's session worker builds (LearningFacilitator.create with the game's RL
  * adapter, the agent factory and reuseReplies; a checkout from before that option ignores it),
  * the learner at seat 0 against `--opponent` (an agent spec; "random" is what a session gets when
- * no seats are given; `onnx:path=<file>` models resolve against `--model-root`, on every side, so
+ * no seats are given; `self-play`: every seat the trainer's, as cardgym.selfplay.vector_env plays, one
+ * decision per env-step; `onnx:path=<file>` models resolve against `--model-root`, on every side, so
  * a checkout that does not ship a model can seat it: `--opponent onnx:path=dcg-exit-v2.onnx
  * --model-root models/builtin`), resets it, then steps it with a uniformly random legal action
  * per env read from the reply's mask, as a trainer does. Each env count gets fresh workers (what a
