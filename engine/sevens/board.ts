@@ -61,36 +61,56 @@ export const NEIGHBOURS8_HI: Int32Array = Int32Array.from(NEIGHBOURS8, (ns) => n
  * Pushes `items[card]` onto `out` for every card held by `seat` whose cell touches (8 directions) a
  * filled cell, ascending: the same cards as testing touchesFilled on each, in one pass over the
  * board. (A lookup table rather than a callback: no closure per call on the hottest path.)
+ * For a view, in the same pass: `view` (a copy of `cells`) gets HIDDEN at every card in a hand
+ * other than `seat`'s, and `hand` every card of `seat`'s, ascending; `seat` -1 is a spectator,
+ * who holds no card (no card is playable either).
  */
-export function collectPlayable<T>(cells: readonly number[], seat: number, items: readonly T[], out: T[]): void {
+export function collectPlayable<T>(
+  cells: readonly number[],
+  seat: number,
+  items: readonly T[],
+  out: T[],
+  view: number[] | null = null,
+  hand: number[] | null = null,
+): void {
   let filledLo = 0;
   let filledHi = 0;
   let handLo = 0;
   let handHi = 0;
   // Branch-free: whether a cell is filled or in this hand is as good as random, and mispredicted
-  // branches made this scan the slowest part of a rollout. For a cell value v in 0..21,
-  // (PLACED - 1 - v) >>> 31 is 1 exactly when v >= PLACED, and ((v ^ seat) - 1) >>> 31 is 1
-  // exactly when v === seat (hand values never reach PLACED, so the two never overlap).
+  // branches made this scan the slowest part of a rollout (and the view the dearest part of a
+  // self-play env-step). For a cell value v in 0..21, (PLACED - 1 - v) >>> 31 is 1 exactly when
+  // v >= PLACED, and ((v ^ me) - 1) >>> 31 is 1 exactly when v === me (hand values never reach
+  // PLACED, so the two never overlap; a spectator's me, 127, is no cell's value).
+  const me = seat < 0 ? 127 : seat;
   for (let cell = 0; cell < 32; cell++) {
     const v = cells[cell]!;
-    filledLo |= ((PLACED - 1 - v) >>> 31) << cell;
-    handLo |= (((v ^ seat) - 1) >>> 31) << cell;
+    const filled = (PLACED - 1 - v) >>> 31;
+    const mine = ((v ^ me) - 1) >>> 31;
+    if (view !== null && (filled | mine) === 0) view[cell] = HIDDEN;
+    filledLo |= filled << cell;
+    handLo |= mine << cell;
   }
   for (let cell = 32; cell < CARD_COUNT; cell++) {
     const v = cells[cell]!;
-    filledHi |= ((PLACED - 1 - v) >>> 31) << (cell - 32);
-    handHi |= (((v ^ seat) - 1) >>> 31) << (cell - 32);
+    const filled = (PLACED - 1 - v) >>> 31;
+    const mine = ((v ^ me) - 1) >>> 31;
+    if (view !== null && (filled | mine) === 0) view[cell] = HIDDEN;
+    filledHi |= filled << (cell - 32);
+    handHi |= mine << (cell - 32);
   }
   while (handLo !== 0) {
     const bit = handLo & -handLo;
     const card = 31 - Math.clz32(bit);
     handLo ^= bit;
+    if (hand !== null) hand.push(card);
     if ((NEIGHBOURS8_LO[card]! & filledLo) !== 0 || (NEIGHBOURS8_HI[card]! & filledHi) !== 0) out.push(items[card]!);
   }
   while (handHi !== 0) {
     const bit = handHi & -handHi;
     const card = 63 - Math.clz32(bit);
     handHi ^= bit;
+    if (hand !== null) hand.push(card);
     if ((NEIGHBOURS8_LO[card]! & filledLo) !== 0 || (NEIGHBOURS8_HI[card]! & filledHi) !== 0) out.push(items[card]!);
   }
 }

@@ -26,7 +26,8 @@ export function passAllowed(s: SevensState, seat: number, hasPlayable: boolean):
   return voluntaryPass && (passLimit === null || must(s.passes[seat], "sevens: the pass count of the seat to move") < passLimit);
 }
 
-const CARD_IDS: readonly number[] = Array.from({ length: CARD_COUNT }, (_, card) => card);
+/** Card ids 0..51, as collectPlayable's items for a list of cards. */
+export const CARD_IDS: readonly number[] = Array.from({ length: CARD_COUNT }, (_, card) => card);
 
 /** One shared, frozen decision object per card: legal() allocates only its list. */
 const PLAYS: readonly PlayDecision[] = Array.from({ length: CARD_COUNT }, (_, card) => Object.freeze({ kind: "play" as const, card }));

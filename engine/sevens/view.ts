@@ -1,8 +1,8 @@
-import { Rng, type Seat, type Viewer } from "../core/index.ts";
+import { InvariantError, Rng, type Seat, type Viewer } from "../core/index.ts";
 import { CARD_COUNT } from "./cards.ts";
-import { HIDDEN, PLACED, cellOf } from "./board.ts";
+import { HIDDEN, collectPlayable } from "./board.ts";
 import type { SevensConfig } from "./config.ts";
-import { passAllowed, playableCards } from "./legal.ts";
+import { CARD_IDS, passAllowed } from "./legal.ts";
 import type { SevensState } from "./state.ts";
 
 /**
@@ -34,15 +34,12 @@ export interface SevensView {
 
 export function sevensView(s: SevensState, viewer: Viewer): SevensView {
   const own = viewer === "spectator" ? -1 : viewer;
-  const cells = s.cells.slice();
+  const src = s.cells;
+  if (src.length !== CARD_COUNT) throw new InvariantError(`sevens: ${src.length} cells, not ${CARD_COUNT}`);
+  const cells = src.slice();
   const hand: number[] = [];
-  for (let card = 0; card < CARD_COUNT; card++) {
-    const v = cellOf(cells, card);
-    if (v >= PLACED) continue;
-    if (v === own) hand.push(card);
-    else cells[card] = HIDDEN;
-  }
-  const playable = own < 0 ? [] : playableCards(s.cells, own);
+  const playable: number[] = [];
+  collectPlayable(src, own, CARD_IDS, playable, cells, hand);
   const myTurn = own >= 0 && s.current === own;
   return {
     config: s.config,

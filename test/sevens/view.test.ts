@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Rng, canonicalJson, unwrap } from "../../engine/core/index.ts";
-import { sevens, HIDDEN, PLACED, type SevensState } from "../../engine/sevens/index.ts";
+import { sevens, HIDDEN, PLACED, playableCards, type SevensState } from "../../engine/sevens/index.ts";
 
 /** A mid-game state from a seeded random playout. */
 function midGame(seed: number, steps: number, raw: Record<string, unknown> = {}): SevensState {
@@ -33,6 +33,31 @@ describe("view", () => {
     const spectator = sevens.view(s, "spectator");
     expect(spectator.hand).toEqual([]);
     expect(spectator.cells.filter((c) => c < PLACED).every((c) => c === HIDDEN)).toBe(true);
+  });
+
+  it("over whole random games, every viewer's cells, hand and playable cards are their definitions", () => {
+    // The view reads the board in one pass of bit masks; this is what it must equal, written plainly.
+    let states = 0;
+    for (let seed = 0; seed < 12; seed++) {
+      const raw = seed % 3 === 0 ? { seats: 3 } : seed % 3 === 1 ? { seats: 6, voluntaryPass: true, passLimit: 3 } : {};
+      const rng = Rng.seeded(seed + 50);
+      let s = sevens.setup(unwrap(sevens.parseConfig(raw)), seed);
+      for (;;) {
+        for (const viewer of [...Array.from({ length: s.config.seats }, (_, k) => k), "spectator" as const]) {
+          const v = sevens.view(s, viewer);
+          const own = viewer === "spectator" ? -1 : viewer;
+          expect(v.cells).toEqual(s.cells.map((c) => (c >= PLACED || c === own ? c : HIDDEN)));
+          expect(v.hand).toEqual(s.cells.flatMap((c, card) => (c === own ? [card] : [])));
+          expect(v.playable).toEqual(own < 0 ? [] : playableCards(s.cells, own));
+          expect(v.canPass).toBe(own === s.current && sevens.legal(s).some((d) => d.kind === "pass"));
+        }
+        states++;
+        if (sevens.actor(s) === "terminal") break;
+        const legal = sevens.legal(s);
+        s = sevens.applyTrusted(s, legal[rng.int(legal.length)]!);
+      }
+    }
+    expect(states).toBeGreaterThan(300);
   });
 
   it("two states differing only in the other hands look the same to a seat", () => {
