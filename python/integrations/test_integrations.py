@@ -179,6 +179,46 @@ def test_rllib_multi_agent_ppo(game, policies, args):
     assert steps > 0 and episodes > 0, line
 
 
+# Runs the multi-agent example with an env that raises in its env runners (never in the driver's
+# own evaluation env, whose config is a plain dict): the run must stop with the error in its
+# output, as RLlib's MultiAgentEnvError did not when runners were restarted quietly and their logs
+# stayed in the workers.
+PLANTED_FAILURE = r"""
+import runpy, sys
+import cardgym.rllib
+
+real = cardgym.rllib.multi_agent_env_creator
+
+def failing(env_config):
+    env = real(env_config)
+    if getattr(env_config, "worker_index", 0) < 1:
+        return env
+    step, steps = env.step, [0]
+
+    def step_then_fail(action_dict):
+        steps[0] += 1
+        if steps[0] == 5:
+            raise RuntimeError("planted env failure at step 5")
+        return step(action_dict)
+
+    env.step = step_then_fail
+    return env
+
+cardgym.rllib.multi_agent_env_creator = failing
+sys.argv = sys.argv[1:]
+runpy.run_path(sys.argv[0], run_name="__main__")
+"""
+
+
+def test_rllib_multi_agent_ppo_stops_with_an_env_runners_error():
+    example = str(EXAMPLES / "rllib_multiagent_ppo.py")
+    args = ["--game", "sevens", "--iterations", "2", "--batch", "1000", "--eval-games", "2"]
+    proc = subprocess.run([sys.executable, "-c", PLANTED_FAILURE, example, *args], capture_output=True, text=True, timeout=900)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0, f"the run went on past its env runners' error:\n{out[-3000:]}"
+    assert "planted env failure at step 5" in out, f"the env runner's error did not reach the driver's output:\n{out[-3000:]}"
+
+
 def test_cleanrl_style_self_play_ppo():
     out = run_example("cleanrl_selfplay_ppo.py", "--game", "dcg", "--minutes", "2", "--min-win", "0.6", timeout=900)
     assert "greedy win rate vs random" in out
