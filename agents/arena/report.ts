@@ -188,7 +188,7 @@ export function markdownReport(report: ArenaReport, gates?: readonly Pick<GateRe
     for (const a of order) {
       const r = a.rating;
       if (r === null) throw new InvariantError(`arena report: ${a.agent} has no rating in a multi-seat game`);
-      lines.push(`| ${a.agent} | ${r.elo.toFixed(0)} | ${r.low.toFixed(0)} .. ${r.high.toFixed(0)} | ${a.decisions} | ${rate(a.decisionsPerSec)} |`);
+      lines.push(`| ${a.agent} | ${r.elo.toFixed(0)} | ${ratingInterval(report, a.agent, r)} | ${a.decisions} | ${rate(a.decisionsPerSec)} |`);
     }
   }
   if (gates && gates.length > 0) {
@@ -199,6 +199,22 @@ export function markdownReport(report: ArenaReport, gates?: readonly Pick<GateRe
   }
   lines.push("");
   return lines.join("\n");
+}
+
+/**
+ * An agent's bootstrap interval as printed. An agent that won (or lost) every game it played has
+ * no upper (or lower) bound: resampling its games cannot vary them, so the bootstrap would print
+ * the prior-capped point estimate as a bound (4 wins of 4 gave "191 .. 191"). The anchor is 0 by
+ * definition.
+ */
+function ratingInterval(report: ArenaReport, agent: string, r: { readonly low: number; readonly high: number }): string {
+  const mine = report.matrix.filter((m) => m.agent === agent && m.games > 0);
+  const anchor = report.ratingAnchor === "random" && agent === "random";
+  const wonAll = !anchor && mine.length > 0 && mine.every((m) => m.wins === m.games);
+  const lostAll = !anchor && mine.length > 0 && mine.every((m) => m.losses === m.games);
+  const low = lostAll ? "none (lost every game)" : r.low.toFixed(0);
+  const high = wonAll ? "none (won every game)" : r.high.toFixed(0);
+  return `${low} .. ${high}`;
 }
 
 /** One row per pairing: the first-named agent's win rate (draws are not wins) with its 95% Wilson interval. */

@@ -138,6 +138,52 @@ describe("arena runs and gates", () => {
     }
   });
 
+  it("prints no upper bound for the Elo of an agent that won every game, nor a lower one for an agent that lost every game", () => {
+    // Four games, all won by "strong": resampling them cannot vary the result, and the bootstrap
+    // interval was the point estimate on both sides (191 .. 191).
+    const results = [0, 1, 2, 3].map((deal) => ({
+      seats: deal % 2 === 0 ? [0, 1] : [1, 0],
+      pair: [0, 1] as const,
+      deal,
+      seed: deal,
+      returns: [0, 0],
+      decisions: 10,
+      score: 0,
+    }));
+    const timing = [
+      { decisions: 20, seconds: 1 },
+      { decisions: 20, seconds: 1 },
+    ];
+    const two = summarise({
+      game: "dcg",
+      gameVersion: "1",
+      config: {},
+      seats: 2,
+      seed: 1,
+      games: 4,
+      agents: ["random", "strong"],
+      run: { results, timing, seconds: 1 },
+    });
+    const strong = two.agents.find((a) => a.agent === "strong")!.rating!;
+    expect(strong.low).toBe(strong.high); // what the bootstrap gives here
+    const md = markdownReport(two);
+    expect(md).toContain(`| strong | ${strong.elo.toFixed(0)} | ${strong.low.toFixed(0)} .. none (won every game) |`);
+    expect(md).toContain("| random | 0 | 0 .. 0 |"); // the anchor
+    // Without random the ratings are anchored on their mean: the loser has no lower bound.
+    const mean = summarise({
+      game: "dcg",
+      gameVersion: "1",
+      config: {},
+      seats: 2,
+      seed: 1,
+      games: 4,
+      agents: ["weak", "strong"],
+      run: { results, timing, seconds: 1 },
+    });
+    const weak = mean.agents.find((a) => a.agent === "weak")!.rating!;
+    expect(markdownReport(mean)).toContain(`| weak | ${weak.elo.toFixed(0)} | none (lost every game) .. ${weak.high.toFixed(0)} |`);
+  });
+
   it("times an agent by the work it reports per decision, not by how long its decide waited", async () => {
     let release: () => void = () => {};
     const gate = new Promise<void>((r) => (release = r));
