@@ -154,32 +154,16 @@ describe("arena runs and gates", () => {
       { decisions: 20, seconds: 1 },
       { decisions: 20, seconds: 1 },
     ];
-    const two = summarise({
-      game: "dcg",
-      gameVersion: "1",
-      config: {},
-      seats: 2,
-      seed: 1,
-      games: 4,
-      agents: ["random", "strong"],
-      run: { results, timing, seconds: 1 },
-    });
+    const reportOf = (agents: readonly string[]) =>
+      summarise({ game: "dcg", gameVersion: "1", config: {}, seats: 2, seed: 1, games: 4, agents, run: { results, timing, seconds: 1 } });
+    const two = reportOf(["random", "strong"]);
     const strong = two.agents.find((a) => a.agent === "strong")!.rating!;
     expect(strong.low).toBe(strong.high); // what the bootstrap gives here
     const md = markdownReport(two);
     expect(md).toContain(`| strong | ${strong.elo.toFixed(0)} | ${strong.low.toFixed(0)} .. none (won every game) |`);
     expect(md).toContain("| random | 0 | 0 .. 0 |"); // the anchor
     // Without random the ratings are anchored on their mean: the loser has no lower bound.
-    const mean = summarise({
-      game: "dcg",
-      gameVersion: "1",
-      config: {},
-      seats: 2,
-      seed: 1,
-      games: 4,
-      agents: ["weak", "strong"],
-      run: { results, timing, seconds: 1 },
-    });
+    const mean = reportOf(["weak", "strong"]);
     const weak = mean.agents.find((a) => a.agent === "weak")!.rating!;
     expect(markdownReport(mean)).toContain(`| weak | ${weak.elo.toFixed(0)} | none (lost every game) .. ${weak.high.toFixed(0)} |`);
   });
