@@ -14,7 +14,8 @@ export interface OnnxOptions {
  * A trained policy at the table. It encodes its view with the game's observation encoder, asks
  * the (shared, micro-batched) model for logits over the whole action space, and keeps only the
  * ids of the legal decisions (the mask comes from the legal list, so the choice is always legal):
- * masked argmax, or masked softmax sampling from its own seeded stream. NaN logits count as -inf.
+ * masked argmax, or masked softmax sampling from its own seeded stream. A NaN logit counts as
+ * -inf; NaN for every legal action is a fault (decide rejects), not a choice.
  */
 export class OnnxAgent implements Facilitatee {
   readonly name: string;
@@ -83,6 +84,12 @@ export class OnnxAgent implements Facilitatee {
     }
     const chosen = performance.now();
     const { logits } = answer;
+    if (allNaN(logits, ids, legal.length)) {
+      // A diverged network answers NaN everywhere: playing its first legal move would pass for a
+      // weak policy in every result, so the seat faults (the table applies its default and logs
+      // this; the arena and a learning session report it).
+      throw new Error(`onnx: the model ${this.model.file} returned NaN for every legal action (${legal.length} of them): its weights have likely diverged`);
+    }
     const index = this.options.sample ? this.sampleIndex(logits, ids, legal.length) : argmaxIndex(logits, ids, legal.length);
     return { index, seconds: (before + performance.now() - chosen) / 1000 + answer.seconds };
   }
@@ -110,6 +117,12 @@ export class OnnxAgent implements Facilitatee {
     }
     return count - 1;
   }
+}
+
+/** Whether the logit of every one of the first `count` ids is NaN. */
+function allNaN(logits: Float32Array, ids: Int32Array, count: number): boolean {
+  for (let i = 0; i < count; i++) if (!Number.isNaN(logits[ids[i]!])) return false;
+  return true;
 }
 
 /** Index (into the legal list) of the largest logit among the first `count` ids; NaN never wins. */

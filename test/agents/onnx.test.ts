@@ -114,6 +114,25 @@ describe("ONNX policy agent", () => {
     }
   });
 
+  it("a model that answers NaN for every legal action faults instead of playing its first legal move; a NaN logit alone never wins", async () => {
+    const cfg = configOf(sevensAdapter.game, {});
+    const diverged = modelFile("nan.onnx", sevensAdapter, { weightScale: Number.NaN });
+    for (const spec of [`onnx:path=${diverged}`, `onnx:path=${diverged},sample=true`]) {
+      const agents = [];
+      for (let s = 0; s < cfg.seats; s++) {
+        const made = await createAgentReady(s === 0 ? spec : "random", ctxFor(sevensAdapter, s));
+        if (!made.ok) throw new Error(made.error.message);
+        agents.push(made.value);
+      }
+      await expect(runMatch({ game: sevensAdapter.game, config: cfg, seed: 3, agents })).rejects.toThrow(/returned NaN for every legal action/);
+    }
+    // One NaN logit on an action the model would otherwise prefer: the agent plays another legal action.
+    const ids = Int32Array.from([0, 1, 2]);
+    const { argmaxIndex } = await import("../../agents/onnx/onnx-agent.ts");
+    expect(argmaxIndex(Float32Array.from([1, Number.NaN, 0.5]), ids)).toBe(0);
+    expect(argmaxIndex(Float32Array.from([Number.NaN, 0.2, 0.5]), ids)).toBe(2);
+  });
+
   it("batches requests made together into one onnxruntime run", async () => {
     const model = loadPolicyModel(sevensModel, { maxBytes: 1 << 24, maxBatch: 4096 });
     await model.ready();
