@@ -17,7 +17,7 @@
  * files of killed runs are removed by the next run. Builds are cached in .bundle/cache/ (see the
  * build cache below): a start with nothing changed skips esbuild.
  */
-import { execFileSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -31,7 +31,24 @@ if (!entry || !entry.endsWith(".ts")) {
   process.exit(2);
 }
 const bundles = join(ROOT, ".bundle");
-mkdirSync(bundles, { recursive: true });
+
+/**
+ * Stops with one line on stderr and exit 1. A build folder that cannot be written (a read-only
+ * checkout, a file in its place) or a build esbuild refused is the user's to fix, not a stack
+ * trace to read: the Python package and `npm start` show this line as the reason the server
+ * did not start.
+ */
+function stop(what, e) {
+  const code = e !== null && typeof e === "object" && typeof e.code === "string" ? `${e.code}: ` : "";
+  console.error(`run-bundled: ${what}${e === undefined ? "" : `: ${code}${e instanceof Error ? e.message : String(e)}`}`);
+  process.exit(1);
+}
+
+try {
+  mkdirSync(bundles, { recursive: true });
+} catch (e) {
+  stop(`cannot make the build folder ${bundles}`, e);
+}
 // Files left by runs that were killed (their process is gone) are removed first.
 for (const name of readdirSync(bundles)) {
   const pid = Number(/\.run-(\d+)-\d+\.(mjs|json)$/.exec(name)?.[1]);
@@ -42,7 +59,13 @@ for (const name of readdirSync(bundles)) {
   } catch (e) {
     alive = e.code === "EPERM";
   }
-  if (!alive) rmSync(join(bundles, name), { force: true });
+  if (!alive) {
+    try {
+      rmSync(join(bundles, name), { force: true });
+    } catch {
+      // Best effort: a folder this user may not write into fails at the build, with its reason.
+    }
+  }
 }
 // <entry>.<tag>.mjs and session-worker.<tag>.mjs side by side, one folder below the checkout.
 const tag = `run-${process.pid}-${Date.now()}`;
@@ -112,10 +135,15 @@ function fromCache() {
 function build() {
   const metafile = join(bundles, `.meta.${tag}.json`);
   try {
-    execFileSync(esbuild, [...entries, `--outdir=${outdir}`, `--entry-names=[name].${tag}`, "--out-extension:.js=.mjs", `--metafile=${metafile}`, ...options], {
-      cwd: ROOT,
-      stdio: ["ignore", "inherit", "inherit"],
-    });
+    // esbuild's messages (warnings, errors) are passed on; on a failure its bin/esbuild launcher
+    // adds its own Node stack trace after them, which is cut (it says nothing about the build).
+    const args = [...entries, `--outdir=${outdir}`, `--entry-names=[name].${tag}`, "--out-extension:.js=.mjs", `--metafile=${metafile}`, ...options];
+    const ran = spawnSync(esbuild, args, { cwd: ROOT, stdio: ["ignore", "inherit", "pipe"], encoding: "utf8" });
+    const said = ran.stderr ?? "";
+    const launcherTrace = said.search(/^node:(internal|child_process)/m);
+    process.stderr.write(launcherTrace < 0 ? said : said.slice(0, launcherTrace).trimEnd() + "\n");
+    if (ran.error) throw ran.error;
+    if (ran.status !== 0) throw Object.assign(new Error(`esbuild exited ${ran.status ?? ran.signal}`), { status: ran.status });
     // Cache what was built, under names of their own, then the record (renamed into place last).
     const inputs = Object.keys(JSON.parse(readFileSync(metafile, "utf8")).inputs);
     const key = fingerprint(inputs);
@@ -139,7 +167,13 @@ function build() {
   }
 }
 
-if (!fromCache()) build();
+try {
+  if (!fromCache()) build();
+} catch (e) {
+  // esbuild's own message is already on stderr (inherited); anything else is the folder's.
+  if (e !== null && typeof e === "object" && "status" in e) stop(`esbuild could not bundle ${entry} into ${bundles} (its message is above)`);
+  stop(`cannot write the bundle of ${entry} into ${bundles}`, e);
+}
 // Workers start from these files while the program runs: they are removed when it exits.
 process.on("exit", () => {
   for (const name of outputs) rmSync(name, { force: true });

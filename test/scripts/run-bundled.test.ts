@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -42,6 +42,50 @@ describe("run-bundled build cache", () => {
     expect(run()).toBe("from the cache");
     writeFileSync(dep, 'export const word = "second, changed";\n');
     expect(run()).toBe("second, changed");
+  });
+});
+
+describe("run-bundled where it cannot build", () => {
+  // A checkout of its own (run-bundled builds into <checkout>/.bundle): the script, the
+  // session-worker entry it always bundles, and the repo's node_modules for esbuild.
+  const checkout = mkdtempSync(join(tmpdir(), "cardgym-bundle-checkout-"));
+  afterAll(() => rmSync(checkout, { recursive: true, force: true }));
+  mkdirSync(join(checkout, "scripts"));
+  mkdirSync(join(checkout, "env", "server"), { recursive: true });
+  copyFileSync(join(repoRoot, "scripts", "run-bundled.mjs"), join(checkout, "scripts", "run-bundled.mjs"));
+  writeFileSync(join(checkout, "env", "server", "session-worker.ts"), "export {};\n");
+  symlinkSync(join(repoRoot, "node_modules"), join(checkout, "node_modules"));
+  const run = (entry: string) =>
+    spawnSync(process.execPath, [join(checkout, "scripts", "run-bundled.mjs"), entry], { cwd: checkout, encoding: "utf8", timeout: 120_000 });
+  const oneLine = (stderr: string) => stderr.split("\n").filter((l) => l.startsWith("run-bundled:"));
+
+  it("runs an entry in that checkout (the setup works)", () => {
+    writeFileSync(join(checkout, "ok.ts"), 'console.log("built");\n');
+    const out = run(join(checkout, "ok.ts"));
+    expect(out.status, out.stderr).toBe(0);
+    expect(out.stdout.trim()).toBe("built");
+    rmSync(join(checkout, ".bundle"), { recursive: true, force: true });
+  });
+
+  it("a build folder that cannot be made stops with one line naming it, not a stack trace", () => {
+    writeFileSync(join(checkout, ".bundle"), "a file where the build folder goes\n");
+    writeFileSync(join(checkout, "ok.ts"), 'console.log("built");\n');
+    const out = run(join(checkout, "ok.ts"));
+    rmSync(join(checkout, ".bundle"), { force: true });
+    expect(out.status).toBe(1);
+    expect(oneLine(out.stderr)).toEqual([expect.stringMatching(/^run-bundled: cannot make the build folder .*\.bundle: EEXIST: /)]);
+    expect(out.stderr).not.toMatch(/^\s+at /m);
+  });
+
+  it("an entry esbuild cannot bundle stops with esbuild's message and one line of ours, not a stack trace", () => {
+    writeFileSync(join(checkout, "broken.ts"), 'import { nothing } from "./missing.ts";\nconsole.log(nothing);\n');
+    const out = run(join(checkout, "broken.ts"));
+    expect(out.status).toBe(1);
+    expect(out.stderr).toMatch(/missing\.ts/);
+    expect(oneLine(out.stderr)).toEqual([
+      expect.stringMatching(/^run-bundled: esbuild could not bundle .*broken\.ts into .*\.bundle \(its message is above\)$/),
+    ]);
+    expect(out.stderr).not.toMatch(/^\s+at /m);
   });
 });
 
