@@ -27,8 +27,9 @@ import { ReplyBuffer } from "./reply-layout.ts";
  * without a per-element conversion.
  *
  * All numbers are in the host's byte order (the host is the same process). Only what the
- * in-process host needs is offered: float32 observations, next-step autoreset, agents that answer
- * synchronously and need no files (onnx seats need the server).
+ * in-process host needs is offered: float32 observations (either autoreset; a same-step step's
+ * `final` rows follow the batch in the layout), agents that answer synchronously and need no files
+ * (onnx seats need the server).
  */
 
 /** The most envs one in-process session may hold (the server's default limit). */
@@ -109,7 +110,6 @@ export const api = {
       if (body.obsDtype !== undefined && body.obsDtype !== "float32") {
         throw new EnvRequestError("invalid_config", "in-process sessions send float32 observations only (obsDtype)");
       }
-      if (body.autoreset === "same-step") throw new EnvRequestError("invalid_config", "in-process sessions autoreset on the next step only");
       const f = createFacilitator(body, setup);
       const handle = nextHandle++;
       sessions.set(handle, { f, out: new ReplyBuffer(f) });

@@ -8,10 +8,10 @@ with no server and no socket.
 Its sessions are the server's learning sessions (the same TypeScript code, bundled into one
 script), so the same seeds and actions give the same observations, masks, rewards and state hashes
 as the server; what they save is the round trip to another process on every reset and step, which
-is what an AEC env (one decision per step) pays most. They offer what such an env needs: float32
-observations, next-step autoreset, agents that need no model file (``random``, ``mcts``, the
-computer players; ``onnx`` seats need the server). Replies are read-only numpy views, as the
-server's.
+is what an AEC env (one decision per step) pays most. They offer float32 observations, next-step
+and same-step autoreset (``cardgym.selfplay.vector_env`` runs on them), agents that need no model
+file (``random``, ``mcts``, the computer players; ``onnx`` seats need the server). Replies are
+read-only numpy views, as the server's.
 
 The bundle is built from the checkout's engine at first use in a process (``node
 scripts/build/inprocess.mjs``, under a second), or taken from an installed wheel, where ``npm run
@@ -108,6 +108,24 @@ class _Layout:
         self.truncated = self.terminated + n
         self.illegal = self.truncated + n
         self.mask = self.illegal + n
+        #: Same-step final rows, after the mask at the next multiple of 4 (their count is in the header).
+        self.final = (self.mask + n * s.action_size + 3) & ~3
+        self.final_obs_row = (o,) if self.single else (seats, o)
+        self.seats = seats
+
+
+def _final_rows(L: _Layout, buf: bytes, k: int) -> Dict[str, np.ndarray]:
+    """A same-step step's ``final`` rows (``k`` ended episodes) as the server's reply has them."""
+    returns = L.final + 12 * k
+    final: Dict[str, np.ndarray] = {
+        "envs": np.ndarray(k, _I32, buf, L.final),
+        "obs": np.ndarray((k, *L.final_obs_row), _F32, buf, returns + 4 * k * L.seats),
+        "returns": np.ndarray((k, L.seats), _F32, buf, returns),
+        "episodeStep": np.ndarray(k, _I32, buf, L.final + 4 * k),
+    }
+    if L.single:
+        final["learnerSeat"] = np.ndarray(k, _I32, buf, L.final + 8 * k)
+    return final
 
 
 class InProcessClient:
@@ -135,7 +153,7 @@ class InProcessClient:
         raise ServerError(404, "unknown_game", f"no game {game!r} in process; games: {known}")
 
     def create_session(self, game: str, *, decode_obs: bool = True, **options: Unpack[SessionOptions]) -> InProcessSession:
-        """As :meth:`cardgym.Client.create_session` (float32 observations, next-step autoreset)."""
+        """As :meth:`cardgym.Client.create_session` (float32 observations only)."""
         created = json.loads(_checked(self._api.create(json.dumps(create_body(game, **options)))))
         return InProcessSession(self._api, created)
 
@@ -181,7 +199,8 @@ class InProcessSession(SessionInfo):
     def _batch(self, length: Any) -> Dict[str, Any]:
         """The batch of the bundle's layout (env/inprocess.ts) as numpy views of a copy of its bytes."""
         buf = self._copy(length)
-        step, flags = _HEADER.unpack_from(buf)[:2]
+        header = _HEADER.unpack_from(buf)
+        step, flags = header[0], header[1]
         L = self._layout
         info: Dict[str, Any] = {
             "episode": np.ndarray(L.n, _I32, buf, L.episode),
@@ -192,7 +211,7 @@ class InProcessSession(SessionInfo):
             info["learnerSeat"] = np.ndarray(L.n, _I32, buf, L.learner_seat)
         if flags & 2:
             info["illegal"] = np.ndarray(L.n, _BOOL, buf, L.illegal)
-        return {
+        reply = {
             "step": step,
             "mode": self.mode,
             "obs": np.ndarray(L.obs_shape, _F32, buf, L.obs),
@@ -203,6 +222,9 @@ class InProcessSession(SessionInfo):
             "seat": np.ndarray(L.n, _I32, buf, L.seat),
             "info": info,
         }
+        if flags & 4:
+            reply["final"] = _final_rows(L, buf, header[7])
+        return reply
 
     def observation(self, env: int, seat: int) -> np.ndarray:
         """Seat ``seat``'s observation of env ``env`` now: the row an ``observe="all"`` reply

@@ -73,12 +73,21 @@ def masked_choice(rng: np.random.Generator, mask: np.ndarray) -> int:
 
 
 def same_reply(a, b, where: str) -> None:
-    """Equal replies: the same keys, types, dtypes, shapes and bytes, recursively."""
+    """Equal replies: the same keys, types, dtypes, shapes and bytes, recursively (into tuples,
+    lists and object arrays, e.g. a vector env's step and its ``final_obs``)."""
     assert type(a) is type(b), where
     if isinstance(a, dict):
         assert a.keys() == b.keys(), where
         for k in a:
             same_reply(a[k], b[k], f"{where}.{k}")
+    elif isinstance(a, (tuple, list)):
+        assert len(a) == len(b), where
+        for i, (x, y) in enumerate(zip(a, b)):
+            same_reply(x, y, f"{where}[{i}]")
+    elif isinstance(a, np.ndarray) and a.dtype == object:
+        assert b.dtype == object and a.shape == b.shape, where
+        for i, (x, y) in enumerate(zip(a.flat, b.flat)):
+            same_reply(x, y, f"{where}[{i}]")
     elif isinstance(a, np.ndarray):
         assert a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes(), where
     else:

@@ -11,6 +11,7 @@ from conftest import same_reply
 
 import cardgym
 import cardgym.pettingzoo as cpz
+import cardgym.selfplay
 from cardgym.inprocess import InProcessClient
 from cardgym.server import EmbeddedServer
 
@@ -30,6 +31,11 @@ def inprocess():
     return InProcessClient()
 
 
+def masked_random(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
+    """One random legal action per row of a vector env's action mask."""
+    return np.array([int(rng.choice(np.flatnonzero(row))) for row in mask], dtype=np.int64)
+
+
 def legal_actions(rng: np.random.Generator, reply) -> list:
     """One random legal action per env (0 where an env's game is over: the next step restarts it)."""
     out = []
@@ -39,18 +45,31 @@ def legal_actions(rng: np.random.Generator, reply) -> list:
     return out
 
 
-@pytest.mark.parametrize("seats", ["all external", "default"])
-def test_same_replies_and_state_hashes_as_the_server(game, hashing_server, inprocess, game_info, seats):
+@pytest.mark.parametrize(
+    "seats,autoreset,observe",
+    [
+        ("all external", "next-step", None),
+        ("default", "next-step", None),
+        ("all external", "same-step", "all"),
+        ("all external", "same-step", "acting"),  # the session cardgym.selfplay.vector_env makes
+        ("default", "same-step", None),
+    ],
+)
+def test_same_replies_and_state_hashes_as_the_server(game, hashing_server, inprocess, game_info, seats, autoreset, observe):
+    """Every reply of the session, same-step `final` rows included, equal to the server's."""
     n = game_info[game]["defaultSeats"]
-    options = {"seed": 11, "num_envs": 2, "illegal_action": "terminate", "max_decisions": 300}
+    options = {"seed": 11, "num_envs": 2, "illegal_action": "terminate", "max_decisions": 300, "autoreset": autoreset}
     if seats == "all external":
         options["seats"] = ["external"] * n if n > 1 else ["learner"]  # a lone client seat is the learner
+        if n > 1 and observe is not None:
+            options["observe"] = observe
     server = hashing_server.create_session(game, **options)
     local = inprocess.create_session(game, **options)
     try:
         rng = np.random.default_rng(5)
         a, b = server.reset(), local.reset()
         same_reply(a, b, f"{game} reset")
+        ended = 0
         for step in range(400):
             if step == 150:
                 a, b = server.reset(seeds=[3, None]), local.reset(seeds=[3, None])
@@ -60,10 +79,14 @@ def test_same_replies_and_state_hashes_as_the_server(game, hashing_server, inpro
                 actions[0] = -1  # an illegal action ends env 0's episode with the penalty
             a, b = server.step(actions), local.step(actions)
             same_reply(a, b, f"{game} step {step}")
+            ended += len(a["final"]["envs"]) if "final" in a else 0
             if step % 40 == 0:
                 assert server.info()["hashes"] == local.hashes(), f"{game} step {step}: state hashes differ"
         assert server.info()["hashes"] == local.hashes()
         assert server.render(1) == local.render(1)
+        assert ("final" in a) == (autoreset == "same-step")
+        if autoreset == "same-step":
+            assert ended >= 4, f"{game}: only {ended} final rows compared"
     finally:
         server.close()
         local.close()
@@ -141,6 +164,90 @@ def test_gymnasium_env_plays_what_it_plays_over_http(game, hashing_server, inpro
                 a, b = remote.reset(seed=seed), local.reset(seed=seed)
                 same(a, b, f"{game} reset after episode {episodes}")
         assert "illegal" in ended and len(ended) > 1, f"{game}: episodes ended only as {ended}"
+        assert remote.unwrapped.session.info()["hashes"] == local.unwrapped.session.hashes()
+    finally:
+        remote.close()
+        local.close()
+        http.close()
+
+
+@pytest.mark.parametrize("illegal_action", ["terminate", "raise"])
+def test_selfplay_vector_env_plays_what_it_plays_over_http(game, hashing_server, inprocess, game_info, illegal_action):
+    """cardgym.selfplay.vector_env(client=InProcessClient()) against the same env over HTTP: every
+    field of every reset and step (observations, masks, rewards, flags, infos with the ended games'
+    final rows) and the same state hashes after every step, over games ended by the game, by
+    max_decisions and by illegal actions (penalised, or raised as the server's error), with int
+    and per-env seeds, and the same boards (render)."""
+    if game_info[game]["defaultSeats"] < 2:
+        pytest.skip(f"{game} is played by one seat: no self-play")
+    http = cardgym.Client(hashing_server.url, fast_path=False)
+    options = {"seed": 3, "max_decisions": 40, "illegal_action": illegal_action, "render_mode": "ansi"}
+    remote = cardgym.selfplay.vector_env(game, 3, client=http, **options)
+    local = cardgym.selfplay.vector_env(game, 3, client=inprocess, **options)
+    assert local.session.observe == "acting" and local.session.autoreset == "same-step"
+
+    def hashes_agree(where: str) -> None:
+        assert remote.session.info()["hashes"] == local.session.hashes(), f"{where}: state hashes differ"
+
+    try:
+        rng = np.random.default_rng(4)
+        a, b = remote.reset(), local.reset()
+        same_reply(a, b, f"{game} reset")
+        finals = illegal = 0
+        for step in range(160):
+            if step in (60, 110):
+                seed = 9 if step == 60 else [None, 21, 5]
+                a, b = remote.reset(seed=seed), local.reset(seed=seed)
+                same_reply(a, b, f"{game} reset(seed={seed})")
+                hashes_agree(f"{game} reset at {step}")
+            actions = masked_random(rng, a[0]["action_mask"])
+            if step % 37 == 20:
+                actions[1] = int(np.flatnonzero(a[0]["action_mask"][1] == 0)[0])  # an illegal move in env 1
+                if illegal_action == "raise":
+                    errors = []
+                    for env in (remote, local):
+                        with pytest.raises(cardgym.IllegalActionError) as e:
+                            env.step(actions)
+                        errors.append((e.value.status, e.value.code, str(e.value)))
+                    assert errors[0] == errors[1]
+                    actions[1] = int(np.flatnonzero(a[0]["action_mask"][1])[0])
+                illegal += 1
+            a, b = remote.step(actions), local.step(actions)
+            same_reply(a, b, f"{game} step {step}")
+            assert remote.agent_selection.tolist() == local.agent_selection.tolist()
+            finals += len(a[4].get("final_envs", ()))
+            hashes_agree(f"{game} step {step}")
+        assert finals >= 3 and illegal >= 3, f"{game}: {finals} final rows, {illegal} illegal moves"
+        assert remote.render() == local.render()
+    finally:
+        remote.close()
+        local.close()
+        http.close()
+    assert local.session is None
+    with pytest.raises(RuntimeError, match="closed"):
+        local.step(np.zeros(3, dtype=np.int64))
+
+
+def test_same_step_vector_env_plays_what_it_plays_over_http(hashing_server, inprocess):
+    """cardgym.make_vec(autoreset_mode=SAME_STEP) in process against HTTP: the same steps, the
+    ended episodes' final_obs and final_info included."""
+    from gymnasium.vector import AutoresetMode
+
+    http = cardgym.Client(hashing_server.url, fast_path=False)
+    options = {"seed": 5, "autoreset_mode": AutoresetMode.SAME_STEP, "learner_seat": "alternating", "max_decisions": 25}
+    remote = cardgym.make_vec("sevens", 4, client=http, **options)
+    local = cardgym.make_vec("sevens", 4, client=inprocess, **options)
+    try:
+        rng = np.random.default_rng(6)
+        a, b = remote.reset(), local.reset()
+        same_reply(a, b, "reset")
+        ended = 0
+        for step in range(120):
+            actions = masked_random(rng, a[0]["action_mask"])
+            a, b = remote.step(actions), local.step(actions)
+            same_reply(a, b, f"step {step}")
+            ended += int(np.count_nonzero(a[4].get("_final_obs", ())))
+        assert ended >= 4, f"only {ended} episodes ended"
         assert remote.unwrapped.session.info()["hashes"] == local.unwrapped.session.hashes()
     finally:
         remote.close()
