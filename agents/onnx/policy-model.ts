@@ -109,18 +109,47 @@ export class PolicyModel {
     await this.ortSession();
   }
 
-  /** The onnxruntime session (created once). */
+  /**
+   * The onnxruntime session (created once). A model run in batches (dynamic batch, maxBatch above
+   * 1) is first run once at a batch of 2, so that one that only works at batch 1 is refused here,
+   * naming the file, instead of failing at its first batched decision.
+   */
   ortSession(): Promise<InferenceSession> {
-    this.session ??= ort()
-      .then(async (m) => {
-        const session = await m.InferenceSession.create(this.bytes, { graphOptimizationLevel: "all", intraOpNumThreads: 1, interOpNumThreads: 1 });
-        this.loaded = { session, ort: m };
-        return session;
-      })
-      .catch((e: unknown) => {
+    this.session ??= ort().then(async (m) => {
+      let session: InferenceSession;
+      try {
+        session = await m.InferenceSession.create(this.bytes, { graphOptimizationLevel: "all", intraOpNumThreads: 1, interOpNumThreads: 1 });
+      } catch (e) {
         throw new ModelLoadError(`${this.file}: onnxruntime cannot load the model: ${(e as Error).message}`);
-      });
+      }
+      if (this.maxBatch > 1 && this.obsSize > 0) await this.checkBatchOfTwo(session, m);
+      this.loaded = { session, ort: m };
+      return session;
+    });
     return this.session;
+  }
+
+  /** Runs zeros at a batch of 2 and checks each output comes back with 2 rows of its declared width. */
+  private async checkBatchOfTwo(session: InferenceSession, m: Ort): Promise<void> {
+    const refuse = (what: string) =>
+      new ModelLoadError(
+        `model file ${this.file} declares a dynamic batch but fails at a batch of 2 (refused; export it with a working dynamic batch or a fixed batch of 1): ${what}`,
+      );
+    let out: InferenceSession.OnnxValueMapType;
+    try {
+      out = await session.run({ [INPUT_NAME]: new m.Tensor("float32", new Float32Array(2 * this.obsSize), [2, this.obsSize]) });
+    } catch (e) {
+      throw refuse(`onnxruntime: ${(e as Error).message}`);
+    }
+    const outputs: [string, number][] = [[OUTPUT_NAME, this.actionSize]];
+    if (this.hasValue) outputs.push([VALUE_NAME, 1]);
+    for (const [name, width] of outputs) {
+      const t = out[name] as Tensor | undefined;
+      if (!t || t.type !== "float32") throw refuse(`no float32 "${name}"`);
+      const want = width > 0 ? [2, width] : [2, t.dims[1]];
+      if (t.dims.length !== 2 || t.dims[0] !== want[0] || t.dims[1] !== want[1])
+        throw refuse(`at a batch of 2 "${name}" has shape [${t.dims.join(", ")}], expected [${want.join(", ")}]`);
+    }
   }
 
   /** Logits for one observation (length obsSize); resolves with a view of length actionSize. */

@@ -19,6 +19,11 @@ export interface MlpSpec {
   readonly valueBias?: number;
   /** Declared width of the value output (default 1; tests write wrong ones). */
   readonly valueWidth?: number;
+  /**
+   * Reshapes the logits to this shape (-1: inferred) while still declaring [batch, actionSize]:
+   * [1, actionSize] is a model that only runs at batch 1 (tests of the load-time batch check).
+   */
+  readonly logitsShape?: readonly number[];
 }
 
 /**
@@ -47,7 +52,7 @@ export function writeMlp(spec: MlpSpec): Uint8Array {
     .messageField(1, node("Add", ["h1", "b1"], ["h2"]))
     .messageField(1, node("Relu", ["h2"], ["h3"]))
     .messageField(1, node("MatMul", ["h3", "w2"], ["h4"]))
-    .messageField(1, node("Add", ["h4", "b2"], [OUTPUT_NAME]))
+    .messageField(1, node("Add", ["h4", "b2"], [spec.logitsShape === undefined ? OUTPUT_NAME : "h5"]))
     .stringField(2, "cardgym_mlp")
     .messageField(5, tensor("w1", [spec.obsSize, spec.hidden], w1))
     .messageField(5, tensor("b1", [spec.hidden], b1))
@@ -55,6 +60,9 @@ export function writeMlp(spec: MlpSpec): Uint8Array {
     .messageField(5, tensor("b2", [spec.actionSize], b2))
     .messageField(11, valueInfo(INPUT_NAME, spec.batch, spec.obsSize))
     .messageField(12, valueInfo(OUTPUT_NAME, spec.batch, spec.actionSize));
+  if (spec.logitsShape !== undefined) {
+    graph.messageField(1, node("Reshape", ["h5", "fixed_shape"], [OUTPUT_NAME])).messageField(5, int64Tensor("fixed_shape", spec.logitsShape));
+  }
   const { valueBias } = spec;
   if (valueBias !== undefined) {
     const width = spec.valueWidth ?? 1;
@@ -91,6 +99,13 @@ function tensor(name: string, dims: number[], data: Float32Array): ProtobufWrite
   const dv = new DataView(raw.buffer);
   data.forEach((x, i) => dv.setFloat32(i * 4, x, true));
   return w.varintField(2, 1).stringField(8, name).bytesField(9, raw);
+}
+
+function int64Tensor(name: string, values: readonly number[]): ProtobufWriter {
+  const raw = new Uint8Array(values.length * 8);
+  const dv = new DataView(raw.buffer);
+  values.forEach((x, i) => dv.setBigInt64(i * 8, BigInt(x), true));
+  return new ProtobufWriter().varintField(1, values.length).varintField(2, 7).stringField(8, name).bytesField(9, raw);
 }
 
 function valueInfo(name: string, batch: number | undefined, width: number): ProtobufWriter {

@@ -133,6 +133,31 @@ describe("ONNX policy agent", () => {
     expect(argmaxIndex(Float32Array.from([Number.NaN, 0.2, 0.5]), ids)).toBe(2);
   });
 
+  it("refuses at load a model that declares a dynamic batch but only runs at batch 1, naming the file; a fixed batch of 1 is still run one at a time", async () => {
+    const batchOne = modelFile("batch-one.onnx", sevensAdapter, { logitsShape: [1, sevensAdapter.actions.size] });
+    const made = await createAgentReady(`onnx:path=${batchOne}`, ctxFor(sevensAdapter));
+    expect(made.ok).toBe(false);
+    if (!made.ok) {
+      expect(made.error.code).toBe("invalid_config");
+      expect(made.error.message).toContain(batchOne);
+      expect(made.error.message).toMatch(/declares a dynamic batch but fails at a batch of 2/);
+    }
+    // Logits that come back in the wrong shape without an error from onnxruntime are refused too.
+    const oneRow = modelFile("one-row.onnx", sevensAdapter, { logitsShape: [1, -1], seed: 5 });
+    const wrong = await createAgentReady(`onnx:path=${oneRow}`, ctxFor(sevensAdapter));
+    expect(wrong.ok).toBe(false);
+    const A = sevensAdapter.actions.size;
+    if (!wrong.ok) expect(wrong.error.message).toContain(`at a batch of 2 "logits" has shape [1, ${2 * A}], expected [2, ${A}]`);
+    // Declared fixed batch 1: the agent never batches it, so it is accepted and answers.
+    const fixed = modelFile("fixed-one.onnx", sevensAdapter, { batch: 1, logitsShape: [1, sevensAdapter.actions.size], seed: 9 });
+    const model = loadPolicyModel(fixed, { maxBytes: 1 << 24 });
+    await model.ready();
+    const obs = new Float32Array(sevensAdapter.observation.size);
+    const answers = await Promise.all([model.infer(obs), model.infer(obs)]);
+    expect(answers.map((a) => a.length)).toEqual([sevensAdapter.actions.size, sevensAdapter.actions.size]);
+    expect(model.stats.largestBatch).toBe(1);
+  });
+
   it("batches requests made together into one onnxruntime run", async () => {
     const model = loadPolicyModel(sevensModel, { maxBytes: 1 << 24, maxBatch: 4096 });
     await model.ready();
