@@ -222,7 +222,22 @@ export function readJournals(dataDir: string): ({ id: string } & JournalText)[] 
   } catch {
     return [];
   }
-  return names.map((name) => ({ id: name.slice(0, -".jsonl".length), ...parseLines(readFileSync(join(dir, name), "utf8")) }));
+  return names.map((name) => ({ id: name.slice(0, -".jsonl".length), ...readOne(join(dir, name)) }));
+}
+
+/**
+ * One journal file's lines; a file that cannot be read (a folder in its place, no permission, too
+ * large for one string) is `bad` with why, so that its table alone is reported and the others load.
+ */
+function readOne(path: string): JournalText {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    return { lines: [], goodBytes: 0, tornBytes: 0, bad: `its journal file cannot be read (${why})` };
+  }
+  return parseLines(text);
 }
 
 /** The ids of every head file in <dataDir>/tables (head.ts). */

@@ -9,7 +9,7 @@ import { AgentRunner } from "./agent-runner.ts";
 import { systemClock, type Clock } from "../../agents/clock.ts";
 import { MODES, planTable, presetOf } from "./facilitators.ts";
 import { readHead } from "./head.ts";
-import { checkJournalLines } from "./journal-lines.ts";
+import { checkJournalLines, type JournalLines } from "./journal-lines.ts";
 import { headIds, readJournal, readJournals, tablesDir, truncateJournal } from "./journal.ts";
 import { SIGNED_SEATS_FORMAT, type CreateTableBody, type CreateTableReply, type LogHeader } from "./protocol.ts";
 import { ReplayTable } from "./replay.ts";
@@ -120,6 +120,7 @@ export class TableStore {
         // A damaged whole line: nothing is cut (the lines after it are genuine), the table is not loaded.
         if (j.bad !== null) throw new Error(j.bad);
         const lines = checkJournalLines(j.lines);
+        checkOwner(lines, j.id);
         // Finished tables stay on disk and are loaded when asked for (get).
         if (lines.body.at(-1)?.t === "end") continue;
         if (j.tornBytes > 0) {
@@ -274,6 +275,7 @@ export class TableStore {
     try {
       if (read.bad !== null) throw new Error(read.bad);
       const lines = checkJournalLines(read.lines);
+      checkOwner(lines, id);
       // An unfinished journal that is not in memory failed at the start (and was reported then).
       if (lines.body.at(-1)?.t !== "end") return null;
       const table = Table.recover(lines, (h) => this.gameOf(h), this.depsFor(lines.header.header.game), false);
@@ -318,6 +320,16 @@ export class TableStore {
     for (const r of this.replays.values()) r.close();
     this.replays.clear();
   }
+}
+
+/**
+ * A journal is its file's table's: the header names the table, the file is named for it. Another
+ * table's journal copied over a file (or a journal renamed) would load as that other table, twice
+ * over with its own file, while the table the file was named for vanished without a word.
+ */
+function checkOwner(lines: JournalLines, id: string): void {
+  const table = lines.header.header.table;
+  if (table !== id) throw new Error(`journal line 1: the file holds the journal of table ${table}, not of ${id} (copied over or renamed)`);
 }
 
 /** The fields of `o` that are not undefined (so that spreading it keeps what it leaves out). */

@@ -3,7 +3,7 @@
  * table plays on; finished tables beyond the in-memory limit are read back from their journal; a
  * journal signed under another key is not loaded.
  */
-import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { registry } from "../../engine/games.ts";
@@ -395,6 +395,49 @@ describe("journal head: a lost tail is told at restart", () => {
       recovered: 0,
       failed: [{ id: made.table, reason: expect.stringMatching(/its journal is missing; its head says \d+ lines \(seq 3\)/) }],
     });
+  });
+
+  it("another table's journal copied over a journal file is refused, and the table it replaced is reported, not gone without a word", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const a = store(dir);
+    const kept = await a.create({ game: "sevens", seats: ["human", "human", "human"], seed: 9 });
+    const replaced = await a.create({ game: "sevens", seats: ["human", "human", "human"], seed: 10 });
+    const finished = await a.create({ game: "sevens", seats: ["random", "random", "random"], seed: 11, facilitator: "audience", deadlines: { botDelayMs: 0 } });
+    await answerFirst(a, kept.table, kept.tokens, 3);
+    await answerFirst(a, replaced.table, replaced.tokens, 2);
+    await until(() => a.get(finished.table).isFinished);
+    a.close();
+    // Each one's head stays: only the journal file changes.
+    cpSync(journalOf(dir, kept.table), journalOf(dir, replaced.table));
+    const log: string[] = [];
+    const b = store(dir, 1000, (l) => log.push(l));
+    const out = b.recover();
+    expect(out.recovered).toBe(1);
+    expect(out.failed).toEqual([
+      { id: replaced.table, reason: `journal line 1: the file holds the journal of table ${kept.table}, not of ${replaced.table} (copied over or renamed)` },
+    ]);
+    expect(b.get(kept.table).seq).toBe(3);
+    // A finished table's journal is read back when asked for: refused the same way, and logged.
+    b.close();
+    cpSync(journalOf(dir, finished.table), journalOf(dir, replaced.table));
+    const c = store(dir, 1000, (l) => log.push(l));
+    expect(c.recover().failed).toEqual([
+      { id: replaced.table, reason: expect.stringContaining(`the journal of table ${finished.table}, not of ${replaced.table}`) },
+    ]);
+    expect(() => c.get(replaced.table)).toThrow(/no table/);
+    expect(log.join("\n")).toContain(`journal ${replaced.table} not loaded: journal line 1: the file holds the journal of table ${finished.table}`);
+    expect(c.get(finished.table).record().signed.header.table).toBe(finished.table);
+  });
+
+  it("a journal file that cannot be read (a folder in its place) is reported; the other tables still load", async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const made = await played(dir, 3);
+    mkdirSync(join(dir, "tables", "t-folder.jsonl"));
+    const b = store(dir);
+    expect(b.recover()).toEqual({ recovered: 1, failed: [{ id: "t-folder", reason: "its journal file cannot be read (EISDIR)" }] });
+    expect(b.get(made.table).seq).toBe(3);
   });
 
   it("a journal ahead of its head (a crash between the two flushes) is no false alarm", async () => {
