@@ -30,6 +30,8 @@ export interface SeatState {
   cancelPresence: (() => void) | null;
   /** A join, leave, return or resign of this seat is being journaled: a join waits for it to finish. */
   pending: number;
+  /** The holder's leave being journaled (a leave sent again meanwhile waits for it instead of writing another). */
+  leaving: Promise<void> | null;
   /** An open seat nobody held when the entry window closed: the agents filled it for the game. */
   filled: boolean;
   /** How many times a person joined the seat (each join is a new holder). */
@@ -72,6 +74,7 @@ export class Seats {
         resigned: false,
         cancelPresence: null,
         pending: 0,
+        leaving: null,
         filled: false,
         joins: 0,
       };

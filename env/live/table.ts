@@ -188,11 +188,23 @@ export class Table extends TableView {
 
   /**
    * The holder gives the seat up for now: an agent plays it until they come back with the token,
-   * or another person joins it. Journaled first, so a restart keeps it.
+   * or another person joins it. Journaled first, so a restart keeps it. A leave of a seat already
+   * left (and not returned to since), or sent again while the first is being written, journals
+   * nothing: it resolves with the first (docs/live.md).
    */
   async leave(seat: number): Promise<void> {
     const s = this.seats.require(this.id, seat);
-    if (!this.finished && !s.resigned && s.tokenHash !== null) await this.writeSeatLine(s, { t: "leave", seat, at: this.deps.clock.now() });
+    if (s.leaving !== null) return s.leaving;
+    // Left, and no return being written (that would make the seat the holder's again).
+    const leftAlready = s.left && s.pending === 0;
+    if (!this.finished && !s.resigned && s.tokenHash !== null && !leftAlready) {
+      s.leaving = this.writeSeatLine(s, { t: "leave", seat, at: this.deps.clock.now() });
+      try {
+        await s.leaving;
+      } finally {
+        s.leaving = null;
+      }
+    }
     this.seats.markLeft(seat);
     for (const c of this.channelsOf(seat)) c.close(1000, "left");
     this.changed();

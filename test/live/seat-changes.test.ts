@@ -69,6 +69,8 @@ describe("leaving and joining a seat, journaled", () => {
     expect((await http(live.base, "GET", `/v1/tables/${table}`)).body.seats.map((s: { joinable: boolean }) => s.joinable)).toEqual([false, false, false]);
     const left = await http(live.base, "POST", `/v1/tables/${table}/seats/1/leave`, undefined, { "x-seat-token": tokens["1"] });
     expect(left).toEqual({ status: 200, body: { left: true } });
+    // The same leave again (a retried request): answered the same, journaled once.
+    expect(await http(live.base, "POST", `/v1/tables/${table}/seats/1/leave`, undefined, { "x-seat-token": tokens["1"] })).toEqual(left);
     expect(journalLines(dir, table).filter((l) => l.t === "leave")).toEqual([{ t: "leave", seat: 1, at: expect.any(Number), ...signedAt(0) }]);
     await live.close(true);
 

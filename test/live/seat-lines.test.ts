@@ -238,6 +238,55 @@ describe("the finished record carries the seat changes", () => {
   });
 });
 
+describe("a leave sent twice", () => {
+  it("journals one leave, whether the second comes after the first is written or while it is; a leave after a return is journaled again", async () => {
+    const { dir, a, made, t } = await peopleTable(11);
+    const [first, second] = [idleSeat(t), idleSeat(t, [idleSeat(t)])];
+    await t.leave(first);
+    await t.leave(first);
+    await Promise.all([t.leave(second), t.leave(second)]);
+    await t.touch(first);
+    await t.leave(first);
+    a.close();
+    expect(readLines(journalOf(dir, made.table)).map((l) => [l.t, l.seat])).toEqual([
+      ["header", undefined],
+      ["leave", first],
+      ["leave", second],
+      ["return", first],
+      ["leave", first],
+    ]);
+    const b = store(dir);
+    expect(b.recover()).toEqual({ recovered: 1, failed: [] });
+    expect(
+      b
+        .get(made.table)
+        .seatInfo()
+        .map((i) => i.status),
+    ).toEqual([0, 1, 2].map((s) => (s === first || s === second ? "bot" : "away")));
+  });
+
+  it("a journal an earlier server wrote with the same leave twice still loads, the seat left, and its record verifies", async () => {
+    const { dir, a, made, t } = await peopleTable(12);
+    const leaver = idleSeat(t);
+    await t.leave(leaver);
+    // What the server wrote before a second leave was a no-op: the same seat line again, signed as the next link.
+    const log = (t as unknown as { log: { writeSeatLine(line: object, done: (err: Error | null) => void): void } }).log;
+    await new Promise<void>((resolve, reject) => log.writeSeatLine({ t: "leave", seat: leaver, at: 1 }, (err) => (err ? reject(err) : resolve())));
+    a.close();
+    expect(readLines(journalOf(dir, made.table)).filter((l) => l.t === "leave")).toHaveLength(2);
+    const b = store(dir);
+    expect(b.recover()).toEqual({ recovered: 1, failed: [] });
+    const back = b.get(made.table);
+    expect(back.summary().integrity).toBeUndefined();
+    expect(back.seatInfo()[leaver]).toMatchObject({ status: "bot", joinable: true });
+    await back.touch(leaver);
+    while (!back.isFinished) await answerOne(back);
+    const record = back.record();
+    expect(record.signed.seats?.map((c) => c.change)).toEqual(["leave", "leave", "return"]);
+    expect(checkSignedRecord(registry, readKey(dir), record)).toMatchObject({ status: "verified" });
+  });
+});
+
 /**
  * Rewrites a journal as a server before signed seat lines wrote it: no format in the log header
  * (so its hash and every entry's chain change: re-signed with the server's key), no options
