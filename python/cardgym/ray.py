@@ -21,8 +21,9 @@ scheduling and cancels the parts still running; the merge then recounts the same
 TypeScript, and the two must agree.
 
 A Ray worker that dies mid-part (its node lost, its process killed) makes Ray run the task again,
-on any node (``max_retries``); the arena CLI it ran dies with it. A part that fails (a bad agent
-spec, a game error) raises at once, and nothing is retried.
+on any node (``max_retries``); the arena CLI it ran dies with it. A part whose workers die more
+times than that raises PartCrashed, naming the part, its games (or groups) and seed and the
+retries. A part that fails (a bad agent spec, a game error) raises at once, and nothing is retried.
 """
 
 from __future__ import annotations
@@ -35,12 +36,12 @@ import shutil
 import subprocess
 import tempfile
 import time
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .errors import CardgymError
 from .server import _die_with_parent, find_node, find_repo, node_environment
 
-__all__ = ["PartFailed", "arena", "sprt"]
+__all__ = ["PartCrashed", "PartFailed", "arena", "sprt"]
 
 #: Ray task retries when the worker running a part dies (a part that fails is never retried).
 MAX_RETRIES = 3
@@ -59,6 +60,24 @@ CANCEL_WAIT = 30.0
 
 class PartFailed(CardgymError):
     """The arena CLI failed (or refused its arguments): its last line of stderr."""
+
+
+class PartCrashed(PartFailed):
+    """A part's Ray worker died (its process killed, its node lost) on its first run and on each of
+    Ray's ``retries`` retries. ``part`` is its index (from 0) among ``parts``, ``first:end`` its
+    range of round-robin games (``unit`` "games") or SPRT groups (``unit`` "groups") and ``seed``
+    the run's seed: the arena CLI plays the same part again on one machine with the run's flags
+    and ``--fixtures first:end`` (``--groups`` for the SPRT). A PartFailed, so that code that
+    catches a failed part catches this one too."""
+
+    def __init__(self, message: str, *, part: int, parts: int, unit: str, first: int, end: int, seed: int, retries: int):
+        super().__init__(message)
+        self.part, self.parts, self.unit, self.first, self.end, self.seed, self.retries = part, parts, unit, first, end, seed, retries
+
+
+#: What Ray raises from ray.get once a task's worker (or its node) died on every try, system
+#: failures that count against max_retries (the task never failed by itself).
+_CRASHES = ("WorkerCrashedError", "NodeDiedError")
 
 
 def _ray() -> Any:
@@ -148,12 +167,24 @@ def _parts(total: int, size: int) -> List[Tuple[int, int]]:
 class _Runner:
     """Submits parts as Ray tasks, at most ``workers`` at a time, in index order."""
 
-    def __init__(self, repo: Optional[str], args: Sequence[str], flag: str, file_name: str, parts: List[Tuple[int, int]], workers: Optional[int]):
+    def __init__(
+        self,
+        repo: Optional[str],
+        args: Sequence[str],
+        flag: str,
+        file_name: str,
+        parts: List[Tuple[int, int]],
+        workers: Optional[int],
+        seed: int,
+        describe: Callable[[int, int], str],
+    ):
         ray = _ray()
         if not ray.is_initialized():
             ray.init()
         self.ray = ray
-        self.task = ray.remote(num_cpus=1, max_retries=MAX_RETRIES)(_play_part)
+        self.retries = MAX_RETRIES
+        self.task = ray.remote(num_cpus=1, max_retries=self.retries)(_play_part)
+        self.seed, self.describe = seed, describe
         self.run = secrets.token_hex(4)
         self.repo, self.args, self.flag, self.file_name, self.parts = repo, list(args), flag, file_name, parts
         self.workers = workers if workers is not None else max(1, int(ray.cluster_resources().get("CPU", 1)))
@@ -173,7 +204,23 @@ class _Runner:
         """The next part to finish: (its index, its results file)."""
         [ref], _ = self.ray.wait(list(self.running), num_returns=1)
         index = self.running.pop(ref)
-        return index, self.ray.get(ref)
+        crashes = tuple(getattr(self.ray.exceptions, name) for name in _CRASHES if hasattr(self.ray.exceptions, name))
+        try:
+            return index, self.ray.get(ref)
+        except crashes as e:
+            raise self.crashed(index, e) from e
+
+    def crashed(self, index: int, error: BaseException) -> PartCrashed:
+        """The error of part ``index`` whose worker died on every try."""
+        a, b = self.parts[index]
+        said = next((line.strip() for line in str(error).splitlines() if line.strip()), "")
+        message = (
+            f"part {index + 1} of {len(self.parts)} ({self.describe(a, b)}, seed {self.seed}) was lost: its Ray worker died on its "
+            f"first run and on each of its {self.retries} retries ({type(error).__name__}: {said}); "
+            f"the arena CLI plays it on one machine with the run's flags and --{self.flag} {a}:{b}"
+        )
+        unit = "games" if self.flag == "fixtures" else "groups"
+        return PartCrashed(message, part=index, parts=len(self.parts), unit=unit, first=a, end=b, seed=self.seed, retries=self.retries)
 
     def stop(self) -> None:
         """Cancels the parts still running (their workers, and the CLIs they run, are ended), then
@@ -228,7 +275,8 @@ def arena(
     args = ["--game", game, "--agents", ",".join(agents), "--games", str(games), "--seed", str(seed), *_config_args(config)]
     planned = json.loads(_run_cli(repo, [*args, "--plan"]))
     start = time.monotonic()
-    runner = _Runner(repo, args, "fixtures", "arena-results.json", _parts(planned["fixtures"], part_size), workers)
+    parts = _parts(planned["fixtures"], part_size)
+    runner = _Runner(repo, args, "fixtures", "arena-results.json", parts, workers, seed, lambda a, b: f"round-robin games {a}:{b}")
     shards: Dict[int, Dict[str, Any]] = {}
     try:
         runner.fill()
@@ -284,7 +332,12 @@ def sprt(
     resolved += ["--seed", str(seed), "--config", json.dumps(plan["config"]), *test, "--workers", "0"]
     counter = _SprtCounter(plan["gamesPerGroup"], **planned["params"])
     start = time.monotonic()
-    runner = _Runner(repo, resolved, "groups", "sprt-scores.json", _parts(planned["maxGroups"], part_groups), workers)
+    per = plan["gamesPerGroup"]
+
+    def groups(a: int, b: int) -> str:
+        return f"SPRT groups {a}:{b}, games {a * per}:{b * per}"
+
+    runner = _Runner(repo, resolved, "groups", "sprt-scores.json", _parts(planned["maxGroups"], part_groups), workers, seed, groups)
     done: Dict[int, Dict[str, Any]] = {}
     counted: List[Dict[str, Any]] = []
     try:

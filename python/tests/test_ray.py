@@ -182,6 +182,46 @@ def test_a_killed_worker_changes_nothing(cluster, arena_reference):
     assert left_parts() == []
 
 
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="finds the Ray workers to kill through /proc (Linux)")
+def test_a_part_whose_worker_dies_on_every_retry_is_named(cluster, monkeypatch):
+    # One retry (instead of MAX_RETRIES) keeps the test short: the part's worker is killed on its
+    # first run and on its retry.
+    monkeypatch.setattr(cardgym_ray, "MAX_RETRIES", 1)
+    outcome: Dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["report"] = cardgym_ray.arena(**ARENA, part_size=12, workers=1)
+        except BaseException as e:  # checked below
+            outcome["error"] = e
+
+    driver = threading.Thread(target=run)
+    driver.start()
+    killed: List[int] = []
+    deadline = time.monotonic() + hang_guard(240)
+    while driver.is_alive() and time.monotonic() < deadline:
+        for pid in part_processes("tutorial"):
+            worker = parent_of(pid)
+            if worker is not None and worker != os.getpid() and worker not in killed:
+                os.kill(worker, signal.SIGKILL)
+                killed.append(worker)
+        time.sleep(0.02)
+    driver.join(hang_guard(60))
+    assert not driver.is_alive()
+    assert len(killed) == 2, killed
+    error = outcome.get("error")
+    assert isinstance(error, cardgym_ray.PartCrashed), outcome
+    assert isinstance(error, cardgym_ray.PartFailed)
+    assert str(error).startswith(
+        "part 1 of 1 (round-robin games 0:12, seed 9) was lost: its Ray worker died on its first run and on each of its 1 retries (WorkerCrashedError: "
+    )
+    assert str(error).endswith("the arena CLI plays it on one machine with the run's flags and --fixtures 0:12")
+    assert (error.part, error.parts, error.unit, error.first, error.end, error.seed, error.retries) == (0, 1, "games", 0, 12, 9, 1)
+    assert type(error.__cause__).__name__ == "WorkerCrashedError"
+    # The killed workers' part folders are the driver's to remove (no part ran after them).
+    assert left_parts() == []
+
+
 def test_agents_given_as_one_string_are_refused_before_anything_runs():
     # The CLI's comma list passed as it is: refused by name, not played as agents "r", "a", "n"...
     with pytest.raises(TypeError, match=r"agents is a list of agent specs, such as \['random', 'computer'\]"):
