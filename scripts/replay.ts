@@ -5,7 +5,7 @@
  * --verify: the record is a live table's export (GET /v1/tables/:id/record); its signed log is
  * checked with the key in DIR (the server's --data-dir). Exit 0: a verified finished game (its end
  * marker signs its length, returns and final hash). Exit 1: the record does not verify (an edited,
- * dropped or reordered entry, a bad end marker...). Exit 3: every entry verifies but the log has no
+ * dropped or reordered entry, a bad end marker, a file cut short or one that repeats a key...). Exit 3: every entry verifies but the log has no
  * end marker ("incomplete at N": cut short, or exported before end markers were signed). Exit 4:
  * the record verifies, but it carries a signed recovery link: a restart found the table's journal
  * had lost acknowledged decisions (or could not tell) and play went on from there.
@@ -16,7 +16,7 @@ import { readFileSync, statSync } from "node:fs";
 import { parseJsonText, parseRecord, projectEvents, replay, unwrap, type GameRecord, type Viewer } from "../engine/core/index.ts";
 import { registry } from "../engine/games.ts";
 import { readKey } from "../env/live/signing.ts";
-import { checkSignedRecord, describeRecovery } from "../env/live/verify.ts";
+import { checkSignedRecordText, describeRecovery } from "../env/live/verify.ts";
 import { main, parseCli, UsageError, printUsage } from "./cli.ts";
 
 const USAGE = "npm run replay -- <record.json> [--expect HASH] [--verify [--data-dir DIR]] [--events owner|spectator|SEAT]";
@@ -43,15 +43,9 @@ main(() => {
   } catch (e) {
     throw new Error(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { cause: e });
   }
-  let doc: unknown;
-  try {
-    doc = parseJsonText(text);
-  } catch (e) {
-    throw new Error(`${path} is not valid JSON: ${(e as Error).message}`, { cause: e });
-  }
   if (values.verify) {
     const dir = values["data-dir"] ?? process.env.CARDGYM_DATA_DIR ?? "cardgym-data";
-    const checked = checkSignedRecord(registry, readKey(dir), doc);
+    const checked = checkSignedRecordText(registry, readKey(dir), text);
     if (checked.status === "failed") {
       console.error(`error: verify_failed: ${path}: ${checked.reason}`);
       return 1;
@@ -65,6 +59,12 @@ main(() => {
       return EXIT_RECOVERED;
     }
     console.log(`signed log verified with the key in ${dir}: a finished game of ${checked.decisions} decisions`);
+  }
+  let doc: unknown;
+  try {
+    doc = parseJsonText(text);
+  } catch (e) {
+    throw new Error(`${path} is not valid JSON: ${(e as Error).message}`, { cause: e });
   }
   const record = parseRecord(doc);
   if (!record.ok) throw new Error(`${path}: ${record.error.message}`);

@@ -1,5 +1,5 @@
 import { Compile } from "typebox/compile";
-import { canonicalJson, canonicalProblem, replay, type GameRegistry } from "../../engine/core/index.ts";
+import { canonicalJson, canonicalProblem, parseJsonText, replay, type GameRegistry } from "../../engine/core/index.ts";
 import { SignedRecord, type SignedRecovery } from "./protocol.ts";
 import { verifyEnd, walkChain } from "./signing.ts";
 
@@ -89,6 +89,62 @@ export function checkSignedRecord(registry: GameRegistry, key: Buffer, doc: unkn
         reason: "no end marker (a record exported before end markers were signed): the game replays to its end, but its length and result are not signed",
       }
     : { status: "incomplete", at: entries.length, finished: false, reason: "no end marker and the game does not replay to its end: the log stops mid-game" };
+}
+
+/**
+ * checkSignedRecord on a record file's text: a text that is not JSON (cut short, trailing bytes,
+ * empty) fails, and so does one that repeats a key within an object. JSON.parse keeps the last of
+ * a repeated key and another reader may keep the first, so such a file says two things at once
+ * (say, two `finalHash` fields), and only one of them is what the signature covers.
+ */
+export function checkSignedRecordText(registry: GameRegistry, key: Buffer, text: string): RecordCheck {
+  let doc: unknown;
+  try {
+    doc = parseJsonText(text);
+  } catch (e) {
+    return failed(`not valid JSON (a record cut short, or with bytes after it): ${(e as Error).message}`);
+  }
+  const repeated = repeatedKey(text);
+  if (repeated !== null) return failed(`${repeated} (the record was edited: one of the two is not the signed one)`);
+  return checkSignedRecord(registry, key, doc);
+}
+
+/**
+ * The first key that a valid JSON text repeats within one object, as a message naming it and its
+ * character offset; null when every object's keys are distinct.
+ */
+export function repeatedKey(text: string): string | null {
+  // One frame per open object (its keys so far) or array (null); `key`: the next string is a key.
+  const frames: (Set<string> | null)[] = [];
+  let key = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      let end = i + 1;
+      for (;;) {
+        const q = text.indexOf('"', end);
+        if (q < 0) return null; // not valid JSON: JSON.parse said so first
+        let backslashes = 0;
+        for (let k = q - 1; text.charCodeAt(k) === 0x5c; k--) backslashes++;
+        end = q + 1;
+        if (backslashes % 2 === 0) break;
+      }
+      const keys = frames.at(-1);
+      if (key && keys) {
+        const name = JSON.parse(text.slice(i, end)) as string;
+        if (keys.has(name)) return `the key ${JSON.stringify(name)} appears twice in one object (at character ${i})`;
+        keys.add(name);
+        key = false;
+      }
+      i = end - 1;
+    } else if (c === 0x7b /* { */) {
+      frames.push(new Set());
+      key = true;
+    } else if (c === 0x5b /* [ */) frames.push(null);
+    else if (c === 0x7d /* } */ || c === 0x5d /* ] */) frames.pop();
+    else if (c === 0x2c /* , */) key = frames.at(-1) instanceof Set;
+  }
+  return null;
 }
 
 /** The fields each part of an exported record may hold: the signed ones and the GameRecord's (the header's hash covers it whole). */
