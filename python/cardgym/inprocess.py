@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
-from .client import Actions, SessionInfo, SessionOptions, create_body, reset_body
+from .client import Actions, OneStep, SessionInfo, SessionOptions, _laid_out_one_step, create_body, one_step, reset_body
 from .errors import ServerError, ServerStartError, server_error
 from .server import _find_server, find_node, node_environment
 
@@ -84,6 +84,7 @@ def _checked(reply: Any) -> Any:
 
 
 _I32, _F32, _U8, _BOOL = np.dtype("=i4"), np.dtype("=f4"), np.dtype("u1"), np.dtype("?")
+_INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1
 
 
 class _Layout:
@@ -170,10 +171,13 @@ class InProcessSession(SessionInfo):
         self.handle: int = int(created["handle"])
         # The bundle's functions, looked up once (a lookup through the proxy costs about a call),
         # and the session's reply buffer, which every call writes into and _copy reads.
-        self._reset, self._step, self._observe = api.reset, api.step, api.observe
+        self._reset, self._step, self._observe, self._step_written = api.reset, api.step, api.observe, api.stepWritten
         self._buffer: memoryview = _checked(api.buffer(self.handle))
         self.id = str(self.handle)
         self._describe(created)
+        #: The session's action buffer in the bundle (int32 per env): a step of several envs writes
+        #: its ids there instead of passing a list, which PythonMonkey converts element by element.
+        self._actions: np.ndarray = np.ndarray(self.num_envs, _I32, _checked(api.actions(self.handle)))
         self.observe: str = created["observe"]
         self._layout = _Layout(self)
         self.fast = None
@@ -187,18 +191,42 @@ class InProcessSession(SessionInfo):
         if isinstance(actions, np.ndarray):
             if not (np.issubdtype(actions.dtype, np.integer) or actions.dtype == np.bool_):
                 raise TypeError(f"actions must be integer action ids, got an array of {actions.dtype}")
-            ids = actions.reshape(-1).tolist()
+            flat = actions.reshape(-1)
         else:
             ids = [operator.index(a) for a in actions]  # refuses floats rather than truncating
+            if len(ids) != self.num_envs or len(ids) == 1 or not all(_INT32_MIN <= a <= _INT32_MAX for a in ids):
+                return self._batch(self._step(self.handle, ids[0] if len(ids) == 1 else ids))
+            flat = np.array(ids, dtype=np.int64)
+        if flat.size == self.num_envs > 1 and (flat.dtype == _I32 or (flat.min() >= _INT32_MIN and flat.max() <= _INT32_MAX)):
+            self._actions[:] = flat
+            return self._batch(self._step_written(self.handle))
+        # One env, a wrong count or ids beyond int32: the bundle's step checks and refuses them as the server does.
+        ids = flat.tolist()
         return self._batch(self._step(self.handle, ids[0] if len(ids) == 1 else ids))
+
+    def step_one(self, action: Any) -> OneStep:
+        """Steps a one-env session with ``action``; env 0 of the reply, read from its bytes by the
+        reader of the fast path's fixed layout (the same layout)."""
+        return self._one(self._step(self.handle, operator.index(action)))
+
+    def reset_one(self, seed: Optional[int] = None) -> OneStep:
+        body = reset_body(seed, None, None)
+        return self._one(self._reset(self.handle, json.dumps(body) if body else None))
+
+    def _one(self, length: Any) -> OneStep:
+        buf = self._copy(length)
+        one = _laid_out_one_step(buf) if self.num_envs == 1 else None
+        return one if one is not None else one_step(self._views(buf))
 
     def _copy(self, length: Any) -> bytes:
         """The reply a call wrote into the buffer (its length, or the error JSON it returned)."""
         return self._buffer[: int(_checked(length))].tobytes()
 
     def _batch(self, length: Any) -> Dict[str, Any]:
+        return self._views(self._copy(length))
+
+    def _views(self, buf: bytes) -> Dict[str, Any]:
         """The batch of the bundle's layout (env/inprocess.ts) as numpy views of a copy of its bytes."""
-        buf = self._copy(length)
         header = _HEADER.unpack_from(buf)
         step, flags = header[0], header[1]
         L = self._layout

@@ -297,6 +297,30 @@ def test_errors_are_the_servers(client, inprocess):
     assert e.value.code == "unknown_session"
 
 
+def test_a_several_env_step_refuses_what_the_server_refuses(client, inprocess):
+    """A step of several envs (whose ids go through the session's action buffer) refuses a wrong
+    count, ids beyond int32 and illegal ids with the server's codes, as lists and as arrays, and
+    leaves the session as it was."""
+    server = client.create_session("sevens", num_envs=3, seed=1)
+    local = inprocess.create_session("sevens", num_envs=3, seed=1)
+    try:
+        a = server.reset()
+        same_reply(a, local.reset(), "reset")
+        illegal = int(np.flatnonzero(a["mask"][1] == 0)[0])
+        legal = [int(np.flatnonzero(row)[0]) for row in a["mask"]]
+        for actions in ([0, 1], np.array([0, 1]), [0, 2**31, 0], np.array([0, 2**40, 0]), [legal[0], illegal, legal[2]], np.array([legal[0], illegal, legal[2]], dtype=np.int32)):
+            codes = []
+            for s in (server, local):
+                with pytest.raises(cardgym.ServerError) as e:
+                    s.step(actions)
+                codes.append((type(e.value), e.value.status, e.value.code))
+            assert codes[0] == codes[1], f"{actions!r}: {codes}"
+        same_reply(server.step(np.array(legal, dtype=np.int16)), local.step(np.array(legal, dtype=np.int16)), "after the refusals")
+    finally:
+        server.close()
+        local.close()
+
+
 def test_replies_stay_as_they_were_after_later_steps(inprocess):
     """Each reply owns its bytes: a later step (which reuses the bundle's buffer) changes none."""
     s = inprocess.create_session("sevens", seed=2)
