@@ -25,8 +25,10 @@ the same machine load, and the figures to compare are the ratios within one run.
   Decisions per env-step are counted for every row (count_decisions), and per_decision prints the
   comparisons per env-step and per decision of the rows that do the same work.
 - ``selfplay64``: ``cardgym.selfplay.vector_env("sevens", 64)`` (every seat is the learner, one
-  decision per env-step), HTTP and fast path, against the same OpenSpiel rows.
-``--old DIR`` (repeatable): the fast-path rows of ``single``, ``vec64`` and ``selfplay64`` also for another checkout (a ``git worktree``
+  decision per env-step), HTTP, fast path and in process (``client=cardgym.InProcessClient()``:
+  the engine in this process, whose CPU is all there is), against the same OpenSpiel rows.
+``--old DIR`` (repeatable): the fast-path rows of ``single``, ``vec64`` and ``selfplay64`` (and the
+in-process rows of ``single`` and ``selfplay64``, where that checkout has them) also for another checkout (a ``git worktree``
 of an older commit, with ``node_modules`` linked): its Python package is imported under another
 name and starts its own server from that checkout, and its row runs interleaved with this one's,
 so old and new are measured side by side in one run.
@@ -160,11 +162,26 @@ def masked_random(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
     return logits.argmax(axis=1)
 
 
-def vec_row(fast: bool, selfplay: bool, n: int = 64, package: Any = cardgym, label: str = "") -> Row:
+def vec_row(fast: bool, selfplay: bool, n: int = 64, package: Any = cardgym, label: str = "", inprocess: bool = False) -> Optional[Row]:
+    """``make_vec`` or self-play env-steps of sevens over HTTP, the fast path or in process; None
+    (with a note) when the in-process runtime or that checkout's support for it is missing."""
+    if inprocess:
+        try:
+            client: Any = package.InProcessClient()
+            importlib.import_module(f"{package.__name__}.selfplay")
+            venv: Any = package.selfplay.vector_env("sevens", n, seed=0, client=client) if selfplay else package.make_vec("sevens", n, seed=0, client=client)
+        except (ImportError, package.ServerError) as e:
+            print(f"(skipped the in-process {'self-play' if selfplay else 'vec'} {n} row{label}: {e})")
+            return None
+        return _vec_row(venv, client, selfplay, n, f"in process{label}", None)
     client = private_client(fast, package)
     if selfplay:
         importlib.import_module(f"{package.__name__}.selfplay")
-    venv: Any = package.selfplay.vector_env("sevens", n, seed=0, client=client) if selfplay else package.make_vec("sevens", n, seed=0, client=client)
+    venv = package.selfplay.vector_env("sevens", n, seed=0, client=client) if selfplay else package.make_vec("sevens", n, seed=0, client=client)
+    return _vec_row(venv, client, selfplay, n, f"{'fast path' if fast else 'HTTP'}{label}", client.server.pid if client.server else None)
+
+
+def _vec_row(venv: Any, client: Any, selfplay: bool, n: int, how: str, pid: Optional[int]) -> Row:
     rng = np.random.default_rng(0)
     obs, decisions, learner = count_decisions(venv, selfplay, rng)
     state = {"obs": obs}
@@ -178,11 +195,7 @@ def vec_row(fast: bool, selfplay: bool, n: int = 64, package: Any = cardgym, lab
 
     burst()
     kind = "self-play" if selfplay else "vec"
-    row = Row(
-        f"{kind} {n} sevens, {'fast path' if fast else 'HTTP'}{label}",
-        lambda s: timed(burst, s, client.server.pid if client.server else None),
-        lambda: (venv.close(), client.close()),
-    )
+    row = Row(f"{kind} {n} sevens, {how}", lambda s: timed(burst, s, pid), lambda: (venv.close(), client.close()))
     row.decisions, row.learner_decisions = (lambda: decisions), (lambda: learner)
     return row
 
@@ -434,7 +447,7 @@ def per_decision(rows: List[Row], spiels: List[str]) -> None:
             print(f"  {row.name}: {d:.3f} and {ld:.3f} per env-step; {rate * d:,.0f} decisions/s; {cpu / d:.2f} CPU us per decision")
     spiel = "crazy_eights (OpenSpiel, in process, {})"
     pairs = [(f"vec 64 sevens, {t}", spiel.format(k)) for t in ("fast path", "HTTP") for k in ("learner env-step, fast obs", "learner env-step, fast obs, C++ bots")]
-    pairs += [(f"self-play 64 sevens, {t}", spiel.format(k)) for t in ("fast path", "HTTP") for k in ("fast obs", "obs+mask")]
+    pairs += [(f"self-play 64 sevens, {t}", spiel.format(k)) for t in ("in process", "fast path", "HTTP") for k in ("fast obs", "obs+mask")]
     print("ours / OpenSpiel's doing the same work: by env-steps/s and decisions/s (wall-clock medians), and how many times fewer CPU us per env-step and per decision:")
     for x, y in pairs:
         if x in by and y in by:
@@ -462,20 +475,22 @@ def main() -> None:
     if "single" in only:
         rows += [r for r in (single_row(False), single_row(True), single_row(False, inprocess=True)) if r]
         for package, commit in olds:
-            old = single_row(True, package, f" (old: {commit})")
-            if old:
-                rows.append(old)
+            rows += [r for r in (single_row(True, package, f" (old: {commit})"), single_row(False, package, f" (old: {commit})", inprocess=True)) if r]
     if "aec" in only:
         inprocess = inprocess_aec_row()
         rows += [cardgym_aec_row(), *([inprocess] if inprocess else []), *pettingzoo_rows()]
     if "vec64" in only or "selfplay64" in only:
         spiel = openspiel_rows()
+        made: List[Optional[Row]] = []
         if "vec64" in only:
-            rows += [vec_row(False, False), vec_row(True, False)]
-            rows += [vec_row(True, False, package=package, label=f" (old: {commit})") for package, commit in olds]
+            made += [vec_row(False, False), vec_row(True, False)]
+            made += [vec_row(True, False, package=package, label=f" (old: {commit})") for package, commit in olds]
         if "selfplay64" in only:
-            rows += [vec_row(False, True), vec_row(True, True)]
-            rows += [vec_row(True, True, package=package, label=f" (old: {commit})") for package, commit in olds]
+            made += [vec_row(False, True), vec_row(True, True)]
+            made += [vec_row(True, True, package=package, label=f" (old: {commit})") for package, commit in olds]
+            made += [vec_row(False, True, inprocess=True)]
+            made += [vec_row(False, True, package=package, label=f" (old: {commit})", inprocess=True) for package, commit in olds]
+        rows += [r for r in made if r is not None]
         rows += spiel
     if "pool" in only:
         rows += policy_rows()
@@ -506,19 +521,18 @@ def main() -> None:
         ("1 env sevens, fast path", "1 env sevens, HTTP"),
         ("1 env sevens, in process", "1 env sevens, fast path"),
         ("1 env sevens, in process", "1 env sevens, HTTP"),
-        *(("1 env sevens, fast path", row.name) for row in rows if "(old: " in row.name and row.name.startswith("1 env")),
-        *(("vec 64 sevens, fast path", row.name) for row in rows if "(old: " in row.name and row.name.startswith("vec 64")),
-        *(("self-play 64 sevens, fast path", row.name) for row in rows if "(old: " in row.name and row.name.startswith("self-play 64")),
+        *((row.name.split(" (old: ")[0], row.name) for row in rows if "(old: " in row.name),
         ("AEC sevens (cardgym, fast path)", "AEC leduc_holdem_v4 (PettingZoo, in process)"),
         ("AEC sevens (cardgym, fast path)", "AEC texas_holdem_v4 (PettingZoo, in process)"),
         ("AEC sevens (cardgym, in process)", "AEC leduc_holdem_v4 (PettingZoo, in process)"),
         ("AEC sevens (cardgym, in process)", "AEC texas_holdem_v4 (PettingZoo, in process)"),
         ("vec 64 sevens, fast path", "vec 64 sevens, HTTP"),
         ("self-play 64 sevens, fast path", "self-play 64 sevens, HTTP"),
+        ("self-play 64 sevens, in process", "self-play 64 sevens, fast path"),
     ]
     spiels = [row.name for row in rows if row.name.startswith("crazy_eights")]
     for spiel in spiels:
-        for ours in ("vec 64 sevens, fast path", "vec 64 sevens, HTTP", "self-play 64 sevens, fast path", "self-play 64 sevens, HTTP"):
+        for ours in ("vec 64 sevens, fast path", "vec 64 sevens, HTTP", "self-play 64 sevens, in process", "self-play 64 sevens, fast path", "self-play 64 sevens, HTTP"):
             pairs.append((ours, spiel))
     policy = [row.name for row in rows if "MLP" in row.name]
     pairs += [(x, policy[0]) for x in policy[1:]]
