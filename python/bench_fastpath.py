@@ -513,7 +513,7 @@ def main() -> None:
         )
     print("client + server CPU us per env-step, by round (in-process rows: this process alone):")
     for row in rows:
-        if row.cpu_us != row.client_us or row.name.startswith("1 env"):
+        if row.cpu_us != row.client_us or "in process" in row.name:
             print(f"  {row.name}: {', '.join(f'{x:.1f}' for x in row.cpu_us)}")
     by = {row.name: float(np.median(row.rates)) for row in rows}
     print("ratios (medians):")
