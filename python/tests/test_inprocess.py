@@ -255,6 +255,37 @@ def test_same_step_vector_env_plays_what_it_plays_over_http(hashing_server, inpr
         http.close()
 
 
+def test_sb3_vec_env_plays_what_it_plays_over_http(hashing_server, inprocess):
+    """cardgym.sb3.vec_env (same-step autoreset, SB3's terminal_observation) in process against
+    HTTP: the same observations, masks, rewards, dones and infos (but the wall-clock ``t`` of
+    ``infos[i]["episode"]``)."""
+    import cardgym.sb3
+
+    http = cardgym.Client(hashing_server.url, fast_path=False)
+    remote = cardgym.sb3.vec_env("sevens", 3, client=http, seed=8, max_decisions=20)
+    local = cardgym.sb3.vec_env("sevens", 3, client=inprocess, seed=8, max_decisions=20)
+
+    def timeless(infos):
+        return [{k: ({**v, "t": None} if k == "episode" else v) for k, v in info.items()} for info in infos]
+
+    try:
+        same_reply(remote.reset(), local.reset(), "reset")
+        rng = np.random.default_rng(3)
+        ended = 0
+        for step in range(80):
+            masks = remote.action_masks()
+            same_reply(masks, local.action_masks(), f"masks {step}")
+            actions = masked_random(rng, masks)
+            (o1, r1, d1, i1), (o2, r2, d2, i2) = remote.step(actions), local.step(actions)
+            same_reply((o1, r1, d1, timeless(i1)), (o2, r2, d2, timeless(i2)), f"step {step}")
+            ended += int(d1.sum())
+        assert ended >= 4, f"only {ended} episodes ended"
+    finally:
+        remote.close()
+        local.close()
+        http.close()
+
+
 def test_aec_env_passes_pettingzoos_api_test(inprocess):
     from pettingzoo.test import api_test
 
