@@ -128,7 +128,7 @@ def single_row(fast: bool, package: Any = cardgym, label: str = "", inprocess: b
     if inprocess:
         try:
             client: Any = package.InProcessClient()
-        except ImportError as e:
+        except (ImportError, AttributeError) as e:  # no pythonmonkey, or a checkout without InProcessClient
             print(f"(skipped the in-process 1-env row: {e})")
             return None
     else:
@@ -170,7 +170,7 @@ def vec_row(fast: bool, selfplay: bool, n: int = 64, package: Any = cardgym, lab
             client: Any = package.InProcessClient()
             importlib.import_module(f"{package.__name__}.selfplay")
             venv: Any = package.selfplay.vector_env("sevens", n, seed=0, client=client) if selfplay else package.make_vec("sevens", n, seed=0, client=client)
-        except (ImportError, package.ServerError) as e:
+        except (ImportError, AttributeError, package.ServerError) as e:  # no pythonmonkey, no InProcessClient, no same-step in process
             print(f"(skipped the in-process {'self-play' if selfplay else 'vec'} {n} row{label}: {e})")
             return None
         return _vec_row(venv, client, selfplay, n, f"in process{label}", None)
