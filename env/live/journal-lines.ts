@@ -50,8 +50,20 @@ export type EndLine = Static<typeof EndLine>;
  */
 const SeatLink = { seq: Type.Optional(Seq), hash: Type.Optional(Sha256Hex), mac: Type.Optional(Sha256Hex) };
 
-/** A person took the seat; their token's SHA-256 replaces any earlier holder's. */
-export const JoinLine = Type.Object({ t: Type.Literal("join"), seat: SeatIndex, tokenHash: Sha256Hex, at: EpochMs, ...SeatLink });
+/**
+ * A person took the seat; their token's SHA-256 replaces any earlier holder's. `tokenMac` (signing.ts,
+ * joinTokenHash) signs the token hash apart from the link, which then signs none: joins written
+ * since records stopped carrying token hashes. A signed join without it is an older one, whose
+ * link signs the token hash itself.
+ */
+export const JoinLine = Type.Object({
+  t: Type.Literal("join"),
+  seat: SeatIndex,
+  tokenHash: Sha256Hex,
+  at: EpochMs,
+  ...SeatLink,
+  tokenMac: Type.Optional(Sha256Hex),
+});
 export type JoinLine = Static<typeof JoinLine>;
 
 /** The seat's holder gave it up for now: an agent plays it until they come back or another person joins it. */

@@ -107,8 +107,9 @@ export type SeatChangeKind = Static<typeof SeatChangeKind>;
 
 /**
  * A seat changing hands, as a link of the signed log (logs of format 2): `change` what happened to
- * `seat` at `at`, `seq` how many entries precede it, `tokenHash` (joins only) the SHA-256 of the
- * newcomer's token. hash = sha256 hex of `${prev}\n${canonical JSON of {seatChange: change, seq,
+ * `seat` at `at`, `seq` how many entries precede it, `tokenHash` the SHA-256 of the newcomer's
+ * token, only in joins signed by earlier servers (a join's token hash is now signed apart in the
+ * journal and kept out of records: docs/live.md, "No token hashes in records"). hash = sha256 hex of `${prev}\n${canonical JSON of {seatChange: change, seq,
  * seat, at, tokenHash (null when absent)}}` where prev is the hash of the link before it; mac =
  * HMAC-SHA256 hex of hash under the server's key.
  */

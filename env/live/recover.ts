@@ -7,7 +7,7 @@ import { stateHash, type AnyGame } from "../../engine/core/index.ts";
 import type { GameAdapter } from "../codec.ts";
 import type { EndLine, HeaderLine, JournalLines, SeatLine } from "./journal-lines.ts";
 import { SIGNED_SEATS_FORMAT, type JournalIntegrity, type LogHeader, type SignedEntry, type SignedRecovery, type SignedSeatChange } from "./protocol.ts";
-import { macMatches, optionsHash, walkChain } from "./signing.ts";
+import { joinTokenHash, macMatches, optionsHash, walkChain } from "./signing.ts";
 import type { LogItem, TableSetup } from "./table-common.ts";
 
 /** A journal read and its chain verified: everything a table is rebuilt from. */
@@ -65,7 +65,7 @@ export function readJournalContent(
     } else {
       const where = `journal line ${i + 2}`;
       if (endLine !== null) throw new Error(`${where}: a seat's ${l.t} after the end marker (the journal was edited)`);
-      const change = seatChangeOf(l, where);
+      const change = seatChangeOf(l, where, key);
       if (change === null && signsSeats)
         throw new Error(`${where}: an unsigned ${l.t} line in a journal whose seat changes are signed (the journal was edited)`);
       if (change !== null) {
@@ -112,14 +112,24 @@ function checkOptions(first: HeaderLine, key: Buffer): void {
     throw new Error("journal line 1: the table's options (seat tokens, deadlines) do not match their signature (the journal was edited)");
 }
 
-/** A seat line's link of the chain, or null for an unsigned line (a journal before format 2). */
-function seatChangeOf(l: SeatLine, where: string): SignedSeatChange | null {
+/**
+ * A seat line's link of the chain, or null for an unsigned line (a journal before format 2). A
+ * join with a tokenMac has its token hash signed apart (checked here) and its link signs none, so
+ * the link (what records carry) leaves it out; an older signed join's link signs its token hash.
+ */
+function seatChangeOf(l: SeatLine, where: string, key: Buffer): SignedSeatChange | null {
+  const tokenMac = l.t === "join" ? l.tokenMac : undefined;
   if (l.seq === undefined || l.hash === undefined || l.mac === undefined) {
-    if (l.seq !== undefined || l.hash !== undefined || l.mac !== undefined)
+    if (l.seq !== undefined || l.hash !== undefined || l.mac !== undefined || tokenMac !== undefined)
       throw new Error(`${where}: a seat's ${l.t} line with part of a signature (the journal was edited)`);
     return null;
   }
-  return { change: l.t, seq: l.seq, seat: l.seat, at: l.at, ...(l.t === "join" ? { tokenHash: l.tokenHash } : {}), hash: l.hash, mac: l.mac };
+  const link = { change: l.t, seq: l.seq, seat: l.seat, at: l.at, hash: l.hash, mac: l.mac };
+  if (l.t !== "join") return link;
+  if (tokenMac === undefined) return { ...link, tokenHash: l.tokenHash };
+  if (!macMatches(key, joinTokenHash(l.hash, l.tokenHash), tokenMac))
+    throw new Error(`${where}: the join's token hash does not match its signature (the journal was edited)`);
+  return link;
 }
 
 /** The entry's signed fields only (journals written before events were recomputed also carry a label). */

@@ -10,7 +10,7 @@ import { checkHead, readHead, type ChainHead, type HeadRead } from "./head.ts";
 import type { EndLine, HeaderLine, JournalLine, JournalLines, SeatLine } from "./journal-lines.ts";
 import { Journal } from "./journal.ts";
 import type { JournalIntegrity, LiveEvent, LogHeader, SignedEnd, SignedEntry, SignedRecord, SignedRecovery, SignedSeatChange } from "./protocol.ts";
-import { endHash, headerHash, macOf, optionsHash, signEnd, signEntry, signRecovery, signSeatChange, verifyEnd } from "./signing.ts";
+import { endHash, headerHash, joinTokenHash, macOf, optionsHash, signEnd, signEntry, signRecovery, signSeatChange, verifyEnd } from "./signing.ts";
 import { liveEvent, TableError, type LogItem, type TableDeps, type TableSetup } from "./table-common.ts";
 
 /** What an end marker signs: how many decisions the game took, its returns and final state hash. */
@@ -148,15 +148,12 @@ export class SignedLog {
       return;
     }
     if (!this.signsSeats) return this.enqueue([line], null, done);
-    const change = signSeatChange(this.deps.key, this.tip.hash, {
-      change: line.t,
-      seq: this.tip.seq,
-      seat: line.seat,
-      at: line.at,
-      ...(line.t === "join" ? { tokenHash: line.tokenHash } : {}),
-    });
+    // The link signs no token hash (records carry the links); a join's is signed apart (tokenMac).
+    const change = signSeatChange(this.deps.key, this.tip.hash, { change: line.t, seq: this.tip.seq, seat: line.seat, at: line.at });
     this.tip = { seq: change.seq, hash: change.hash };
-    const signed: SeatLine = { ...line, seq: change.seq, hash: change.hash, mac: change.mac };
+    const link = { seq: change.seq, hash: change.hash, mac: change.mac };
+    const signed: SeatLine =
+      line.t === "join" ? { ...line, ...link, tokenMac: macOf(this.deps.key, joinTokenHash(change.hash, line.tokenHash)) } : { ...line, ...link };
     this.enqueue([signed], this.tip, (err) => {
       if (!err) this.seatChanges.push(change);
       done(err);

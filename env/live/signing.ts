@@ -126,6 +126,16 @@ export function signSeatChange(key: Buffer, prev: string, c: SeatChangeContent):
   };
 }
 
+/**
+ * What a join line's tokenMac signs: the newcomer's token hash, bound to the join's link (its
+ * hash). The link itself signs no token hash (its tokenHash is absent, hashed as null), so that
+ * records, which carry the links, carry no token hash; the journal, which needs it for a restart,
+ * keeps it signed apart, as the header line's options keep the first holders' hashes.
+ */
+export function joinTokenHash(linkHash: string, tokenHash: string): string {
+  return sha256(`${linkHash}\n${canonicalJson({ joinToken: true, tokenHash })}`);
+}
+
 /** The journal header line's options (not in the log header: the tokens' hashes stay out of records). */
 export interface TableOptions {
   readonly facilitator: unknown;

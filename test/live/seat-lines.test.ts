@@ -14,7 +14,7 @@ import { registry } from "../../engine/games.ts";
 import { adapters } from "../../env/games/index.ts";
 import { ManualClock } from "../../agents/clock.ts";
 import { encodeHead, SLOT_BYTES } from "../../env/live/head.ts";
-import { headerHash, macOf, readKey, signEnd, signEntry } from "../../env/live/signing.ts";
+import { headerHash, macOf, readKey, signEnd, signEntry, signSeatChange } from "../../env/live/signing.ts";
 import { TableStore } from "../../env/live/store.ts";
 import type { Table } from "../../env/live/table.ts";
 import { checkSignedRecord, verifySignedRecord } from "../../env/live/verify.ts";
@@ -117,7 +117,16 @@ describe("seat lines are signed into the chain", () => {
     const lines = readLines(file);
     const stranger = sha256("a token the server never gave");
     const variants: [string, unknown[], RegExp][] = [
-      ["the join's token hash replaced by a stranger's", lines.map((l, k) => (k === 4 ? { ...l, tokenHash: stranger } : l)), /^seat change 1 \(join/],
+      [
+        "the join's token hash replaced by a stranger's",
+        lines.map((l, k) => (k === 4 ? { ...l, tokenHash: stranger } : l)),
+        /^journal line 5: the join's token hash does not match its signature/,
+      ],
+      [
+        "the join's token signature removed (read as an older join, whose link signs the token hash)",
+        lines.map((l, k) => (k === 4 ? { ...l, tokenMac: undefined } : l)),
+        /^seat change 1 \(join.*its hash does not match/,
+      ],
       ["the leave's seat changed", lines.map((l, k) => (k === 3 ? { ...l, seat: (l.seat + 1) % 3 } : l)), /^seat change 0 \(leave/],
       ["the leave before the join removed", lines.filter((_, k) => k !== 3), /^seat change 0 \(join.*its hash does not match/],
       ["a leave removed with the decisions after it kept", lines.filter((_, k) => k !== 7), /^seat change 2 \(return.*its hash does not match/],
@@ -287,6 +296,72 @@ describe("a leave sent twice", () => {
   });
 });
 
+describe("records carry no token hash", () => {
+  it("a join's token hash is signed apart in the journal and left out of the record, which still verifies, before and after a restart", async () => {
+    const { dir, a, made, t } = await peopleTable(13);
+    await answerOne(t);
+    const seat = idleSeat(t);
+    await t.leave(seat);
+    const newcomer = await t.join(seat);
+    const join = readLines(journalOf(dir, made.table)).find((l) => l.t === "join")!;
+    expect(join).toEqual({
+      t: "join",
+      seat,
+      tokenHash: sha256(newcomer),
+      at: expect.any(Number),
+      seq: 1,
+      hash: expect.any(String),
+      mac: expect.any(String),
+      tokenMac: expect.any(String),
+    });
+    while (!t.isFinished) await answerOne(t);
+    const record = t.record();
+    a.close();
+    const b = store(dir);
+    b.recover();
+    const again = b.get(made.table);
+    expect(again.record()).toEqual(record);
+    // The hash opens no seat: the server hashes what it is given.
+    expect([again.authorize(seat, newcomer), again.authorize(seat, sha256(newcomer))]).toEqual([true, false]);
+    expect(record.signed.seats?.map((c) => c.change)).toEqual(["leave", "join"]);
+    expect(record.signed.seats![1]).not.toHaveProperty("tokenHash");
+    // Neither the newcomer's token hash nor the first holders' is anywhere in the record.
+    const text = JSON.stringify(record);
+    for (const token of [newcomer, ...Object.values(made.tokens)]) expect(text).not.toContain(sha256(token));
+    expect(checkSignedRecord(registry, readKey(dir), record)).toMatchObject({ status: "verified" });
+    // A token hash put back into the join does not verify: the link signs none.
+    const withHash = structuredClone(record);
+    withHash.signed.seats![1] = { ...withHash.signed.seats![1]!, tokenHash: sha256(newcomer) };
+    expect(checkSignedRecord(registry, readKey(dir), withHash)).toMatchObject({ status: "failed" });
+  });
+
+  it("a journal whose signed joins sign their token hash in the link (as servers wrote before) loads, and its record keeps the hash and verifies", async () => {
+    const { dir, table, tokens, file, joined, newcomer, returned } = await tableWithSeatChanges();
+    // Re-signed as the server before wrote it: the join's link signs its token hash, no tokenMac.
+    const key = readKey(dir);
+    resignJournal(dir, table, readLines(file), (l, prev) => {
+      delete l.tokenMac;
+      const link = signSeatChange(key, prev, { change: l.t, seq: l.seq, seat: l.seat, at: l.at, ...(l.t === "join" ? { tokenHash: l.tokenHash } : {}) });
+      Object.assign(l, { hash: link.hash, mac: link.mac });
+      return link.hash;
+    });
+    const b = store(dir);
+    expect(b.recover()).toEqual({ recovered: 1, failed: [] });
+    const t = b.get(table);
+    expect(t.summary().integrity).toBeUndefined();
+    expectHolders(t, { joined, newcomer, returned, tokens });
+    while (!t.isFinished) await answerOne(t);
+    const record = t.record();
+    expect(record.signed.seats?.map((c) => [c.change, c.tokenHash])).toEqual([
+      ["leave", undefined],
+      ["join", sha256(newcomer)],
+      ["leave", undefined],
+      ["return", undefined],
+    ]);
+    expect(checkSignedRecord(registry, key, record)).toMatchObject({ status: "verified" });
+  });
+});
+
 /**
  * Rewrites a journal as a server before signed seat lines wrote it: no format in the log header
  * (so its hash and every entry's chain change: re-signed with the server's key), no options
@@ -300,7 +375,23 @@ function asOldJournal(dir: string, table: string): void {
   delete first.optionsMac;
   first.headerHash = headerHash(first.header);
   first.headerMac = macOf(key, first.headerHash);
-  let prev: string = first.headerHash;
+  resignJournal(dir, table, lines, (l, prev) => {
+    delete l.seq;
+    delete l.hash;
+    delete l.mac;
+    delete l.tokenMac;
+    return prev;
+  });
+}
+
+/**
+ * Writes `lines` as the table's journal with its chain signed again from the header line's
+ * headerHash with the server's key (entries and end marker; each seat line as `seatLine` signs it,
+ * returning the chain's hash after it), and a head that matches.
+ */
+function resignJournal(dir: string, table: string, lines: Record<string, any>[], seatLine: (l: Record<string, any>, prev: string) => string): void {
+  const key = readKey(dir);
+  let prev: string = lines[0]!.headerHash;
   let seq = 0;
   for (const l of lines.slice(1)) {
     if (l.t === "entry") {
@@ -310,11 +401,7 @@ function asOldJournal(dir: string, table: string): void {
     } else if (l.t === "end") {
       l.end = signEnd(key, prev, l.end);
       prev = l.end.hash;
-    } else {
-      delete l.seq;
-      delete l.hash;
-      delete l.mac;
-    }
+    } else prev = seatLine(l, prev);
   }
   writeLines(journalOf(dir, table), lines);
   const head = Buffer.alloc(2 * SLOT_BYTES, " ");
