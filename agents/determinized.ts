@@ -1,4 +1,4 @@
-import { decisionKey, Rng, type AnyGame, type Seat } from "../engine/core/index.ts";
+import { decisionKey, Rng, seed32, type AnyGame, type Seat } from "../engine/core/index.ts";
 
 /**
  * One sampled world: a full state drawn by game.determinize from the agent's own view, plus the
@@ -10,9 +10,13 @@ export interface Sample {
   readonly byKey: ReadonlyMap<string, unknown>;
 }
 
-/** A full state drawn from the view with the agent's stream (no legal list: search loops need none). */
+/**
+ * A full state drawn from the view with the agent's stream (no legal list: search loops need none).
+ * Its 53-bit seed is folded to the 32-bit one that gave its stream before wide seeds had streams
+ * of their own (seed32), so every search samples the worlds it always sampled.
+ */
 export function sampleState(game: AnyGame, view: unknown, seat: Seat, rng: Rng): unknown {
-  const state = game.determinize(view, seat, Rng.seeded(rng.nextU32() * 0x200000 + (rng.nextU32() >>> 11)));
+  const state = game.determinize(view, seat, Rng.seeded(seed32(rng.nextU32() * 0x200000 + (rng.nextU32() >>> 11))));
   const actor = game.actor(state);
   if (actor !== seat) {
     throw new Error(`${game.info.id}.determinize returned a state where ${actor === "terminal" ? "the game is over" : `seat ${actor} acts`}, not seat ${seat}`);

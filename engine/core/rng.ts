@@ -32,7 +32,10 @@ export class Rng {
     this.d = d | 0;
   }
 
-  /** A fresh generator from an integer seed (any safe integer; only its low 53 bits matter). */
+  /**
+   * A fresh generator from an integer seed (any safe integer): every seed starts a stream of its
+   * own, so the seeds of a live table (53 random bits) hold 2^53 deals, not 2^32.
+   */
   static seeded(seed: number): Rng {
     if (!Number.isSafeInteger(seed)) throw new RangeError(`seed must be a safe integer, got ${seed}`);
     // Split the safe integer into two 32-bit halves and run both through splitmix32, so that
@@ -45,6 +48,16 @@ export class Rng {
     for (let i = 0; i < 3; i++) {
       [s, v] = splitmix32(s);
       out.push(v);
+    }
+    // The words above depend on the one 32-bit word s ^ v ^ lo, so a high half of its own must
+    // reach the state another way: its own splitmix32 chain, XORed into the last three words.
+    // Seeds within 32 bits of zero (high half 0 or -1) keep the streams they always had.
+    if (hi !== 0 && hi !== -1) {
+      let h = hi ^ 0x6a09e667;
+      for (let i = 1; i < 4; i++) {
+        [h, v] = splitmix32(h);
+        out[i] = (out[i]! ^ v) | 0;
+      }
     }
     const rng = new Rng(out[0]!, out[1]!, out[2]!, out[3]! | 1);
     for (let i = 0; i < 12; i++) rng.nextU32(); // warm up, as sfc32's author recommends
@@ -116,6 +129,21 @@ export class Rng {
     }
     return copy.slice(0, n);
   }
+}
+
+/**
+ * The seed in [0, 2^32) whose stream is the one `Rng.seeded(seed)` started before seeds beyond 32
+ * bits had streams of their own: until then every seed's stream was that of one 32-bit word. The
+ * search agents seed their sampled worlds through it, so they sample exactly the worlds they always
+ * did (their play is pinned by tests and measured in the docs); their seeds are no secret.
+ */
+export function seed32(seed: number): number {
+  if (!Number.isSafeInteger(seed)) throw new RangeError(`seed must be a safe integer, got ${seed}`);
+  const lo = (((seed % 0x100000000) + 0x100000000) % 0x100000000) | 0;
+  const hi = Math.floor(seed / 0x100000000) | 0;
+  const [s, v] = splitmix32(hi);
+  const [s0, v0] = splitmix32(0);
+  return (s ^ v ^ lo ^ s0 ^ v0) >>> 0;
 }
 
 /** A seed for an independent stream (agent, search, env i), derived from a base seed and a label. */

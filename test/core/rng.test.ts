@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deriveSeed, Rng } from "../../engine/core/index.ts";
+import { deriveSeed, Rng, seed32 } from "../../engine/core/index.ts";
 
 describe("Rng (sfc32 with state in the game state)", () => {
   it("gives the same stream for the same seed and pinned values across processes and versions", () => {
@@ -32,6 +32,36 @@ describe("Rng (sfc32 with state in the game state)", () => {
     const first = new Set([0, 1, 2, 3, 2 ** 32, 2 ** 32 + 1, -1, Number.MAX_SAFE_INTEGER].map((s) => Rng.seeded(s).nextU32()));
     expect(first.size).toBe(8);
     expect(() => Rng.seeded(1.5)).toThrow(RangeError);
+  });
+
+  it("gives every seed beyond 32 bits a stream of its own: none replays a 32-bit seed's deal", () => {
+    // Seeding used to squeeze both halves of the seed into one 32-bit word (hi's splitmix output
+    // XOR lo), so the whole 53-bit seed space held only 2^32 streams: seed hi * 2^32 + lo replayed
+    // the 32-bit seed lo ^ m(hi) ^ m(0). A live table's deal could then be found by trying 2^32
+    // seeds against one's own hand, minutes of one core (docs/live.md: the `seed` of a table).
+    const mix = (hi: number): number => {
+      const x = (hi + 0x9e3779b9) | 0;
+      let z = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
+      z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
+      return (x ^ (z ^ (z >>> 16))) >>> 0;
+    };
+    const stream = (seed: number): number[] => {
+      const rng = Rng.seeded(seed);
+      return Array.from({ length: 8 }, () => rng.nextU32());
+    };
+    for (const hi of [1, 2, 0x1234, 0x1fffff]) {
+      for (const lo of [0, 7, 0xdeadbeef]) {
+        const wide = hi * 0x100000000 + lo;
+        const partner = (lo ^ mix(hi) ^ mix(0)) >>> 0;
+        expect(stream(wide), `seed ${wide} against ${partner}`).not.toEqual(stream(partner));
+        // seed32 names the 32-bit seed of the stream a wide seed had before (the search agents' worlds).
+        expect(seed32(wide)).toBe(partner);
+      }
+    }
+    // Seeds within 32 bits (either sign) keep their streams: every recorded game replays.
+    expect(stream(-1).slice(0, 2)).toEqual([1290137385, 3912309617]);
+    expect(stream(-(2 ** 32) + 1).slice(0, 2)).toEqual([161668272, 4214107961]);
+    expect(stream(2 ** 32 - 1).slice(0, 2)).toEqual([1770444912, 3159786597]);
   });
 
   it("int(n) stays in range and is roughly uniform", () => {
