@@ -47,7 +47,7 @@ export const CreateTableBody = Type.Object(
     config: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     /** One entry per seat; its length is the seat count (config.seats, if given, must agree). */
     seats: Type.Optional(Type.Array(SeatSpec, { minItems: 1, maxItems: LIVE_LIMITS.maxSeats })),
-    seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 32 - 1 })),
+    seed: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
     deadlines: Type.Optional(Deadlines),
     facilitator: Type.Optional(Facilitator),
     /** Whether spectators may watch (default true). */

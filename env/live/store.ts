@@ -241,7 +241,7 @@ export class TableStore {
         game,
         adapter,
         config: parsed.value as CreateTableReply["config"] & { seats: number },
-        seed: body.seed ?? randomBytes(4).readUInt32LE(0),
+        seed: body.seed ?? randomSeed(),
         seats,
         facilitator: plan.facilitator,
         deadlines,
@@ -335,4 +335,14 @@ function checkOwner(lines: JournalLines, id: string): void {
 /** The fields of `o` that are not undefined (so that spreading it keeps what it leaves out). */
 function definedOnly<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/**
+ * A seed of 53 random bits: every seed the engine's RNG tells apart. The seed is the whole deal,
+ * and a seat sees its own cards, so a smaller space is a deal a player can find by trying every
+ * seed against their hand (2^32 seeds take one core minutes).
+ */
+function randomSeed(): number {
+  const b = randomBytes(8);
+  return (b.readUInt32LE(4) & 0x1fffff) * 0x100000000 + b.readUInt32LE(0);
 }
