@@ -65,7 +65,11 @@ main(async () => {
   const seats = parsed.value.seats as number;
   const specs = splitAgentList(values.agents ?? "random");
   if (specs.length !== 1 && specs.length !== seats) throw new UsageError(`--agents names ${specs.length} agents; give one (for every seat) or ${seats}`);
-  if (specs.includes("human")) return playHuman(game.info.id, parsed.value as Record<string, unknown>, seed, seats, specs, values);
+  // A person's game gets a deal nobody knows (the server draws its seed, 53 random bits) unless
+  // --seed names one: with seed 1 by default every game a person played here was the same deal.
+  if (specs.includes("human")) {
+    return playHuman(game.info.id, parsed.value as Record<string, unknown>, values.seed === undefined ? undefined : seed, seats, specs, values);
+  }
   const adapter = adapters.get(game.info.id);
   const host = adapter ? { adapter, actionSpecHash: specOf(adapter).actionSpecHash } : {};
   const agents = [];
@@ -132,7 +136,7 @@ function readJsonFile(flag: string, file: string): unknown {
 async function playHuman(
   gameId: string,
   config: Record<string, unknown>,
-  seed: number,
+  seed: number | undefined,
   seats: number,
   specs: string[],
   values: { record?: string; "turn-seconds"?: string },
@@ -150,7 +154,7 @@ async function playHuman(
       method: "POST",
       url: "/v1/tables",
       headers: { "content-type": "application/json", accept: "application/json" },
-      payload: { game: gameId, config, seats: seatSpecs, seed, deadlines: { turnMs, graceMs: 86_400_000 } },
+      payload: { game: gameId, config, seats: seatSpecs, ...(seed === undefined ? {} : { seed }), deadlines: { turnMs, graceMs: 86_400_000 } },
     });
     const made = JSON.parse(res.body);
     if (res.statusCode !== 201) throw new UsageError(`${made.error.code}: ${made.error.message}`);
@@ -166,10 +170,12 @@ async function playHuman(
         }),
       ),
     );
-    if (values.record) {
-      const rec = await app.inject({ method: "GET", url: `/v1/tables/${made.table}/record`, headers: { accept: "application/json" } });
-      if (rec.statusCode === 200) {
-        writeFileSync(values.record, JSON.stringify(JSON.parse(rec.body), null, 1) + "\n");
+    const rec = await app.inject({ method: "GET", url: `/v1/tables/${made.table}/record`, headers: { accept: "application/json" } });
+    if (rec.statusCode === 200) {
+      const record = JSON.parse(rec.body) as { seed: number };
+      console.log(`seed ${record.seed} (--seed ${record.seed} deals this game again)`);
+      if (values.record) {
+        writeFileSync(values.record, JSON.stringify(record, null, 1) + "\n");
         console.log(commandLine(`record written to ${values.record} (npm run replay -- ${values.record})`));
       }
     }

@@ -37,6 +37,24 @@ describe("terminal client", () => {
     expect(r.out).toMatch(/game over after \d+ decisions/);
   });
 
+  it("deals a person a game nobody knows when no --seed is given, and says its seed at the end", async () => {
+    // With seed 1 as the default, every such game was the same deal and the same agents' play: one
+    // game told a person every hand of the next. The table id differs per run; the rest did not.
+    const args = ["sevens", "--seats", "3", "--agents", "human,random,random"];
+    const [a, b] = await Promise.all([play(args, "1\n".repeat(200)), play(args, "1\n".repeat(200))]);
+    for (const r of [a, b]) {
+      expect(r.err).toBe("");
+      expect(r.code).toBe(0);
+    }
+    const game = (out: string) => out.replace(/^table t-\S+/m, "").replace(/^seed \d+ .*$/m, "");
+    expect(game(a.out)).not.toBe(game(b.out));
+    const seedOf = (out: string) => Number(/^seed (\d+) \(--seed \1 deals this game again\)$/m.exec(out)?.[1]);
+    expect(seedOf(a.out)).not.toBe(seedOf(b.out));
+    // The seed it names deals the same game again.
+    const again = await play([...args, "--seed", String(seedOf(a.out))], "1\n".repeat(200));
+    expect(game(again.out)).toBe(game(a.out));
+  });
+
   it("dcg: says who acts, lists Confirm and End turn first, a card's cells on one line, card texts on ?", async () => {
     const r = await play(["dcg", "--agents", "human,computer", "--seed", "3"], "?\n" + "1\n".repeat(800));
     expect(r.err).toBe("");
