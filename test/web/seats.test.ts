@@ -286,6 +286,33 @@ describe("seats in the browser", () => {
     expect(errors).toEqual([]);
   });
 
+  it("dcg: leaving when the decision's time runs out before the takeover says that the game is lost first", async () => {
+    // The seat's deadline runs while its person is away (docs/live.md), so with a turn time of 20 s
+    // and the default 30 s of grace, leaving at one's decision loses the battle at 20 s: the bot
+    // never comes. The dialog used to promise the bot in 30 s and nothing else.
+    const made = await api(env.server.base, "POST", "/v1/tables", {
+      game: "dcg",
+      seats: ["human", "random"],
+      seed: 3,
+      deadlines: { turnMs: 20_000, botDelayMs: 0 },
+    });
+    const ctx = await env.browser.newContext({ viewport: { width: 1000, height: 800 } });
+    const page = await openPage(ctx, `${env.server.base}/#/play/${made.table}/0?token=${made.tokens["0"]}`, errors);
+    await waitTurn(page);
+    await page.click('header nav a[href="#/"]');
+    const dialog = page.locator("dialog.confirm[open]");
+    await dialog.waitFor();
+    const text = (await dialog.textContent()) ?? "";
+    expect(text).toMatch(/A bot \(random\) takes your seat in 30 s unless you come back/);
+    expect(text).toMatch(
+      /But your decision's time runs out in (1\d|20) s, before a bot can take your seat: then Host leaves the battle, and you lose the game\./,
+    );
+    await page.click("dialog.confirm [data-action=stay]");
+    await dialog.waitFor({ state: "detached" });
+    await ctx.close();
+    expect(errors).toEqual([]);
+  });
+
   it("dcg: resigning loses at once; the results say why; Rematch goes to the new seat", async () => {
     const made = await api(env.server.base, "POST", "/v1/tables", { game: "dcg", seats: ["human", "random"], seed: 3, deadlines: { botDelayMs: 0 } });
     const ctx = await env.browser.newContext({ viewport: { width: 1000, height: 800 } });

@@ -621,6 +621,7 @@ class TableScreen {
       `Leave seat ${me}?`,
       [
         h("p", null, grace > 0 ? `A bot (${who}) takes your seat in ${grace} s unless you come back.` : `A bot (${who}) takes your seat at once.`),
+        ...this.timeoutBeforeTakeover(grace).map((text) => h("p", null, h("strong", null, text))),
         h("p", null, `The seat stays yours: come back from the lobby (“my seat ${me}”) and you play again from your next decision.`),
         h("p", null, `Or open the seat: ${who} plays it at once, anybody may take it from the lobby, and until somebody does you may still come back.`),
         h("p", null, concedes(game) ? "Or resign: you lose the game." : `Or resign: ${who} plays your seat for the rest of the game and you cannot come back.`),
@@ -635,6 +636,28 @@ class TableScreen {
     if (choice === "leave") location.hash = target;
     else if (choice === "open") this.openSeat(target);
     else if (choice === "resign") void this.resign(target, true);
+  }
+
+  /**
+   * What happens before the takeover when a deadline falls inside the grace period: the seat's
+   * deadline runs while its person is away (docs/live.md), so the default decision is applied
+   * first (in dcg, leaving the battle: the game is lost). Empty when nothing comes first.
+   */
+  private timeoutBeforeTakeover(grace: number): string[] {
+    const e = this.frame?.expectation;
+    const lose = concedes(this.game) ? ", and you lose the game" : "";
+    if (e && e.seat === this.me && e.deadline !== null) {
+      const left = secondsOf(e.deadline - (Date.now() + this.offset));
+      if (left < grace)
+        return [
+          `But your decision's time runs out in ${left} s, before a bot can take your seat: then ${e.defaultLabel ?? "its default decision is applied"}${lose}.`,
+        ];
+    }
+    const turn = this.hello?.deadlines.turnMs ?? null;
+    if (turn !== null && secondsOf(turn) < grace) {
+      return [`But a decision of yours that comes up before then runs out of time after ${secondsOf(turn)} s: then its default decision is applied${lose}.`];
+    }
+    return [];
   }
 
   /** Gives the seat up for now ({"type": "leave"}): the takeover agent plays it until its holder comes back or somebody takes it. */
