@@ -1,4 +1,5 @@
 import {
+  appendFileSync,
   closeSync,
   constants,
   fdatasync,
@@ -165,6 +166,8 @@ export interface JournalText {
   readonly lines: unknown[];
   readonly goodBytes: number;
   readonly tornBytes: number;
+  /** The text of that last line without its newline (when tornBytes is not 0). */
+  readonly torn?: string;
   readonly bad: string | null;
 }
 
@@ -188,7 +191,7 @@ function parseLines(text: string): JournalText {
     // A line without its newline was cut by a crash mid-write: never acknowledged, dropped.
     if (nl < 0) {
       const goodBytes = Buffer.byteLength(text.slice(0, at));
-      return { lines, goodBytes, tornBytes: Buffer.byteLength(text) - goodBytes, bad: null };
+      return { lines, goodBytes, tornBytes: Buffer.byteLength(text) - goodBytes, torn: text.slice(at), bad: null };
     }
     const l = text.slice(at, nl);
     try {
@@ -204,6 +207,11 @@ function parseLines(text: string): JournalText {
     at = nl + 1;
   }
   return { lines, goodBytes: Buffer.byteLength(text), tornBytes: 0, bad: null };
+}
+
+/** Ends a journal's last line with the newline it lost (the line is kept: see TableStore.recover). */
+export function restoreNewline(dataDir: string, id: string): void {
+  appendFileSync(join(tablesDir(dataDir), `${id}.jsonl`), "\n");
 }
 
 /** Cuts a torn tail off a journal so the next append starts on a fresh line. */

@@ -10,7 +10,7 @@ import { systemClock, type Clock } from "../../agents/clock.ts";
 import { MODES, planTable, presetOf } from "./facilitators.ts";
 import { readHead } from "./head.ts";
 import { checkJournalLines, type JournalLines } from "./journal-lines.ts";
-import { headIds, readJournal, readJournals, tablesDir, truncateJournal } from "./journal.ts";
+import { headIds, readJournal, readJournals, restoreNewline, tablesDir, truncateJournal } from "./journal.ts";
 import { SIGNED_SEATS_FORMAT, type CreateTableBody, type CreateTableReply, type LogHeader } from "./protocol.ts";
 import { ReplayTable } from "./replay.ts";
 import { loadOrCreateKey } from "./signing.ts";
@@ -119,11 +119,13 @@ export class TableStore {
       try {
         // A damaged whole line: nothing is cut (the lines after it are genuine), the table is not loaded.
         if (j.bad !== null) throw new Error(j.bad);
-        const lines = checkJournalLines(j.lines);
+        let lines = checkJournalLines(j.lines);
         checkOwner(lines, j.id);
+        const kept = j.tornBytes > 0 ? this.lastLineKept(j, lines) : null;
+        if (kept) lines = kept;
         // Finished tables stay on disk and are loaded when asked for (get).
         if (lines.body.at(-1)?.t === "end") continue;
-        if (j.tornBytes > 0) {
+        if (j.tornBytes > 0 && !kept) {
           truncateJournal(this.o.dataDir, j.id, j.goodBytes);
           this.o.log?.(`live tables: table ${j.id}: journal: cut its half-written last line (${j.tornBytes} bytes, never acknowledged)`);
         }
@@ -135,6 +137,27 @@ export class TableStore {
       }
     }
     return { recovered, failed };
+  }
+
+  /**
+   * A last line without its newline is a write a crash cut short, never acknowledged, and is cut
+   * off; unless it is a whole line of the journal that its head counts as written. The head is
+   * flushed only once its lines are on disk, so such a line was acknowledged, and only its newline
+   * was lost afterwards: cutting it would lose an acknowledged decision that is still there. It is
+   * kept (its newline restored); null when the last line is not such a one.
+   */
+  private lastLineKept(j: { id: string; lines: unknown[]; torn?: string }, lines: JournalLines): JournalLines | null {
+    const head = readHead(tablesDir(this.o.dataDir), j.id, this.key).head;
+    if (head === null || head.lines <= lines.count || j.torn === undefined) return null;
+    let withIt: JournalLines;
+    try {
+      withIt = checkJournalLines([...j.lines, JSON.parse(j.torn)]);
+    } catch {
+      return null;
+    }
+    restoreNewline(this.o.dataDir, j.id);
+    this.o.log?.(`live tables: table ${j.id}: journal: its last line had lost its newline, and its head counts it as written (acknowledged): kept`);
+    return withIt;
   }
 
   /** A head file whose journal is gone: the table was lost whole (reported, nothing to load). */

@@ -440,7 +440,8 @@ describe("journal head: a lost tail is told at restart", () => {
     expect(b.get(made.table).seq).toBe(3);
   });
 
-  it("a journal ahead of its head (a crash between the two flushes) is no false alarm", async () => {
+  /** A table of three people with 4 decisions journaled (the store closed) and its head as it stood after 3. */
+  async function fourPlayedWithOlderHead() {
     const dir = tempDir();
     dirs.push(dir);
     const a = store(dir);
@@ -449,6 +450,48 @@ describe("journal head: a lost tail is told at restart", () => {
     const older = readFileSync(headOf(dir, made.table));
     await answerFirst(a, made.table, made.tokens, 1);
     a.close();
+    return { dir, made, older };
+  }
+
+  it("a last line that lost only its newline is kept when the head counts it (acknowledged), and cut when it does not (a crash mid-write)", async () => {
+    const { dir, made, older } = await fourPlayedWithOlderHead();
+    const whole = readFileSync(journalOf(dir, made.table), "utf8");
+    writeFileSync(journalOf(dir, made.table), whole.slice(0, -1));
+    const log: string[] = [];
+    const b = store(dir, 1000, (l) => log.push(l));
+    expect(b.recover()).toEqual({ recovered: 1, failed: [] });
+    expect(b.get(made.table).seq).toBe(4);
+    expect(b.get(made.table).summary().integrity).toBeUndefined();
+    expect(readFileSync(journalOf(dir, made.table), "utf8")).toBe(whole);
+    expect(log.join("\n")).toContain(
+      `table ${made.table}: journal: its last line had lost its newline, and its head counts it as written (acknowledged): kept`,
+    );
+    b.close();
+    // The same bytes with a head written before that line: a write a crash cut short before its
+    // head, never acknowledged, cut off as before.
+    writeFileSync(journalOf(dir, made.table), whole.slice(0, -1));
+    writeFileSync(headOf(dir, made.table), older);
+    const c = store(dir, 1000, (l) => log.push(l));
+    expect(c.recover()).toEqual({ recovered: 1, failed: [] });
+    expect(c.get(made.table).seq).toBe(3);
+    expect(c.get(made.table).summary().integrity).toBeUndefined();
+    expect(log.join("\n")).toMatch(/journal: cut its half-written last line \(\d+ bytes, never acknowledged\)/);
+  });
+
+  it("a finished game's end marker line that lost only its newline is kept: no loss reported, the record verifies", async () => {
+    const { dir, table, file } = await finishedGame(12);
+    const whole = readFileSync(file, "utf8");
+    writeFileSync(file, whole.slice(0, -1));
+    const b = store(dir);
+    expect(b.recover()).toEqual({ recovered: 0, failed: [] });
+    const t = b.get(table);
+    expect(t.summary().integrity).toBeUndefined();
+    expect(checkSignedRecord(registry, b.key, t.record())).toMatchObject({ status: "verified", recoveries: [] });
+    expect(readFileSync(file, "utf8")).toBe(whole);
+  });
+
+  it("a journal ahead of its head (a crash between the two flushes) is no false alarm", async () => {
+    const { dir, made, older } = await fourPlayedWithOlderHead();
     writeFileSync(headOf(dir, made.table), older);
     const b = store(dir);
     b.recover();
