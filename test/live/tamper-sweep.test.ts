@@ -209,7 +209,8 @@ describe("journals: every cut and edit, at a restart", () => {
     a.close();
     const file = (d: string, id: string) => join(d, "tables", `${id}.jsonl`);
 
-    type Mutant = { name: string; id: string; apply: (dir: string) => void };
+    // mustRefuse: an edit that would hand a seat to another token, which the seat list cannot show.
+    type Mutant = { name: string; id: string; apply: (dir: string) => void; mustRefuse?: true };
     const mutants: Mutant[] = [];
     for (const id of [victim.table, fin.table]) {
       const text = readFileSync(file(origin, id));
@@ -243,13 +244,36 @@ describe("journals: every cut and edit, at a restart", () => {
         withLines(`line ${i + 1} duplicated`, (ls) => ls.splice(i, 0, ls[i]!));
         withLines(`line ${i + 1} copied to the end`, (ls) => ls.push(ls[i]!));
         if (i + 1 < lines.length) withLines(`lines ${i + 1} and ${i + 2} swapped`, (ls) => ([ls[i], ls[i + 1]] = [ls[i + 1]!, ls[i]!]));
-        for (const k of ["hash", "mac", "headerMac", "optionsMac"])
+        for (const k of ["hash", "mac", "headerMac", "optionsMac", "tokenMac"])
           withLines(`line ${i + 1} without its ${k}`, (ls) => {
             const o = JSON.parse(ls[i]!);
             for (const part of [o, o.entry, o.end, o.recovered]) if (part && k in part) delete part[k];
             ls[i] = JSON.stringify(o);
           });
       }
+      // Another token's hash in place of a seat's: in a join line, or in the header line.
+      const joinAt = lines.findIndex((l) => JSON.parse(l).t === "join");
+      if (joinAt > 0)
+        mutants.push({
+          name: "a join line's token hash replaced",
+          id,
+          mustRefuse: true,
+          apply: (d) =>
+            writeFileSync(
+              file(d, id),
+              lines.map((l, i) => (i === joinAt ? JSON.stringify({ ...JSON.parse(l), tokenHash: "1".repeat(64) }) : l)).join("\n") + "\n",
+            ),
+        });
+      mutants.push({
+        name: "the header line's token hash of seat 0 replaced",
+        id,
+        mustRefuse: true,
+        apply: (d) => {
+          const o = JSON.parse(lines[0]!);
+          o.tokens["0"] = "1".repeat(64);
+          writeFileSync(file(d, id), [JSON.stringify(o), ...lines.slice(1)].join("\n") + "\n");
+        },
+      });
       const header = JSON.parse(lines[0]!);
       for (const k of Object.keys(header.header))
         withLines(`header.${k} edited`, (ls) => {
@@ -323,6 +347,7 @@ describe("journals: every cut and edit, at a restart", () => {
             verdict = "whole";
           }
         }
+        if (m.mustRefuse) expect(verdict, what).toBe("refused");
         verdicts.set(verdict, (verdicts.get(verdict) ?? 0) + 1);
       } finally {
         b.close();
