@@ -99,15 +99,22 @@ function tableRestRoutes(api: FastifyInstance, store: TableStore): void {
     },
   );
 
-  api.post<{ Params: { id: string; seat: string } }>("/v1/tables/:id/seats/:seat/join", { schema: { params: SeatParams } }, async (request, reply) => {
-    const table = tableOf(store, request.params.id);
-    const seat = seatOf(table, request.params.seat);
-    try {
-      return json(reply, 200, { table: table.id, seat, token: await table.join(seat) });
-    } catch (e) {
-      throw toApi(e);
-    }
-  });
+  api.post<{ Params: { id: string; seat: string }; Querystring: { token?: string } }>(
+    "/v1/tables/:id/seats/:seat/join",
+    { schema: { params: SeatParams } },
+    async (request, reply) => {
+      // With the seat's token, its holder takes the seat again under a token of its own: whoever
+      // else had the old one (the table's creator, for a person's seat) no longer opens it.
+      const rekey = tokenOf(request) !== undefined;
+      const table = tableOf(store, request.params.id);
+      const seat = rekey ? holder(store, request).seat : seatOf(table, request.params.seat);
+      try {
+        return json(reply, 200, { table: table.id, seat, token: await table.join(seat, rekey) });
+      } catch (e) {
+        throw toApi(e);
+      }
+    },
+  );
 
   api.post<{ Params: { id: string }; Body: { seq: number } }>(
     "/v1/tables/:id/cursor",

@@ -178,6 +178,14 @@ export class Seats {
     return s;
   }
 
+  /** The seat, when its holder may take it again under a new token now: not while a seat change is being written. */
+  rekeyable(table: string, seat: number): SeatState {
+    const s = this.require(table, seat);
+    if (s.pending > 0) throw new TableError(409, "seat_taken", `seat ${s.index}: somebody is joining or leaving it right now`);
+    if (s.resigned) throw resignedError(s.index);
+    return s;
+  }
+
   /** Why a person may not join `s` now under `rules` (see joinable), or null when they may. */
   /** The state of `seat`; the table's own calls name only its seats, so any other is a bug. */
   private at(seat: Seat): SeatState {

@@ -149,19 +149,19 @@ export class Table extends TableView {
   }
 
   /**
-   * A person takes a seat (docs/live.md, "Joining a seat"): an open seat nobody holds or a seat
-   * its holder left, and an agent's seat where the facilitator allows it. The join is journaled
-   * (after any write under way) before the seat changes hands; resolves with the new token.
+   * A person takes a seat (docs/live.md, "Joining a seat"): an open or left seat, an agent's where
+   * the facilitator allows it, or (`holder`, token checked) its holder's own under a new token.
+   * Journaled (after any write under way) before the seat changes hands; resolves with the token.
    */
-  async join(seat: number): Promise<string> {
+  async join(seat: number, holder = false): Promise<string> {
     if (this.finished) throw new TableError(409, "game_over", "the game is over");
-    const s = this.seats.joinable(this.id, seat, this.joinRules);
+    const s = holder ? this.seats.rekeyable(this.id, seat) : this.seats.joinable(this.id, seat, this.joinRules);
     const token = newToken();
     const tokenHash = sha256(token);
     await this.writeSeatLine(s, { t: "join", seat, tokenHash, at: this.deps.clock.now() });
     this.seats.markJoined(s, tokenHash);
-    // A channel the earlier holder opened while the join was being written speaks for them, not the newcomer.
-    for (const c of this.channelsOf(seat)) c.close(4001, "another person took the seat");
+    // A channel opened with the earlier token speaks for whoever held it, not the newcomer.
+    for (const c of this.channelsOf(seat)) c.close(4001, holder ? "the seat's token was replaced" : "another person took the seat");
     this.seats.presence(s, this.deadlines.graceMs);
     // Every open seat is held: the entry window has nothing left to wait for.
     if (this.entry.isOpen && this.seats.emptyOpenSeats().length === 0) this.entry.close();
