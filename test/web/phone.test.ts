@@ -182,7 +182,9 @@ describe("phone size (390 x 844): no sideways scroll on any screen", () => {
 
     await page.goto(play(dcg));
     await page.waitForSelector('.table-screen[data-link="open"]');
-    await fetch(`${env.server.base}/v1/tables/${dcg.table}/seats/0/resign`, { method: "POST", headers: { "x-seat-token": dcg.tokens["0"] } });
+    // The link's token re-keyed the seat: resign with the one the page now holds.
+    const held = await page.evaluate((t) => localStorage.getItem(`cardgym.token.${t}.0`), dcg.table);
+    await fetch(`${env.server.base}/v1/tables/${dcg.table}/seats/0/resign`, { method: "POST", headers: { "x-seat-token": held ?? "" } });
     await page.waitForSelector(".results .result");
     await expectNoSideways(page, "results dcg");
     await ctx.close();

@@ -89,6 +89,18 @@ describe("seats in the browser", () => {
     const b = await openPage(ctxB, `${env.server.base}/#/play/${table}/1?token=${tokens["1"]}`, errors);
     await a.waitForSelector('.table-screen[data-link="open"]');
     await b.waitForSelector('.table-screen[data-link="open"]');
+    // Each link re-keyed its seat: whoever made the table (and holds the links' tokens) no longer
+    // reads it, and the page holds a token of its own.
+    for (const [seat, page] of [
+      [0, a],
+      [1, b],
+    ] as const) {
+      const read = await fetch(`${env.server.base}/v1/tables/${table}/seats/${seat}/frame`, { headers: { "x-seat-token": tokens[String(seat)] } });
+      expect(read.status, `seat ${seat}: the link's token after the page opened it`).toBe(401);
+      const held = await page.evaluate(([t, s]) => localStorage.getItem(`cardgym.token.${t}.${s}`), [table, seat] as const);
+      expect(held).not.toBe(tokens[String(seat)]);
+      expect((await fetch(`${env.server.base}/v1/tables/${table}/seats/${seat}/frame`, { headers: { "x-seat-token": held ?? "" } })).status).toBe(200);
+    }
 
     // A second tab with the same seat: the first one says so, offers nothing to click, and stays down.
     const a2 = await openPage(ctxA, `${env.server.base}/#/play/${table}/0`, errors);

@@ -17,10 +17,10 @@ export class ApiFailure extends Error {
   }
 }
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+async function call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
   const res = await fetch(path, {
     method,
-    headers: body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
+    headers: { accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
     body: body === undefined ? null : JSON.stringify(body),
   });
   const data = (await res.json().catch(() => null)) as { error?: { code: string; message: string } } | null;
@@ -33,7 +33,14 @@ export const api = {
   tables: () => call<{ tables: TableSummary[] }>("GET", "/v1/tables").then((r) => r.tables),
   table: (id: string) => call<TableSummary>("GET", `/v1/tables/${encodeURIComponent(id)}`),
   create: (body: CreateTableBody) => call<CreateTableReply>("POST", "/v1/tables", body),
-  join: (id: string, seat: number) => call<{ table: string; seat: number; token: string }>("POST", `/v1/tables/${encodeURIComponent(id)}/seats/${seat}/join`),
+  /** Takes a seat; with the seat's token, re-keys it (its holder takes it again under a token of its own). */
+  join: (id: string, seat: number, token?: string) =>
+    call<{ table: string; seat: number; token: string }>(
+      "POST",
+      `/v1/tables/${encodeURIComponent(id)}/seats/${seat}/join`,
+      undefined,
+      token === undefined ? {} : { "x-seat-token": token },
+    ),
   record: (id: string) => call<unknown>("GET", `/v1/tables/${encodeURIComponent(id)}/record`),
 };
 
@@ -61,6 +68,28 @@ export async function takeSeat(table: string, seat: number): Promise<void> {
   const r = await api.join(table, seat);
   tokens.set(r.table, r.seat, r.token);
   location.hash = `#/play/${encodeURIComponent(r.table)}/${r.seat}`;
+}
+
+/**
+ * An invitation link's token: the seat is re-keyed with it (POST .../join), so that whoever sent
+ * the link, the table's creator for one, no longer opens the seat. A finished table or a resigned
+ * seat keeps the link's token. A browser that holds another token for the seat (it opened the
+ * link before) keeps that one. When the re-key is refused (the link was used elsewhere) the link's
+ * token stays and the table screen says what the server says.
+ */
+export async function claimSeat(table: string, seat: number, given: string): Promise<string> {
+  // This browser re-keyed the seat before (the same link opened again) or took it another way.
+  const held = tokens.get(table, seat);
+  if (held !== null && held !== given) return held;
+  let token = given;
+  try {
+    const t = await api.table(table);
+    if (t.status === "playing" && t.seats[seat]?.status !== "resigned") token = (await api.join(table, seat, given)).token;
+  } catch {
+    // refused or unreachable: the table screen shows the server's answer
+  }
+  tokens.set(table, seat, token);
+  return token;
 }
 
 /** The link that plays a seat (the token rides in the fragment, which browsers never send to a server). */

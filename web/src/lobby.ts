@@ -24,7 +24,11 @@ export function invitePanel(table: string, tokensBySeat: Record<string, string>,
   return h(
     "div",
     { class: "made", "data-table": table },
-    h("p", null, `Table ${table} created. Send each person their link (it holds their seat's secret):`),
+    h(
+      "p",
+      null,
+      `Table ${table} created. Send each person their link (it holds their seat's secret; opening it makes the seat the opener's, so do not open it yourself):`,
+    ),
     h(
       "ul",
       null,

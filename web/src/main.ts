@@ -1,4 +1,4 @@
-import { tokens } from "./api.ts";
+import { claimSeat, tokens } from "./api.ts";
 import { h, mount } from "./dom.ts";
 import { lobbyScreen, prefillOf } from "./lobby.ts";
 import { replayScreen } from "./replay.ts";
@@ -15,6 +15,8 @@ const root = document.getElementById("app");
 if (root === null) throw new Error("cardgym: the page has no #app element to render into");
 const app: HTMLElement = root;
 let cleanup: (() => void) | null = null;
+/** Seats re-keyed from an invitation link in this page, by "table/seat". */
+const claimed = new Map<string, string>();
 
 function route(): void {
   cleanup?.();
@@ -28,11 +30,17 @@ function route(): void {
     const seat = Number(seatText);
     const given = params.get("token");
     if (given) {
-      tokens.set(table, seat, given);
-      // Keep the secret out of the address bar (and the history) once it is stored.
+      // Keep the secret out of the address bar (and the history); the seat is re-keyed, then shown.
       history.replaceState(null, "", `#/play/${encodeURIComponent(table)}/${seat}`);
+      mount(app, h("p", null, "Taking your seat…"));
+      void claimSeat(table, seat, given).then((token) => {
+        claimed.set(`${table}/${seat}`, token);
+        route();
+      });
+      return;
     }
-    const token = given ?? tokens.get(table, seat);
+    // This browser's token (or, where it keeps none, as in private mode, the one just claimed).
+    const token = tokens.get(table, seat) ?? claimed.get(`${table}/${seat}`) ?? null;
     if (!token) {
       mount(
         app,
