@@ -72,6 +72,48 @@ async function playToEnd(page: Page): Promise<number> {
 }
 
 describe("seats in the browser", () => {
+  it("the creator's page of a seat whose invitation link was opened says the link is dead, forgets its token, and the lobby stops offering the seat", async () => {
+    const made = await api(env.server.base, "POST", "/v1/tables", {
+      game: "sevens",
+      seats: ["human", "human", "random"],
+      seed: 14,
+      deadlines: { takeover: "random", botDelayMs: 0 },
+    });
+    const { table, tokens } = made;
+    // The creator's browser holds every seat's token, as the lobby's create form keeps them.
+    const creator = await env.browser.newContext({ viewport: { width: 1000, height: 760 } });
+    const c = await openPage(creator, `${env.server.base}/#/`, errors);
+    await c.evaluate(
+      ([t, held]) => {
+        for (const [seat, token] of Object.entries(held)) localStorage.setItem(`cardgym.token.${t}.${seat}`, token);
+      },
+      [table, tokens as Record<string, string>] as const,
+    );
+    await c.goto(`${env.server.base}/#/play/${table}/1`);
+    await c.waitForSelector('.table-screen[data-link="open"]');
+
+    // The invited person opens seat 1's link: the seat is re-keyed, and the creator's channel closes.
+    const invited = await env.browser.newContext({ viewport: { width: 1000, height: 760 } });
+    const d = await openPage(invited, `${env.server.base}/#/play/${table}/1?token=${tokens["1"]}`, errors);
+    await d.waitForSelector('.table-screen[data-link="open"]');
+    await c.waitForSelector('.table-screen[data-link="revoked"]');
+    await expect(c.locator(".seat-banner").textContent()).resolves.toMatch(/^This seat's link no longer opens it\. The seat was given a new token/);
+    await expect(c.locator(".now-acting").textContent()).resolves.toMatch(/^This seat's link no longer opens it/);
+    expect(await c.locator("ol.options button, .boardwrap button.can, [data-act=leave], [data-act=resign]").count()).toBe(0);
+    const held = (seat: number) => c.evaluate(([t, s]) => localStorage.getItem(`cardgym.token.${t}.${s}`), [table, seat] as const);
+    await expect(held(1)).resolves.toBeNull();
+    await expect(held(0)).resolves.toBe(tokens["0"]);
+
+    // The lobby offers the creator seat 0 (still theirs), not seat 1 (no "unauthorized" to click into).
+    await c.goto(`${env.server.base}/#/`);
+    const row = c.locator(`.lobby[data-ready="true"] tr[data-table="${table}"]`);
+    await row.waitFor();
+    await expect(row.locator("a", { hasText: /^my seat/ }).allTextContents()).resolves.toEqual(["my seat 0"]);
+    await creator.close();
+    await invited.close();
+    expect(errors).toEqual([]);
+  });
+
   it("two people: a second tab takes the seat, leaving asks first, the takeover and the return are announced, resign, results, Rematch and New table", async () => {
     const made = await api(env.server.base, "POST", "/v1/tables", {
       game: "sevens",

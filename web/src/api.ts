@@ -61,6 +61,13 @@ export const tokens = {
       // private mode: the token stays in the URL only
     }
   },
+  forget(table: string, seat: number): void {
+    try {
+      localStorage.removeItem(this.key(table, seat));
+    } catch {
+      // private mode: nothing was kept
+    }
+  },
 };
 
 /** Takes a seat a person may join (POST .../join), keeps its new token in this browser and goes to it. */

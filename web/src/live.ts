@@ -4,9 +4,11 @@ export type Frame = SeatFrame | SpectatorFrame;
 export type ServerMessage = Hello | SeatFrame | SpectatorFrame | Ack | ErrorMessage;
 /**
  * replaced: another tab or window opened this seat with its token (close code 4000); resigned: the
- * seat was resigned (4002). Neither reconnects by itself.
+ * seat was resigned (4002); revoked: the token this page holds no longer opens the seat (4001: the
+ * seat was re-keyed, by the person its invitation link was for, or taken by another person).
+ * None of them reconnects by itself.
  */
-export type LinkState = "connecting" | "open" | "closed" | "refused" | "replaced" | "resigned";
+export type LinkState = "connecting" | "open" | "closed" | "refused" | "replaced" | "resigned" | "revoked";
 
 export interface LiveHandlers {
   hello(m: Hello): void;
@@ -74,7 +76,8 @@ export class LiveLink {
       // do the same: a tug of war), the seat was resigned, or the server refused the channel.
       if (e.code === 4000) return this.on.state("replaced", "this seat is open in another tab or window");
       if (e.code === 4002) return this.on.state("resigned", "the seat was resigned");
-      if (refused || e.code === 4001 || e.code === 4003 || e.code === 4004) return this.on.state("refused", e.reason || "refused");
+      if (e.code === 4001) return this.on.state("revoked", e.reason || "the seat's token was replaced");
+      if (refused || e.code === 4003 || e.code === 4004) return this.on.state("refused", e.reason || "refused");
       const wait = Math.min(8000, 250 * 2 ** this.retry++);
       this.on.state("closed", `reconnecting in ${Math.round(wait / 100) / 10} s`);
       this.timer = setTimeout(() => this.open(), wait);

@@ -47,6 +47,7 @@ const LINK_DOWN: Record<Exclude<LinkState, "open">, string> = {
   refused: "The table refused this seat's link",
   replaced: "This seat is open in another tab or window",
   resigned: "You resigned from this seat",
+  revoked: "This seat's link no longer opens it",
 };
 
 /** The own seat's line in the seat list while this page's link is down (the server may still count it connected). */
@@ -56,6 +57,7 @@ const SEAT_LINK_DOWN: Record<Exclude<LinkState, "open">, string> = {
   refused: "○ link refused",
   replaced: "○ open in another tab or window",
   resigned: "⚑ resigned",
+  revoked: "○ link no longer valid",
 };
 
 /** At most this many decisions in the narrow screen's "since your last move". */
@@ -220,6 +222,9 @@ class TableScreen {
           this.draw();
         },
         state: (s, detail) => {
+          // The token this page used is dead for good: forget it (unless another tab has since
+          // stored a newer one), so the lobby stops offering "my seat" for a seat that is not ours.
+          if (s === "revoked" && me !== null && o.token !== null && tokens.get(o.table, me) === o.token) tokens.forget(o.table, me);
           this.link = s;
           this.linkDetail = detail;
           if (s === "open") this.answered = -1;
@@ -474,17 +479,30 @@ class TableScreen {
         h("p", null, h("b", null, "This seat is open in another tab or window."), " Moves are made there; nothing here can be clicked. "),
         button("Play here instead", () => this.live.reopen(), { "data-act": "reclaim" }),
       );
-    if (this.link === "resigned") {
+    // A seat this page can no longer play (its token is dead, or it was resigned): say why, then where to go.
+    const gone =
+      this.link === "revoked"
+        ? [
+            h("b", null, "This seat's link no longer opens it."),
+            " The seat was given a new token: the person its invitation link was for opened it, or another person took the seat. ",
+            "This browser has forgotten the old token.",
+          ]
+        : this.link === "resigned"
+          ? [
+              h("b", null, "You resigned from this seat."),
+              this.frame?.status === "finished" || (this.game && concedes(this.game))
+                ? ""
+                : ` ${hello?.deadlines.takeover ?? "A bot"} plays it for the rest of the game.`,
+            ]
+          : null;
+    if (gone) {
       const spectate = hello?.spectators !== false;
       return mount(
         els.banner,
         h(
           "p",
           null,
-          h("b", null, "You resigned from this seat."),
-          this.frame?.status === "finished" || (this.game && concedes(this.game))
-            ? ""
-            : ` ${hello?.deadlines.takeover ?? "A bot"} plays it for the rest of the game.`,
+          ...gone,
           " ",
           spectate ? h("a", { href: `#/watch/${encodeURIComponent(o.table)}`, "data-act": "watch" }, "Watch the table") : null,
           spectate ? " · " : null,
