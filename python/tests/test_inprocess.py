@@ -177,10 +177,15 @@ def test_selfplay_vector_env_plays_what_it_plays_over_http(game, hashing_server,
     field of every reset and step (observations, masks, rewards, flags, infos with the ended games'
     final rows) and the same state hashes after every step, over games ended by the game, by
     max_decisions and by illegal actions (penalised, or raised as the server's error), with int
-    and per-env seeds, and the same boards (render)."""
-    if game_info[game]["defaultSeats"] < 2:
-        pytest.skip(f"{game} is played by one seat: no self-play")
+    and per-env seeds, and the same boards (render). A game of one seat has no self-play: both
+    clients refuse it the same way."""
     http = cardgym.Client(hashing_server.url, fast_path=False)
+    if game_info[game]["defaultSeats"] < 2:
+        for client in (http, inprocess):
+            with pytest.raises(ValueError, match="self-play needs at least 2 seats"):
+                cardgym.selfplay.vector_env(game, 3, client=client, illegal_action=illegal_action)
+        http.close()
+        return
     options = {"seed": 3, "max_decisions": 40, "illegal_action": illegal_action, "render_mode": "ansi"}
     remote = cardgym.selfplay.vector_env(game, 3, client=http, **options)
     local = cardgym.selfplay.vector_env(game, 3, client=inprocess, **options)
